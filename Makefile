@@ -1,0 +1,42 @@
+# The README's two commands: `make run` and `make test`. Everything they need is set up here.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 0.0.0.0
+PORT ?= 8501
+export HF_HUB_OFFLINE := 1
+
+.PHONY: run test lint prepare deps deps-dev clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.deps-run: requirements.txt constraints.txt | $(BIN)/python
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	touch $@
+
+$(VENV)/.deps-dev: $(VENV)/.deps-run requirements-dev.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt -c constraints.txt
+	touch $@
+
+deps: $(VENV)/.deps-run
+deps-dev: $(VENV)/.deps-dev
+
+## prepare: build the model cache once (GGUF -> safetensors); later runs return at once
+prepare: deps
+	$(BIN)/python -m model_backend prepare
+
+## run: set up, prepare the model, serve the app on http://$(HOST):$(PORT)
+run: prepare
+	$(BIN)/python -m streamlit run app.py --server.address $(HOST) --server.port $(PORT)
+
+## lint: ruff over the code
+lint: deps-dev
+	$(BIN)/ruff check .
+
+## test: set up, lint, then the whole suite (unit, integration, app, browser)
+test: deps-dev prepare lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache

@@ -1,0 +1,61 @@
+"""Token by Token: the entry point. Builds the navigation and the shared sidebar, then runs the page."""
+import json
+import logging
+from pathlib import Path
+
+import streamlit as st
+
+from model_backend import model_catalog
+from ui import backend, charts
+from ui.i18n import LANG_NAMES, LANGS, lang, t
+from ui.nav import available
+from ui.widgets import reset_prompt_widgets
+
+PRESETS = json.loads((Path(__file__).parent / "assets" / "presets.json").read_text(encoding="utf-8"))["prompts"]
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+st.set_page_config(page_title=t("app.title"), page_icon=":material/token:", layout="wide")
+charts.enable()
+
+
+def _use_preset() -> None:
+    choice = st.session_state.get("preset")
+    if choice in PRESETS:
+        st.session_state["prompt"] = choice
+        reset_prompt_widgets()
+
+
+def _bound(widget, label: str, options: list, state_key: str, default, **kwargs) -> None:
+    """A sidebar widget whose value lives in session_state[state_key], shared by all pages."""
+    wkey = f"_w_{state_key}"
+    if st.session_state.get(state_key) not in options:
+        st.session_state[state_key] = default
+    if st.session_state.get(wkey) not in options:
+        st.session_state[wkey] = st.session_state[state_key]
+
+    def copy() -> None:
+        st.session_state[state_key] = st.session_state[wkey]
+
+    widget(label, options, key=wkey, on_change=copy, **kwargs)
+
+
+def sidebar() -> None:
+    with st.sidebar:
+        _bound(st.selectbox, t("side.language"), list(LANGS), "lang", lang(), format_func=LANG_NAMES.get)
+        labels = {m["key"]: m["label"] for m in model_catalog()}
+        configured = backend.settings().model
+        models = list(labels) + ([configured] if configured not in labels else [])
+        _bound(st.selectbox, t("side.model"), models, "model", configured, format_func=lambda k: labels.get(k, k))
+        st.selectbox(t("side.presets"), PRESETS, key="preset", on_change=_use_preset, index=None,
+                     placeholder=t("side.presets.pick"), help=t("side.presets.help"))
+        with st.expander(t("side.advanced")):
+            names = {d: t(f"side.dtype.{d}") for d in ("auto", "float32", "bfloat16")}  # not t() inside a lambda:
+            _bound(st.radio, t("side.dtype"), list(names), "dtype", backend.settings().dtype,  # tests format later
+                   format_func=names.get)
+
+
+pages = [st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name,
+                 default=(name == "home")) for name, icon in available()]
+page = st.navigation(pages)
+sidebar()
+page.run()

@@ -1,0 +1,18 @@
+"""Token by Token's model backend: load a causal LM once, trace it, and run its loop step by step.
+
+This package never imports streamlit, so it can be scripted, benchmarked and tested alone.
+"""
+from .config import Settings, load_settings, model_catalog
+from .loading import ModelBundle, ModelUnavailable, bundle_from, load_bundle, prepare
+from .sampling import distributions, softmax_with_temperature
+from .stepping import generate, iter_generation
+from .tracing import encode, trace
+from .types import Candidate, Generation, LensLayer, ModelInfo, SamplingParams, Stage, Step, TokenInfo, Trace
+from .validation import InvalidInput, check_params, check_prompt
+
+__all__ = [
+    "Candidate", "Generation", "InvalidInput", "LensLayer", "ModelBundle", "ModelInfo", "ModelUnavailable",
+    "SamplingParams", "Settings", "Stage", "Step", "TokenInfo", "Trace", "bundle_from", "check_params",
+    "check_prompt", "distributions", "encode", "generate", "iter_generation", "load_bundle", "load_settings",
+    "model_catalog", "prepare", "softmax_with_temperature", "trace",
+]

@@ -1,0 +1,109 @@
+"""The sampling chain, built from transformers' own logits processors in generate()'s order."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from transformers import (
+    RepetitionPenaltyLogitsProcessor,
+    TemperatureLogitsWarper,
+    TopKLogitsWarper,
+    TopPLogitsWarper,
+)
+
+from .types import SamplingParams
+
+STAGE_ORDER = ("raw", "repetition_penalty", "temperature", "top_k", "top_p")
+
+
+@dataclass(frozen=True)
+class StageScores:
+    """Scores after one processor (-inf marks a token the processor cut)."""
+
+    name: str
+    scores: torch.Tensor  # [1, V] float32
+
+    @property
+    def probs(self) -> torch.Tensor:  # [1, V]
+        return torch.softmax(self.scores, dim=-1)
+
+
+def build_chain(params: SamplingParams) -> list[tuple[str, object]]:
+    """The processors generate() would use for these settings, in its order.
+
+    generate() skips a processor whose setting is neutral (temperature 1, top_k 0, top_p 1,
+    penalty 1), and with greedy decoding it applies only the repetition penalty.
+    """
+    chain: list[tuple[str, object]] = []
+    if params.repetition_penalty != 1.0:
+        chain.append(("repetition_penalty", RepetitionPenaltyLogitsProcessor(params.repetition_penalty)))
+    if params.greedy:
+        return chain
+    if params.temperature != 1.0:
+        chain.append(("temperature", TemperatureLogitsWarper(params.temperature)))
+    if params.top_k:
+        chain.append(("top_k", TopKLogitsWarper(top_k=params.top_k, min_tokens_to_keep=1)))
+    if params.top_p < 1.0:
+        chain.append(("top_p", TopPLogitsWarper(top_p=params.top_p, min_tokens_to_keep=1)))
+    return chain
+
+
+def run_chain(context_ids: torch.Tensor, logits: torch.Tensor, params: SamplingParams) -> list[StageScores]:
+    """Apply the chain and keep the scores after every processor.
+
+    Args:
+        context_ids: [1, S] every token so far (prompt + generated); the penalty reads it.
+        logits: [1, V] raw next-token logits.
+    Returns:
+        [raw, after processor 1, after processor 2, ...]; the last one is what is sampled from.
+    """
+    scores = logits.to(dtype=torch.float32)
+    stages = [StageScores("raw", scores)]
+    for name, processor in build_chain(params):
+        scores = processor(context_ids, scores.clone())  # processors may work in place
+        stages.append(StageScores(name, scores))
+    return stages
+
+
+def choose(final: StageScores, params: SamplingParams, generator: torch.Generator | None) -> int:
+    """Greedy takes the argmax; sampling draws one token with torch.multinomial, as generate() does."""
+    if params.greedy:
+        return int(torch.argmax(final.scores, dim=-1))
+    return int(torch.multinomial(final.probs, num_samples=1, generator=generator))
+
+
+def entropy_bits(probs: torch.Tensor) -> float:
+    """Shannon entropy in bits of a [1, V] or [V] distribution (0·log 0 counts as 0)."""
+    p = probs.reshape(-1).to(torch.float64)
+    nz = p[p > 0]
+    return float(-(nz * torch.log2(nz)).sum())
+
+
+def distributions(logits: np.ndarray, params: SamplingParams,
+                  context_ids: list[int] | None = None) -> list[tuple[str, np.ndarray]]:
+    """The probability vector after each stage, for pages that redraw on every slider move.
+
+    Works on cached logits: no forward pass. Returns [(stage name, probs [V])].
+    """
+    ctx = torch.tensor([context_ids or []], dtype=torch.long)
+    if ctx.shape[1] == 0:
+        ctx = torch.zeros((1, 0), dtype=torch.long)
+    stages = run_chain(ctx, torch.from_numpy(np.asarray(logits, dtype=np.float32)).reshape(1, -1), params)
+    return [(s.name, s.probs.reshape(-1).numpy()) for s in stages]
+
+
+def softmax_with_temperature(logits: list[float], temperature: float) -> list[float]:
+    """Softmax of logits / T through TemperatureLogitsWarper (T = 0 -> one-hot on the argmax)."""
+    scores = torch.tensor([logits], dtype=torch.float64)
+    if temperature == 0:
+        out = torch.zeros_like(scores)
+        out[0, int(torch.argmax(scores))] = 1.0
+        return out[0].tolist()
+    scores = TemperatureLogitsWarper(temperature)(torch.zeros((1, 0), dtype=torch.long), scores)
+    return torch.softmax(scores, dim=-1)[0].tolist()
+
+
+def kept_count(scores: torch.Tensor) -> int:
+    """How many tokens a stage left with non-zero probability."""
+    return int((scores > float("-inf")).sum())

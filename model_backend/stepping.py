@@ -1,0 +1,124 @@
+"""The autoregressive loop, one step at a time: prefill, then decode with the KV cache."""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+
+import numpy as np
+import torch
+
+from .loading import ModelBundle
+from .sampling import choose, entropy_bits, kept_count, run_chain
+from .text import safe_text, token_info, token_infos
+from .tracing import candidates, encode
+from .types import Generation, SamplingParams, Stage, Step
+from .validation import check_params
+
+
+def kv_cache_bytes(cache) -> int:
+    """Bytes held by the key/value tensors of a transformers cache."""
+    total = 0
+    for layer in getattr(cache, "layers", None) or []:
+        for name in ("keys", "values"):
+            t = getattr(layer, name, None)
+            if isinstance(t, torch.Tensor):
+                total += t.numel() * t.element_size()
+    if total == 0 and hasattr(cache, "key_cache"):  # older cache layout
+        for t in list(cache.key_cache) + list(cache.value_cache):
+            total += t.numel() * t.element_size()
+    return total
+
+
+def _stages(stage_scores, top_ids: torch.Tensor) -> tuple[Stage, ...]:
+    out = []
+    for s in stage_scores:
+        probs = s.probs[0]
+        out.append(Stage(name=s.name, probs=tuple(probs[top_ids].tolist()), kept=kept_count(s.scores),
+                         entropy_bits=entropy_bits(probs)))
+    return tuple(out)
+
+
+def _stop_hit(text: str, stops: tuple[str, ...]) -> tuple[int, str] | None:
+    """Earliest stop sequence in text: (index where it starts, the sequence)."""
+    hits = [(text.find(s), s) for s in stops if s in text]
+    return min(hits) if hits else None
+
+
+def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *, top_n: int = 10,
+                    max_prompt_tokens: int = 512, max_new_cap: int = 256,
+                    record_attentions: bool = False) -> Iterator[Step | Generation]:
+    """Generate token by token, yielding each Step as it is made, then the finished Generation.
+
+    The first step runs the whole prompt at once (prefill) and fills the KV cache; every later
+    step feeds only the newest token (decode) and reads the cache. Only the last position's
+    logits are computed, as generate() does.
+    """
+    check_params(params, max_new_cap)
+    ids, truncated_from = encode(bundle, prompt, max_prompt_tokens)
+    seed = None if params.greedy else (params.seed if params.seed is not None else
+                                       int.from_bytes(os.urandom(4), "little") & 0x7FFFFFFF)
+    generator = None
+    if seed is not None:
+        generator = torch.Generator(device=bundle.device).manual_seed(seed)
+    special = frozenset(bundle.tokenizer.all_special_ids)
+    eos = set(bundle.info.eos_token_ids)
+    context = torch.tensor([ids], device=bundle.device)  # [1, S] grows by one each step
+    step_input, past, generated, steps = context, None, [], []
+    finish, stop_seq, completion, prefill_ms = "length", None, "", 0.0
+    for index in range(params.max_new_tokens):
+        started = time.perf_counter()
+        out = bundle.forward(input_ids=step_input, past_key_values=past, use_cache=True,
+                             output_attentions=record_attentions, logits_to_keep=1)
+        past = out.past_key_values
+        logits = out.logits[:, -1, :].to(torch.float32)  # [1, V]: only the last position matters
+        with torch.inference_mode():
+            stage_scores = run_chain(context, logits, params)
+            next_id = choose(stage_scores[-1], params, generator)
+            raw = stage_scores[0].probs[0]
+            top = candidates(bundle.tokenizer, logits[0], top_n)
+            top_ids = torch.tensor([c.id for c in top], device=raw.device)
+            step_attn = None
+            if record_attentions and out.attentions:
+                step_attn = torch.stack([a[0, :, -1, :] for a in out.attentions]).float().cpu().numpy()
+            prob = float(raw[next_id])
+            rank = int((raw > raw[next_id]).sum()) + 1
+            sampled = float(stage_scores[-1].probs[0, next_id])
+            stages = _stages(stage_scores, top_ids)
+            ent = entropy_bits(raw)
+        ms = (time.perf_counter() - started) * 1000
+        if index == 0:
+            prefill_ms = ms
+        generated.append(next_id)
+        context = torch.cat([context, torch.tensor([[next_id]], device=bundle.device)], dim=1)
+        step_input = context[:, -1:]
+        is_eos = next_id in eos
+        text = safe_text(bundle.tokenizer.decode([g for g in generated if g not in eos],
+                                                 skip_special_tokens=False))
+        hit = _stop_hit(text, params.stop)
+        completion = text[: hit[0]] if hit else text
+        step = Step(index=index, phase="prefill" if index == 0 else "decode",
+                    token=token_info(bundle.tokenizer, next_id, special), prob=prob, sampled_prob=sampled,
+                    rank=rank, entropy_bits=ent, top=top, stages=stages, ms=ms,
+                    kv_cache_bytes=kv_cache_bytes(past), text=completion,
+                    attentions=None if step_attn is None else np.ascontiguousarray(step_attn))
+        steps.append(step)
+        yield step
+        if is_eos:
+            finish = "stop"
+            break
+        if hit:
+            finish, stop_seq = "stop_sequence", hit[1]
+            break
+    yield Generation(prompt_tokens=token_infos(bundle.tokenizer, ids), truncated_from=truncated_from,
+                     steps=tuple(steps), completion=completion, finish_reason=finish, stop_sequence=stop_seq,
+                     prefill_ms=prefill_ms, seed=seed, params=params, info=bundle.info)
+
+
+def generate(bundle: ModelBundle, prompt: str, params: SamplingParams, **kwargs) -> Generation:
+    """Run the whole loop and return the finished Generation."""
+    result = None
+    for event in iter_generation(bundle, prompt, params, **kwargs):
+        result = event
+    assert isinstance(result, Generation)
+    return result

@@ -1,0 +1,43 @@
+"""Home: the greeting, the guided path, and a first live look at the model's next-token guess."""
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from model_backend.text import visible
+from ui import backend
+from ui.charts import PRIMARY
+from ui.i18n import fmt_int, fmt_pct, t
+from ui.nav import available
+from ui.widgets import intro, prompt_box, truncation_notice
+
+
+def render() -> None:
+    intro("home")
+    st.subheader(t("home.path"))
+    for number, (name, icon) in enumerate(available()[1:], start=1):
+        st.page_link(f"pages/{name}.py", label=f"{number}. {t(f'nav.{name}')}", icon=icon)
+
+    st.subheader(t("home.try"))
+    prompt = prompt_box("home")
+    if prompt is None:
+        return
+    tr = backend.trace(prompt)
+    truncation_notice(tr.truncated_from, len(tr.tokens))
+    df = pd.DataFrame({"token": [visible(c.text) for c in tr.top[-1]], "prob": [c.prob for c in tr.top[-1]]})
+    df["label"] = [fmt_pct(p) for p in df["prob"]]
+    bars = alt.Chart(df).mark_bar(color=PRIMARY).encode(
+        x=alt.X("prob:Q", title=t("home.col.prob"), axis=alt.Axis(format="%")),
+        y=alt.Y("token:N", sort="-x", title=t("home.col.token"), axis=alt.Axis(labelOverlap=False)),
+        tooltip=[alt.Tooltip("token:N", title=t("home.col.token")), alt.Tooltip("label:N", title=t("home.col.prob"))],
+    )
+    bars = bars.properties(height=alt.Step(28))
+    st.altair_chart(bars + bars.mark_text(align="left", dx=4).encode(text="label:N"), width="stretch")
+    st.caption(t("home.try.caption", rest=fmt_int(tr.info.vocab_size - 10)))
+
+    info = tr.info
+    st.subheader(t("home.model"))
+    st.markdown(t("home.model.text", name=info.name, params=fmt_int(info.n_params), layers=info.n_layers,
+                  vocab=fmt_int(info.vocab_size), device=info.device, dtype=info.dtype))
+
+
+render()

@@ -1,0 +1,84 @@
+"""Fixtures shared by every tier: a tiny random model (unit), the real model (integration),
+and a real Streamlit server (e2e)."""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+ARTIFACTS = ROOT / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def tiny_bundle():
+    """A 2-layer Gemma-3-shaped model with random weights and a character tokenizer (no download)."""
+    from tests.tiny import make_tiny_bundle
+
+    return make_tiny_bundle()
+
+
+@pytest.fixture(scope="session")
+def real_bundle():
+    """The embedded Gemma 3 270M in float32, loaded once per test session (prepared if needed)."""
+    from model_backend import load_bundle
+
+    return load_bundle(dtype="float32", device="cpu")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """Start the real app with `streamlit run` on a free port; yield its URL; stop it."""
+    from model_backend import prepare
+
+    prepare()  # the server must not spend the test's time preparing
+    port = _free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "server.log", "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        try:
+            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
+                break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        raise RuntimeError("the Streamlit server did not become healthy in 90 s; see artifacts/server.log")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=20)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Debian Chromium driven by Playwright (its own browser download is not used)."""
+    from playwright.sync_api import sync_playwright
+
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=flags)
+        yield b
+        b.close()

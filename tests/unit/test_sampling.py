@@ -1,0 +1,85 @@
+"""The sampling chain on small hand-made tensors: exact values, generate()'s order, no in-place changes."""
+import numpy as np
+import pytest
+import torch
+from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
+
+from model_backend import SamplingParams, distributions, softmax_with_temperature
+from model_backend.sampling import build_chain, choose, entropy_bits, kept_count, run_chain
+
+SEED_LOGITS = [2.0, 1.0, 0.1]
+
+
+@pytest.mark.parametrize("temperature, expected", [(1.0, [65.9, 24.2, 9.9]), (0.5, [86.4, 11.7, 1.9]),
+                                                   (2.0, [50.2, 30.4, 19.4])])
+def test_seed_temperature_table_to_a_tenth_of_a_percent(temperature, expected):
+    probs = softmax_with_temperature(SEED_LOGITS, temperature)
+    assert [round(100 * p, 1) for p in probs] == expected
+    assert sum(probs) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_seed_table_rounds_to_the_seeds_percentages_except_one_rounding():
+    # The seed prints 66/24/10, 86/12/2 and 50/30/20. Exact math gives 19.4% for C at T=2;
+    # the seed rounded it up so the row adds to 100. Everything else matches to the percent.
+    rows = {t: [round(100 * p) for p in softmax_with_temperature(SEED_LOGITS, t)] for t in (1.0, 0.5, 2.0)}
+    assert rows[1.0] == [66, 24, 10]
+    assert rows[0.5] == [86, 12, 2]
+    assert rows[2.0][:2] == [50, 30] and rows[2.0][2] == 19
+
+
+def test_temperature_zero_is_one_hot_on_the_argmax():
+    assert softmax_with_temperature([0.3, 2.5, 2.4], 0) == [0.0, 1.0, 0.0]
+
+
+def test_chain_order_matches_generate():
+    params = SamplingParams(temperature=0.7, top_k=5, top_p=0.9, repetition_penalty=1.3)
+    assert [name for name, _ in build_chain(params)] == ["repetition_penalty", "temperature", "top_k", "top_p"]
+    assert [n for n, _ in build_chain(SamplingParams())] == []  # neutral settings add nothing
+    assert [n for n, _ in build_chain(SamplingParams(temperature=0, top_k=5, repetition_penalty=1.2))] == [
+        "repetition_penalty"]  # greedy: only the penalty, like generate(do_sample=False)
+
+
+def test_each_stage_equals_the_transformers_processor_and_input_is_not_changed():
+    logits = torch.tensor([[3.0, 1.0, 0.5, 0.2, -1.0, 2.0]])
+    before = logits.clone()
+    ctx = torch.zeros((1, 0), dtype=torch.long)
+    stages = run_chain(ctx, logits, SamplingParams(temperature=0.5, top_k=4, top_p=0.8))
+    assert torch.equal(logits, before)
+    expected = TemperatureLogitsWarper(0.5)(ctx, before.clone())
+    assert torch.equal(stages[1].scores, expected)
+    expected = TopKLogitsWarper(4)(ctx, expected.clone())
+    assert torch.equal(stages[2].scores, expected)
+    expected = TopPLogitsWarper(0.8)(ctx, expected.clone())
+    assert torch.equal(stages[3].scores, expected)
+
+
+def test_repetition_penalty_lowers_tokens_already_in_context():
+    logits = torch.tensor([[2.0, 2.0, -1.0, -1.0]])
+    ctx = torch.tensor([[0, 2]])
+    stages = run_chain(ctx, logits, SamplingParams(repetition_penalty=2.0))
+    assert stages[1].scores.tolist() == [[1.0, 2.0, -2.0, -1.0]]  # positive / 2, negative * 2
+
+
+def test_top_p_keeps_the_smallest_set_reaching_p():
+    probs = np.array([0.5, 0.25, 0.15, 0.1])
+    logits = np.log(probs)
+    for p, size in [(0.5, 1), (0.6, 2), (0.75, 2), (0.8, 3), (0.9, 3), (0.95, 4)]:
+        final = distributions(logits, SamplingParams(top_p=p))[-1][1]
+        assert int((final > 0).sum()) == size, p
+        assert final.sum() == pytest.approx(1.0, abs=1e-6)
+
+
+def test_greedy_choice_and_seeded_draws():
+    from model_backend.sampling import StageScores
+
+    s = StageScores("raw", torch.tensor([[0.1, 3.0, 0.2]]))
+    assert choose(s, SamplingParams(temperature=0), None) == 1
+    flat = StageScores("raw", torch.zeros((1, 50)))
+    draws = [choose(flat, SamplingParams(), torch.Generator().manual_seed(7)) for _ in range(3)]
+    assert len(set(draws)) == 1  # same seed, same draw
+
+
+def test_entropy_and_kept_count():
+    assert entropy_bits(torch.tensor([0.5, 0.5, 0.0])) == pytest.approx(1.0)
+    assert entropy_bits(torch.full((8,), 1 / 8)) == pytest.approx(3.0)
+    assert kept_count(torch.tensor([[1.0, float("-inf"), 0.0]])) == 2

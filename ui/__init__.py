@@ -1,0 +1,1 @@
+"""Streamlit-side helpers shared by the pages: translation, cached backend access, widgets."""

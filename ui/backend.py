@@ -1,0 +1,108 @@
+"""The pages' only way to the model: one cached bundle per (model, dtype), cached traces and runs."""
+from __future__ import annotations
+
+import threading
+import time
+
+import streamlit as st
+
+import model_backend as mb
+from model_backend.loading import cache_is_valid, cache_path, catalog_entry
+from ui.i18n import t
+
+PREPARE_EXPECTED_S = 50.0  # measured first preparation on 2 CPU cores; drives the progress bar
+
+
+@st.cache_resource(show_spinner=False)
+def settings() -> mb.Settings:
+    return mb.load_settings()
+
+
+def current_model() -> str:
+    return st.session_state.get("model") or settings().model
+
+
+def current_dtype() -> str:
+    return st.session_state.get("dtype") or settings().dtype
+
+
+def _prepare_with_progress(spec: str) -> None:
+    """First run only: de-quantize the GGUF in a thread while a progress bar moves."""
+    if catalog_entry(spec) is None or cache_is_valid(cache_path(spec, settings())):
+        return
+    state = {"fraction": 0.0, "message": "prepare.assemble", "error": None}
+
+    def work():
+        try:
+            mb.prepare(spec, settings(), progress=lambda f, m: state.update(fraction=f, message=m))
+        except Exception as exc:  # noqa: BLE001 - shown to the visitor below, logged by prepare
+            state["error"] = exc
+
+    thread = threading.Thread(target=work, daemon=True)
+    started = time.monotonic()
+    thread.start()
+    bar = st.progress(0.0, text=t("prepare.title"))
+    while thread.is_alive():
+        elapsed = time.monotonic() - started
+        guess = min(0.95, elapsed / PREPARE_EXPECTED_S)
+        fraction = max(state["fraction"], guess)
+        bar.progress(fraction, text=f"{t('prepare.title')} — {t(state['message'])} ({elapsed:.0f} s)")
+        thread.join(0.5)
+    bar.empty()
+    if state["error"]:
+        raise state["error"]
+
+
+@st.cache_resource(show_spinner=False, max_entries=3)
+def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
+    return mb.load_bundle(spec, dtype, settings=settings())
+
+
+def bundle() -> mb.ModelBundle:
+    """The shared model for the visitor's chosen model and dtype (loaded once per process)."""
+    spec, dtype = current_model(), current_dtype()
+    _prepare_with_progress(spec)
+    with st.spinner(t("prepare.loading", model=spec)):
+        return _bundle(spec, dtype)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _trace(spec: str, dtype: str, prompt: str, max_tokens: int) -> mb.Trace:
+    return mb.trace(_bundle(spec, dtype), prompt, max_tokens=max_tokens)
+
+
+def trace(prompt: str) -> mb.Trace:
+    """A cached forward pass over the prompt (same prompt and model: no new pass)."""
+    bundle()  # make sure the model is ready, with progress on the first run
+    return _trace(current_model(), current_dtype(), prompt, settings().max_prompt_tokens)
+
+
+@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
+def _generation(spec: str, dtype: str, prompt: str, params: mb.SamplingParams, record_attentions: bool,
+                max_prompt: int, max_new: int) -> mb.Generation:
+    return mb.generate(_bundle(spec, dtype), prompt, params, max_prompt_tokens=max_prompt,
+                       max_new_cap=max_new, record_attentions=record_attentions)
+
+
+def generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False) -> mb.Generation:
+    """A whole run of the loop, cached when it is reproducible (greedy or seeded)."""
+    s = settings()
+    bundle()
+    if params.greedy or params.seed is not None:
+        return _generation(current_model(), current_dtype(), prompt, params, record_attentions,
+                           s.max_prompt_tokens, s.max_new_tokens)
+    return mb.generate(_bundle(current_model(), current_dtype()), prompt, params,
+                       max_prompt_tokens=s.max_prompt_tokens, max_new_cap=s.max_new_tokens,
+                       record_attentions=record_attentions)
+
+
+def iter_generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False):
+    """Steps as they come, for pages that draw each token as it is made."""
+    s = settings()
+    return mb.iter_generation(bundle(), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
+                              max_new_cap=s.max_new_tokens, record_attentions=record_attentions)
+
+
+def forward_passes() -> int:
+    """How many forward passes the shared model has run (tests count them around a slider move)."""
+    return _bundle(current_model(), current_dtype()).forward_passes

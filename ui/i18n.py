@@ -1,0 +1,69 @@
+"""Every visible string goes through t(): one table, pt-BR and en."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import streamlit as st
+
+from ui.strings import collect
+
+LANGS = ("pt-BR", "en")
+LANG_NAMES = {"pt-BR": "Português (Brasil)", "en": "English"}
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, tuple[str, str]]:
+    return collect()
+
+
+def browser_lang() -> str:
+    """pt-BR unless the browser asks for another language (the app's first audience is Brazilian)."""
+    try:
+        locale = (st.context.locale or "").lower()
+    except Exception:  # noqa: BLE001 - no browser context (AppTest, scripts)
+        locale = ""
+    if locale and not locale.startswith("pt"):
+        return "en"
+    return "pt-BR"
+
+
+def lang() -> str:
+    value = st.session_state.get("lang")
+    if value not in LANGS:
+        value = browser_lang()
+        st.session_state["lang"] = value
+    return value
+
+
+def t(key: str, **values) -> str:
+    """The text for `key` in the visitor's language, with {placeholders} filled."""
+    pair = table().get(key)
+    if pair is None:
+        raise KeyError(f"missing translation key {key!r}")
+    text = pair[0] if lang() == "pt-BR" else pair[1]
+    return text.format(**values) if values else text
+
+
+def fmt_int(n: int) -> str:
+    """262144 -> '262.144' in pt-BR, '262,144' in en."""
+    s = f"{int(n):,}"
+    return s.replace(",", ".") if lang() == "pt-BR" else s
+
+
+def fmt_float(x: float, digits: int = 2) -> str:
+    s = f"{x:,.{digits}f}"
+    if lang() == "pt-BR":
+        s = s.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return s
+
+
+def fmt_pct(p: float, digits: int = 1) -> str:
+    return fmt_float(100 * p, digits) + "%"
+
+
+def fmt_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1000 or unit == "GB":
+            return (fmt_int(n) if unit == "B" else fmt_float(n, 2)) + f" {unit}"
+        n /= 1000
+    return ""

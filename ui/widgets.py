@@ -1,0 +1,49 @@
+"""Small widgets every page uses: the prompt box, errors, model text shown as text."""
+from __future__ import annotations
+
+import streamlit as st
+
+from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
+from ui.i18n import fmt_int, t
+
+
+def intro(page: str) -> None:
+    """Title and the two or three sentences that say what to look at."""
+    st.title(t(f"{page}.title"))
+    st.markdown(t(f"{page}.intro"))  # our own text from the table, never a visitor's
+
+
+def prompt_box(page: str, label_key: str = "common.prompt", height: int = 90) -> str | None:
+    """A text area bound to the prompt shared across pages. Returns a valid prompt or None
+    (after showing a message). The visitor's text is never changed or lost."""
+    shared = st.session_state.setdefault("prompt", t("common.default_prompt"))
+    key = f"prompt_{page}"
+    if key not in st.session_state:
+        st.session_state[key] = shared
+    text = st.text_area(t(label_key), key=key, height=height, max_chars=MAX_PROMPT_CHARS)
+    st.session_state["prompt"] = text
+    try:
+        return check_prompt(text)
+    except InvalidInput as exc:
+        show_error(exc)
+        return None
+
+
+def show_error(exc: InvalidInput) -> None:
+    st.warning(t(f"err.{exc.key}", **exc.values), icon=":material/error:")
+
+
+def truncation_notice(truncated_from: int | None, kept: int) -> None:
+    if truncated_from:
+        st.info(t("common.truncated", n=fmt_int(truncated_from), kept=fmt_int(kept)), icon=":material/content_cut:")
+
+
+def model_text(text: str) -> None:
+    """Text from the visitor or the model, shown verbatim as text (never Markdown or HTML)."""
+    st.code(text if text else " ", language=None, wrap_lines=True)
+
+
+def reset_prompt_widgets() -> None:
+    """After the sidebar sets a preset, every page's prompt box starts from it."""
+    for key in [k for k in st.session_state if str(k).startswith("prompt_")]:
+        del st.session_state[key]
