@@ -1,21 +1,30 @@
 """The pages' only way to the model: one cached bundle per (model, dtype), cached traces and runs."""
 from __future__ import annotations
 
+import logging
 import threading
 import time
 
 import streamlit as st
 
 import model_backend as mb
-from model_backend.loading import cache_is_valid, cache_path, catalog_entry
+from model_backend.loading import cache_is_valid, cache_path, catalog_entry, pick_device, pick_dtype
 from ui.i18n import t
+
+log = logging.getLogger("token_by_token")
 
 PREPARE_EXPECTED_S = 50.0  # measured first preparation on 2 CPU cores; drives the progress bar
 
 
 @st.cache_resource(show_spinner=False)
 def settings() -> mb.Settings:
-    return mb.load_settings()
+    """Read once per process; the log says what this server runs (never what visitors type)."""
+    s = mb.load_settings()
+    device = pick_device(s.device)
+    log.info("Token by Token: model=%s device=%s dtype=%s cache_dir=%s max_prompt_tokens=%d max_new_tokens=%d",
+             s.model, device, str(pick_dtype(s.dtype, device)).replace("torch.", ""), s.cache_dir,
+             s.max_prompt_tokens, s.max_new_tokens)
+    return s
 
 
 def current_model() -> str:

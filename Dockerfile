@@ -1,0 +1,31 @@
+# Token by Token as a container: the model is prepared at build time, so a container serves in seconds.
+#   docker build -t token-by-token .
+#   docker run -p 8501:8501 token-by-token
+# Every command below is one the test suite runs (tests/integration/test_hosting.py checks this file).
+FROM python:3.11-slim
+
+ENV PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    TBT_CACHE_DIR=/opt/token-by-token/cache \
+    HOST=0.0.0.0 \
+    PORT=8501
+
+# Extra pip arguments, e.g. an index of CPU-only torch wheels for a smaller image on CPU hosts.
+ARG PIP_EXTRA_ARGS=""
+
+RUN useradd --create-home --uid 1000 app
+WORKDIR /app
+
+COPY requirements.txt constraints.txt ./
+RUN pip install $PIP_EXTRA_ARGS -r requirements.txt -c constraints.txt
+
+COPY --chown=app:app . .
+RUN python -m model_backend prepare && chown -R app:app /opt/token-by-token
+
+USER app
+EXPOSE 8501
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4)"
+CMD ["sh", "-c", "exec python -m streamlit run app.py --server.address \"$HOST\" --server.port \"$PORT\""]
