@@ -59,7 +59,9 @@ def _is_byte_level(tokenizer) -> bool:
     if cached is None:
         unk = tokenizer.unk_token_id
         gid = tokenizer.convert_tokens_to_ids("Ġ")
-        cached = gid is not None and gid != unk
+        sid = tokenizer.convert_tokens_to_ids("▁")
+        # Gemma's SentencePiece vocabulary also holds a literal "Ġ"; a byte-level BPE never holds "▁"
+        cached = gid is not None and gid != unk and (sid is None or sid == unk)
         try:
             tokenizer._tbt_byte_level = cached
         except AttributeError:
