@@ -14,6 +14,19 @@ from ui.widgets import reset_prompt_widgets
 PRESETS = json.loads((Path(__file__).parent / "assets" / "presets.json").read_text(encoding="utf-8"))["prompts"]
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+
+def _from_link() -> None:
+    """A shared link may set the language and projection mode (read once per visitor session)."""
+    if st.session_state.get("_link_read"):
+        return
+    st.session_state["_link_read"] = True
+    if st.query_params.get("lang") in LANGS:
+        st.session_state["lang"] = st.query_params.get("lang")
+    if st.query_params.get("projection") in ("1", "true"):
+        st.session_state["projection"] = True
+
+
+_from_link()
 st.set_page_config(page_title=t("app.title"), page_icon=":material/token:", layout="wide")
 charts.enable()
 
@@ -25,18 +38,23 @@ def _use_preset() -> None:
         reset_prompt_widgets()
 
 
-def _bound(widget, label: str, options: list, state_key: str, default, **kwargs) -> None:
-    """A sidebar widget whose value lives in session_state[state_key], shared by all pages."""
+def _bound(widget, label: str, options: list | None, state_key: str, default, **kwargs) -> None:
+    """A sidebar widget whose value lives in session_state[state_key], shared by all pages.
+    options=None means a toggle (True/False)."""
     wkey = f"_w_{state_key}"
-    if st.session_state.get(state_key) not in options:
+    allowed = options if options is not None else [True, False]
+    if st.session_state.get(state_key) not in allowed:
         st.session_state[state_key] = default
-    if st.session_state.get(wkey) not in options:
+    if st.session_state.get(wkey) not in allowed:
         st.session_state[wkey] = st.session_state[state_key]
 
     def copy() -> None:
         st.session_state[state_key] = st.session_state[wkey]
 
-    widget(label, options, key=wkey, on_change=copy, **kwargs)
+    if options is None:
+        widget(label, key=wkey, on_change=copy, **kwargs)
+    else:
+        widget(label, options, key=wkey, on_change=copy, **kwargs)
 
 
 def sidebar() -> None:
@@ -48,6 +66,9 @@ def sidebar() -> None:
         _bound(st.selectbox, t("side.model"), models, "model", configured, format_func=lambda k: labels.get(k, k))
         st.selectbox(t("side.presets"), PRESETS, key="preset", on_change=_use_preset, index=None,
                      placeholder=t("side.presets.pick"), help=t("side.presets.help"))
+        _bound(st.toggle, t("side.projection"), None, "projection", False)
+        if st.session_state.get("projection"):
+            st.html(charts.PROJECTION_CSS)  # our own static CSS, never visitor text
         with st.expander(t("side.advanced")):
             names = {d: t(f"side.dtype.{d}") for d in ("auto", "float32", "bfloat16")}  # not t() inside a lambda:
             _bound(st.radio, t("side.dtype"), list(names), "dtype", backend.settings().dtype,  # tests format later

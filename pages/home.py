@@ -5,13 +5,18 @@ import streamlit as st
 
 from model_backend.text import visible
 from ui import backend
-from ui.charts import PRIMARY
+from ui.charts import PRIMARY, show
+from ui.export import downloads
 from ui.i18n import fmt_int, fmt_pct, t
 from ui.nav import available
+from ui.share import Param, restore, share_box
 from ui.widgets import intro, prompt_box, truncation_notice
+
+PARAMS = [Param("prompt", "prompt_home", str, "A capital da França é")]
 
 
 def render() -> None:
+    restore("home", PARAMS)
     intro("home")
     st.subheader(t("home.path"))
     for number, (name, icon) in enumerate(available()[1:], start=1):
@@ -23,16 +28,19 @@ def render() -> None:
         return
     tr = backend.trace(prompt)
     truncation_notice(tr.truncated_from, len(tr.tokens))
-    df = pd.DataFrame({"token": [visible(c.text) for c in tr.top[-1]], "prob": [c.prob for c in tr.top[-1]]})
+    top = tr.top[-1]
+    df = pd.DataFrame({"rank": range(1, len(top) + 1), "id": [c.id for c in top],
+                       "token": [visible(c.text) for c in top], "prob": [c.prob for c in top]})
     df["label"] = [fmt_pct(p) for p in df["prob"]]
     bars = alt.Chart(df).mark_bar(color=PRIMARY).encode(
         x=alt.X("prob:Q", title=t("home.col.prob"), axis=alt.Axis(format="%")),
         y=alt.Y("token:N", sort="-x", title=t("home.col.token"), axis=alt.Axis(labelOverlap=False)),
         tooltip=[alt.Tooltip("token:N", title=t("home.col.token")), alt.Tooltip("label:N", title=t("home.col.prob"))],
-    )
-    bars = bars.properties(height=alt.Step(28))
-    st.altair_chart(bars + bars.mark_text(align="left", dx=4).encode(text="label:N"), width="stretch")
-    st.caption(t("home.try.caption", rest=fmt_int(tr.info.vocab_size - 10)))
+    ).properties(height=alt.Step(28))
+    show(bars + bars.mark_text(align="left", dx=4).encode(text="label:N"))
+    st.caption(t("home.try.caption", rest=fmt_int(tr.info.vocab_size - len(top))))
+    downloads(df.drop(columns="label"), "next-token-top10", key="home_dl")
+    share_box("home", PARAMS)
 
     info = tr.info
     st.subheader(t("home.model"))

@@ -27,3 +27,38 @@ def _theme() -> alt.theme.ThemeConfig:
 def enable() -> None:
     """Importing this module registers and enables the theme; call to make the intent explicit."""
     alt.theme.enable("token_by_token")
+
+
+def projection_on() -> bool:
+    import streamlit as st
+
+    return bool(st.session_state.get("projection"))
+
+
+def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """Apply per-visitor chart settings (projection mode: much larger labels)."""
+    if projection_on():
+        chart = chart.configure_axis(labelFontSize=22, titleFontSize=22, labelLimit=320).configure_legend(
+            labelFontSize=20, titleFontSize=20).configure_header(labelFontSize=20, titleFontSize=22).configure_title(
+            fontSize=26)
+    return chart
+
+
+def show(chart: alt.TopLevelMixin, **kwargs):
+    """st.altair_chart with the visitor's settings; kwargs go to st.altair_chart (key, on_select, ...)."""
+    import streamlit as st
+
+    kwargs.setdefault("width", "stretch")
+    return st.altair_chart(finish(chart), **kwargs)
+
+
+PROJECTION_CSS = """
+<style>
+html, body, [data-testid="stAppViewContainer"] { font-size: 22px !important; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
+[data-testid="stCaptionContainer"], label, [data-testid="stWidgetLabel"] p { font-size: 1.15rem !important; color: #000 !important; }
+[data-testid="stCaptionContainer"] { color: #1a1a1a !important; }
+h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; } h3 { font-size: 1.8rem !important; }
+code, pre { font-size: 1.1rem !important; }
+</style>
+"""

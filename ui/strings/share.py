@@ -1,0 +1,12 @@
+"""Strings for links, downloads and projection mode."""
+
+STRINGS = {
+    "share.title": ("Link para esta visualização", "Link to this view"),
+    "share.caption": ("Copie o link (botão à direita) para abrir a mesma página com as mesmas configurações.",
+                      "Copy the link (button on the right) to open this page with the same settings."),
+    "share.rejected": ("Alguns valores do link eram inválidos e foram trocados pelo padrão: {names}.",
+                       "Some values in the link were invalid and were replaced by defaults: {names}."),
+    "export.csv": ("Baixar CSV", "Download CSV"),
+    "export.json": ("Baixar JSON", "Download JSON"),
+    "side.projection": ("Modo projeção (letras grandes, alto contraste)", "Projection mode (large text, high contrast)"),
+}
