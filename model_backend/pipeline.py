@@ -1,0 +1,180 @@
+"""The numbers behind the pipeline and loop pages: masks, the MLP's expansion, softmax totals, loop ends."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .loading import ModelBundle
+from .sampling import choose, distributions, run_chain
+from .stepping import _stop_hit
+from .text import safe_text
+from .tracing import encode
+from .types import ModelInfo, SamplingParams, Step
+
+
+def visible_keys(n_tokens: int, layer_type: str = "full_attention", window: int | None = None) -> np.ndarray:
+    """Which key positions each query position may attend to.
+
+    Causal: a token sees itself and the tokens before it, never later ones. A sliding-attention
+    layer also forgets keys more than `window - 1` positions back.
+
+    Returns:
+        bool [T, T]: [query, key] True where attention is allowed; False cells are masked.
+    """
+    q = np.arange(n_tokens)[:, None]
+    k = np.arange(n_tokens)[None, :]
+    allowed = k <= q
+    if layer_type == "sliding_attention" and window:
+        allowed &= k > q - window
+    return allowed
+
+
+@dataclass(frozen=True)
+class MlpView:
+    """One layer's feed-forward block at the last position, with its real values.
+
+    gated MLPs (Gemma, Llama) compute down(act(gate(x)) * up(x)); plain ones compute down(act(up(x))).
+    """
+
+    layer: int
+    d_model: int
+    d_ff: int
+    activation: str
+    gated: bool
+    x: np.ndarray  # [D] the block's input (the normed residual stream)
+    hidden: np.ndarray  # [F] the expanded vector after the activation (times `up` when gated)
+    out: np.ndarray  # [D] what the block writes back (before Gemma's post-norm)
+    n_params: int  # weights in this layer's MLP
+
+    @property
+    def expansion(self) -> float:
+        return self.d_ff / self.d_model
+
+
+def _layers(model) -> list:
+    inner = getattr(model, "model", model)
+    return list(inner.layers)
+
+
+def mlp_inputs(bundle: ModelBundle, text: str, max_tokens: int = 512) -> np.ndarray:
+    """Run the model once and keep what every layer's MLP received at the last position.
+
+    The hooks are registered and removed while holding the bundle's lock, so no other visitor's
+    forward pass can run while they exist ("hooks are GLOBAL state").
+
+    Returns:
+        float32 [L, D] the input of each layer's MLP at the last token.
+    """
+    ids, _ = encode(bundle, text, max_tokens)
+    input_ids = torch.tensor([ids], device=bundle.device)
+    layers = _layers(bundle.model)
+    captured: list[torch.Tensor | None] = [None] * len(layers)
+
+    def hook(index):
+        def keep(_module, args, _output):
+            captured[index] = args[0][0, -1].detach().float().cpu()  # [D] last position
+        return keep
+
+    with bundle.lock, torch.inference_mode():
+        handles = [layer.mlp.register_forward_hook(hook(i)) for i, layer in enumerate(layers)]
+        try:
+            bundle.forward_passes += 1
+            bundle.model(input_ids=input_ids, use_cache=False)
+        finally:
+            for handle in handles:
+                handle.remove()
+    return torch.stack(captured).numpy()
+
+
+def mlp_view(bundle: ModelBundle, inputs: np.ndarray, layer: int) -> MlpView:
+    """Re-run one layer's MLP on its recorded input, keeping the expanded middle.
+
+    Args:
+        inputs: [L, D] from mlp_inputs().
+    """
+    mlp = _layers(bundle.model)[layer].mlp
+    weight = next(mlp.parameters())
+    x = torch.from_numpy(inputs[layer]).to(device=weight.device, dtype=weight.dtype)  # [D]
+    gated = hasattr(mlp, "gate_proj")
+    with torch.inference_mode():
+        if gated:  # act(gate(x)) * up(x): the activation decides how much of each `up` feature passes
+            hidden = mlp.act_fn(mlp.gate_proj(x)) * mlp.up_proj(x)  # [F]
+        else:
+            hidden = mlp.act_fn(mlp.up_proj(x))  # [F]
+        out = mlp.down_proj(hidden)  # [D] back to the model's width
+    info = bundle.info
+    return MlpView(layer=layer, d_model=info.d_model, d_ff=info.d_ff, activation=info.activation, gated=gated,
+                   x=inputs[layer].astype(np.float32), hidden=hidden.float().cpu().numpy(),
+                   out=out.float().cpu().numpy(), n_params=sum(p.numel() for p in mlp.parameters()))
+
+
+def residual_norms(hidden_states: np.ndarray, position: int = -1) -> np.ndarray:
+    """Length (L2 norm) of the residual stream at one position after each layer.
+
+    Args:
+        hidden_states: [L+1, T, D] (0 = scaled embeddings, L = after the final norm).
+    Returns:
+        float64 [L+1]
+    """
+    return np.linalg.norm(hidden_states[:, position, :].astype(np.float64), axis=-1)
+
+
+@dataclass(frozen=True)
+class SoftmaxView:
+    """The last position's logits turned into probabilities, with the totals a class can check."""
+
+    ids: tuple[int, ...]  # the top-N token ids, most likely first
+    logits: tuple[float, ...]
+    probs: tuple[float, ...]
+    top_sum: float  # probability held by the top N
+    rest_sum: float  # probability held by every other token of the vocabulary
+    total: float  # sum over the whole vocabulary (1 up to rounding)
+    vocab_size: int
+
+
+def softmax_view(logits: np.ndarray, n: int = 10) -> SoftmaxView:
+    """Softmax over the whole vocabulary (through the sampling chain's raw stage), trimmed to the top n.
+
+    Args:
+        logits: [V] raw logits of one position.
+    """
+    probs = distributions(logits, SamplingParams(temperature=1.0))[0][1].astype(np.float64)  # [V]
+    order = np.argsort(-probs, kind="stable")[:n]
+    total = float(probs.sum())
+    top_sum = float(probs[order].sum())
+    return SoftmaxView(ids=tuple(int(i) for i in order), logits=tuple(float(logits[i]) for i in order),
+                       probs=tuple(float(probs[i]) for i in order), top_sum=top_sum, rest_sum=total - top_sum,
+                       total=total, vocab_size=int(probs.shape[0]))
+
+
+def pick(logits: np.ndarray, params: SamplingParams) -> int:
+    """Choose one token from cached logits the way the loop would (greedy, or a seeded draw). No forward pass."""
+    scores = torch.from_numpy(np.asarray(logits, dtype=np.float32)).reshape(1, -1)  # [1, V]
+    stages = run_chain(torch.zeros((1, 0), dtype=torch.long), scores, params)
+    generator = None if params.greedy else torch.Generator().manual_seed(int(params.seed or 0))
+    return choose(stages[-1], params, generator)
+
+
+def loop_ended(tokenizer, steps: list[Step], params: SamplingParams, eos_ids: tuple[int, ...]) -> bool:
+    """Whether iter_generation() will stop after these steps (so the next item is the Generation).
+
+    Uses the same three rules as the loop: EOS, max_new_tokens, or a stop sequence in the text.
+    """
+    if not steps:
+        return False
+    if steps[-1].token.id in eos_ids or len(steps) >= params.max_new_tokens:
+        return True
+    if not params.stop:
+        return False
+    ids = [s.token.id for s in steps if s.token.id not in eos_ids]
+    text = safe_text(tokenizer.decode(ids, skip_special_tokens=False))
+    return _stop_hit(text, params.stop) is not None
+
+
+def kv_bytes_per_position(info: ModelInfo) -> int:
+    """What one more token adds to the KV cache: keys and values (2) x layers x key/value heads x head size
+    x bytes per number (2 in bfloat16, 4 in float32)."""
+    bytes_per_value = torch.empty((), dtype=getattr(torch, info.dtype)).element_size()
+    return 2 * info.n_layers * info.n_kv_heads * info.head_dim * bytes_per_value

@@ -1,0 +1,56 @@
+"""The pipeline and loop pages' numbers on the real Gemma 3 270M (float32)."""
+import numpy as np
+import pytest
+import torch
+
+from model_backend import SamplingParams, generate, trace
+from model_backend.pipeline import kv_bytes_per_position, loop_ended, mlp_inputs, mlp_view, softmax_view
+
+PROMPT = "A capital da França é"
+EINSTEIN = "Albert Einstein nasceu em"
+
+
+@pytest.fixture(scope="module")
+def real_trace(real_bundle):
+    return trace(real_bundle, PROMPT)
+
+
+def test_softmax_over_the_whole_vocabulary_sums_to_one(real_trace):
+    sm = softmax_view(real_trace.last_logits)
+    assert sm.vocab_size == 262_144
+    assert sm.total == pytest.approx(1.0, abs=1e-4)
+    assert sm.ids[0] == real_trace.top[-1][0].id  # the same winner the trace reports
+    assert sm.probs[0] == pytest.approx(real_trace.top[-1][0].prob, abs=1e-5)
+
+
+def test_mlp_expands_640_to_2048_with_the_configured_activation(real_bundle):
+    inputs = mlp_inputs(real_bundle, PROMPT)
+    assert inputs.shape == (18, 640)
+    view = mlp_view(real_bundle, inputs, layer=8)
+    assert (view.d_model, view.d_ff, view.activation) == (640, 2048, "gelu_pytorch_tanh")
+    assert view.gated and view.hidden.shape == (2048,) and view.out.shape == (640,)
+    assert view.n_params == 3 * 640 * 2048
+    mlp = real_bundle.model.model.layers[8].mlp
+    with torch.inference_mode():
+        np.testing.assert_allclose(view.out, mlp(torch.from_numpy(inputs[8])).numpy(), rtol=1e-4, atol=1e-5)
+    assert all(not layer.mlp._forward_hooks for layer in real_bundle.model.model.layers)
+
+
+def test_stop_sequence_in_the_greedy_text_ends_the_loop_where_loop_ended_says(real_bundle):
+    params = SamplingParams(temperature=0, max_new_tokens=12, stop=(" Ulm",))  # digits are single tokens
+    g = generate(real_bundle, EINSTEIN, params)
+    assert g.finish_reason == "stop_sequence" and g.stop_sequence == " Ulm"
+    assert g.completion == " 1879 em"
+    eos = real_bundle.info.eos_token_ids
+    steps = list(g.steps)
+    assert [loop_ended(real_bundle.tokenizer, steps[:n], params, eos) for n in range(1, len(steps) + 1)] == \
+        [False] * (len(steps) - 1) + [True]
+
+
+def test_kv_cache_grows_by_the_computed_bytes_per_position(real_bundle):
+    g = generate(real_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=3))
+    per = kv_bytes_per_position(real_bundle.info)
+    assert per == 2 * 18 * 1 * 256 * 4  # float32: 36,864 bytes per token
+    sizes = [s.kv_cache_bytes for s in g.steps]
+    assert sizes[0] == per * len(g.prompt_tokens)
+    assert [b - a for a, b in zip(sizes, sizes[1:])] == [per, per]

@@ -1,0 +1,126 @@
+"""model_backend.pipeline on the tiny model: masks, the MLP's real values, softmax totals, loop ends."""
+import numpy as np
+import pytest
+import torch
+
+from model_backend import SamplingParams, generate, trace
+from model_backend.pipeline import (
+    kv_bytes_per_position,
+    loop_ended,
+    mlp_inputs,
+    mlp_view,
+    pick,
+    residual_norms,
+    softmax_view,
+    visible_keys,
+)
+
+PROMPT = "O gato sentou no"
+
+
+def test_causal_mask_hides_the_future_only():
+    m = visible_keys(4)
+    assert m.tolist() == [[True, False, False, False],
+                          [True, True, False, False],
+                          [True, True, True, False],
+                          [True, True, True, True]]
+
+
+def test_sliding_window_also_forgets_the_far_past():
+    m = visible_keys(5, "sliding_attention", window=2)
+    assert m[4].tolist() == [False, False, False, True, True]
+    assert visible_keys(5, "full_attention", window=2)[4].all()
+
+
+def test_mask_matches_where_the_model_put_zero_weight(tiny_bundle):
+    tr = trace(tiny_bundle, PROMPT)
+    allowed = visible_keys(len(tr.tokens))
+    assert (tr.attentions[:, :, ~allowed] == 0).all()
+    assert (tr.attentions[:, :, allowed] > 0).all()
+
+
+def test_residual_norms_are_the_l2_length_per_layer(tiny_bundle):
+    tr = trace(tiny_bundle, PROMPT)
+    norms = residual_norms(tr.hidden_states)
+    assert norms.shape == (tiny_bundle.info.n_layers + 1,)
+    assert norms[1] == pytest.approx(float(np.sqrt((tr.hidden_states[1, -1].astype(np.float64) ** 2).sum())))
+
+
+def test_softmax_view_sums_to_one_and_matches_torch():
+    logits = np.array([2.0, 1.0, 0.1, -3.0, 0.5], dtype=np.float32)
+    sm = softmax_view(logits, n=3)
+    ref = torch.softmax(torch.tensor(logits, dtype=torch.float64), -1).numpy()
+    assert sm.ids == (0, 1, 4)
+    assert sm.probs == pytest.approx(tuple(ref[[0, 1, 4]]), abs=1e-6)
+    assert sm.total == pytest.approx(1.0, abs=1e-6)
+    assert sm.top_sum + sm.rest_sum == pytest.approx(sm.total)
+    assert sm.rest_sum == pytest.approx(ref[[2, 3]].sum(), abs=1e-6)
+    assert sm.vocab_size == 5
+
+
+def test_mlp_inputs_run_once_and_leave_no_hooks(tiny_bundle):
+    before = tiny_bundle.forward_passes
+    inputs = mlp_inputs(tiny_bundle, PROMPT)
+    assert tiny_bundle.forward_passes == before + 1
+    assert inputs.shape == (tiny_bundle.info.n_layers, tiny_bundle.info.d_model)
+    for layer in tiny_bundle.model.model.layers:
+        assert not layer.mlp._forward_hooks
+
+
+def test_mlp_view_reproduces_the_layer_output(tiny_bundle):
+    """The recorded input fed through the real MLP gives the hidden and output values the page shows."""
+    inputs = mlp_inputs(tiny_bundle, PROMPT)
+    view = mlp_view(tiny_bundle, inputs, layer=1)
+    mlp = tiny_bundle.model.model.layers[1].mlp
+    with torch.inference_mode():
+        expected = mlp(torch.from_numpy(inputs[1])).numpy()
+    assert view.gated and view.hidden.shape == (64,) and view.out.shape == (32,)
+    np.testing.assert_allclose(view.out, expected, rtol=1e-5, atol=1e-6)
+    assert view.expansion == 2.0 and view.n_params == 3 * 32 * 64
+
+
+def test_mlp_input_is_the_pre_feedforward_norm_of_the_stream(tiny_bundle):
+    """Layer 0's MLP input differs from layer 1's: each layer records its own input."""
+    inputs = mlp_inputs(tiny_bundle, PROMPT)
+    assert not np.allclose(inputs[0], inputs[1])
+
+
+def test_pick_greedy_is_argmax_and_draws_are_seeded():
+    logits = np.array([0.0, 3.0, 2.9, -1.0], dtype=np.float32)
+    assert pick(logits, SamplingParams(temperature=0)) == 1
+    draws = [pick(logits, SamplingParams(temperature=1.0, seed=s)) for s in range(40)]
+    assert draws == [pick(logits, SamplingParams(temperature=1.0, seed=s)) for s in range(40)]
+    assert {1, 2} <= set(draws)  # both likely tokens come up across seeds
+
+
+def test_loop_ended_agrees_with_the_loop_on_length(tiny_bundle):
+    g = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=3))
+    steps = list(g.steps)
+    eos = tiny_bundle.info.eos_token_ids
+    assert g.finish_reason in ("length", "stop")
+    ended = [loop_ended(tiny_bundle.tokenizer, steps[:n], g.params, eos) for n in range(1, len(steps) + 1)]
+    assert ended == [False] * (len(steps) - 1) + [True]
+
+
+def test_loop_ended_agrees_with_the_loop_on_a_stop_sequence(tiny_bundle):
+    free = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=6))
+    if free.finish_reason == "stop" or len(free.completion) < 3:
+        pytest.skip("the random tiny model stopped too early to place a stop sequence")
+    stop = free.completion[2]  # a character the greedy text contains from its third character on
+    params = SamplingParams(temperature=0, max_new_tokens=6, stop=(stop,))
+    g = generate(tiny_bundle, PROMPT, params)
+    assert g.finish_reason == "stop_sequence"
+    steps = list(g.steps)
+    eos = tiny_bundle.info.eos_token_ids
+    ended = [loop_ended(tiny_bundle.tokenizer, steps[:n], params, eos) for n in range(1, len(steps) + 1)]
+    assert ended == [False] * (len(steps) - 1) + [True]
+
+
+def test_kv_bytes_per_position_matches_the_measured_cache(tiny_bundle):
+    g = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=3))
+    info = tiny_bundle.info
+    per = kv_bytes_per_position(info)
+    assert per == 2 * info.n_layers * info.n_kv_heads * info.head_dim * 4  # float32
+    sizes = [s.kv_cache_bytes for s in g.steps]
+    assert sizes[0] == per * len(g.prompt_tokens)
+    assert all(b - a == per for a, b in zip(sizes, sizes[1:]))
