@@ -1,0 +1,440 @@
+"""The tokenizer page's cached tokenizers and embeddings, and its charts (chips, one-hot, strip, map)."""
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import model_backend as mb
+from model_backend import tokenizers as tk
+from model_backend.loading import cache_is_valid, cache_path, catalog_entry
+from model_backend.text import token_info, visible
+from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
+from ui import backend
+from ui.charts import MASKED, OKABE_ITO, PRIMARY
+from ui.i18n import fmt_int, t
+from ui.widgets import show_error
+
+log = logging.getLogger("token_by_token")
+
+# Preset texts are data (what the box holds); their names go through t("tokenizer.preset.<key>").
+PRESETS = {
+    "hello": "Olá, mundo!",
+    "pt": "O modelo de linguagem escreve o texto um token de cada vez, escolhendo sempre a próxima palavra.",
+    "en": "The language model writes the text one token at a time, always choosing the next word.",
+    "code": 'for i in range(3): print(f"Olá {i}!")',
+    "emoji": "Oi! 👋🏾 🧑🏽‍💻 🇧🇷 ꙮ",
+    "number": "Einstein nasceu em 1879.",
+}
+# The same meaning in both languages: what a Portuguese speaker pays in tokens.
+PARALLEL = (
+    (PRESETS["pt"], PRESETS["en"]),
+    ("A capital da França é Paris.", "The capital of France is Paris."),
+    ("O gato sentou no tapete e dormiu a tarde inteira.", "The cat sat on the mat and slept all afternoon."),
+    ("Não sei se vou conseguir chegar a tempo para a reunião de amanhã.",
+     "I do not know if I will make it in time for tomorrow's meeting."),
+)
+CONTRAST = ("Olá", " Olá", "olá", "OLÁ")  # position and case change the tokens
+MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
+MAX_LABEL = 18  # characters on a chip; the tooltip has the whole token
+UNIT_PX = 9.5  # one character unit on screen, in pixels, at the chips' 16 px font
+BUDGETS = (14, 20, 28, 40, 56, 80, 112)  # row widths in character units; the chart picks by its width
+
+
+# --- the tokenizers -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Entry:
+    key: str  # a model key / directory, or an extra tokenizer's key
+    label: str
+    tokenizer: object
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _extra_tokenizer(key: str, cache_dir: str):
+    extra = next(e for e in tk.EXTRA_TOKENIZERS if e.key == key)
+    try:
+        return tk.load_extra_tokenizer(extra, cache_dir)
+    except Exception as exc:  # noqa: BLE001 - a missing extra tokenizer must not break the page
+        log.warning("Tokenizer %s could not be read: %s", key, exc)
+        return None
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _model_tokenizer(spec: str):
+    """Only the tokenizer of a configured model that is not the one running (no weights loaded)."""
+    from transformers import AutoTokenizer
+
+    s = backend.settings()
+    path = cache_path(spec, s) if catalog_entry(spec) else spec
+    if catalog_entry(spec) and not cache_is_valid(path):
+        return None  # not prepared yet; preparing would take a minute
+    try:
+        return AutoTokenizer.from_pretrained(str(path))
+    except Exception as exc:  # noqa: BLE001 - e.g. a hub id while offline
+        log.warning("Tokenizer of %s could not be read: %s", spec, exc)
+        return None
+
+
+def _model_label(spec: str) -> str:
+    entry = catalog_entry(spec)
+    return entry["label"] if entry else spec
+
+
+def entries() -> list[Entry]:
+    """The running model's tokenizer first, then other configured models', then the extra ones."""
+    current = backend.current_model()
+    out = [Entry(current, _model_label(current), backend.bundle().tokenizer)]
+    for spec in dict.fromkeys([backend.settings().model, mb.config.default_model_key()]):
+        if spec != current and (tok := _model_tokenizer(spec)) is not None:
+            out.append(Entry(spec, _model_label(spec), tok))
+    cache_dir = str(backend.settings().cache_dir)
+    for extra in tk.EXTRA_TOKENIZERS:
+        if not _is_saved(extra):
+            _first_read(extra, cache_dir)
+        if (tok := _extra_tokenizer(extra.key, cache_dir)) is not None:
+            out.append(Entry(extra.key, extra.label, tok))
+    return out
+
+
+def _is_saved(extra: tk.ExtraTokenizer) -> bool:
+    return (backend.settings().cache_dir / "tokenizers" / extra.key / tk.MARKER).is_file()
+
+
+def _first_read(extra: tk.ExtraTokenizer, cache_dir: str, expected_s: float = 15.0) -> None:
+    """First run only: read the tokenizer from its GGUF (~15 s here) in a thread, with a progress bar.
+
+    The thread saves a copy in the cache folder; every later load reads that copy in under a second.
+    """
+    done = threading.Event()
+
+    def work():
+        try:
+            tk.load_extra_tokenizer(extra, cache_dir)
+        except Exception as exc:  # noqa: BLE001 - logged; the page goes on without this tokenizer
+            log.warning("Tokenizer %s could not be read: %s", extra.key, exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=work, daemon=True).start()
+    started = time.monotonic()
+    bar = st.progress(0.0, text=t("tokenizer.loading_extra", name=extra.label))
+    while not done.wait(0.4):
+        elapsed = time.monotonic() - started
+        bar.progress(min(0.95, elapsed / expected_s),
+                     text=f"{t('tokenizer.loading_extra', name=extra.label)} ({elapsed:.0f} s)")
+    bar.empty()
+
+
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def tokenize(key: str, text: str, _tokenizer) -> tk.Tokenization:
+    """Cached per (tokenizer key, text): no model, just the tokenizer (~1 ms for a sentence)."""
+    return tk.tokenize(_tokenizer, text)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def language_cost(key: str, _tokenizer) -> tk.LanguageCost:
+    return tk.language_cost(_tokenizer, PARALLEL)
+
+
+def contrast_table(items: list[Entry]) -> pd.DataFrame:
+    """Each CONTRAST spelling tokenized by each tokenizer: chips joined by │, and their count."""
+    rows = []
+    for text in CONTRAST:
+        row = {t("tokenizer.col.text"): visible(text)}
+        for e in items:
+            pieces = [p for p in tokenize(e.key, text, e.tokenizer).pieces if not p.info.special]
+            row[e.label] = " │ ".join(p.label for p in pieces) + f"   ({len(pieces)})"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- the text box -------------------------------------------------------------------------------
+
+def _share(key: str) -> None:
+    st.session_state["prompt"] = st.session_state[key]
+
+
+def set_text(text: str) -> None:
+    """A preset button: fill this page's box and the prompt every page shares."""
+    st.session_state["prompt_tokenizer"] = text
+    st.session_state["prompt"] = text
+
+
+def text_box() -> str | None:
+    """A text box that tokenizes while the visitor types (after a 300 ms pause).
+
+    Like ui.widgets.prompt_box it starts from the shared prompt (unless that is still the app's
+    default) and writes back to it when the visitor edits; but it is a live text_input, because
+    Streamlit's text_area only sends its value on blur or Ctrl+Enter.
+    """
+    key = "prompt_tokenizer"
+    if key not in st.session_state:  # the visitor's own prompt from another page, else the course's example
+        shared = st.session_state.get("prompt")
+        st.session_state[key] = shared if shared and shared != t("common.default_prompt") else PRESETS["hello"]
+    text = st.text_input(t("tokenizer.box"), key=key, max_chars=MAX_PROMPT_CHARS, live="300ms",
+                         on_change=_share, args=(key,))
+    try:
+        return check_prompt(text)
+    except InvalidInput as exc:
+        show_error(exc)
+        return None
+
+
+# --- chips --------------------------------------------------------------------------------------
+
+def label_units(label: str) -> float:
+    """Width of a chip label in character units (wide East Asian characters and emoji count 2)."""
+    return float(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label))
+
+
+def wrap(widths: list[float], budget: float, gap: float = 0.5) -> list[tuple[float, int]]:
+    """Greedy line wrapping: (x, row) of each chip so no row is wider than `budget` units.
+
+    A chip wider than the budget gets a row of its own.
+    """
+    out, x, row = [], 0.0, 0
+    for w in widths:
+        if x > 0 and x + w > budget:
+            x, row = 0.0, row + 1
+        out.append((x, row))
+        x += w + gap
+    return out
+
+
+def hex_bytes(piece: tk.Piece) -> str:
+    """'C3 A1' for á; empty for a special token, which stands for no text."""
+    return "" if piece.info.special else " ".join(f"{b:02X}" for b in piece.info.bytes)
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def _tint(hex_colour: str, amount: float = 0.55) -> str:
+    """Mix a colour with white so black text on it stays readable."""
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#{:02x}{:02x}{:02x}".format(*(round(c + (255 - c) * amount) for c in (r, g, b)))
+
+
+TINTS = [_tint(c) for c in OKABE_ITO[:6]]
+
+
+def chip_frame(pieces: tuple[tk.Piece, ...]) -> pd.DataFrame:
+    """One row per chip with its tooltip fields and its (x, row) for every budget in BUDGETS."""
+    labels = [_short(p.label) for p in pieces]
+    widths = [max(label_units(s), 1.0) + 1.4 for s in labels]  # text plus padding
+    df = pd.DataFrame({
+        "pos": [p.position for p in pieces],
+        "label": labels,
+        "full": [p.label for p in pieces],
+        "id": [p.info.id for p in pieces],
+        "piece": [visible(p.info.piece) for p in pieces],
+        "bytes": [hex_bytes(p) for p in pieces],
+        "kind": ["special" if p.info.special else "partial" if p.partial else "text" for p in pieces],
+        "tone": [TINTS[i % len(TINTS)] for i in range(len(pieces))],
+        "w": widths,
+    })
+    for budget in BUDGETS:
+        xs, rows = zip(*wrap(widths, budget)) if widths else ((), ())
+        df[f"x_{budget}"] = xs
+        df[f"row_{budget}"] = rows
+    return df
+
+
+def _budget_expr() -> str:
+    """Vega expression: the widest row budget that fits the chart's current width."""
+    expr = str(BUDGETS[0])
+    for b in BUDGETS[1:]:
+        expr = f"width >= {b * UNIT_PX:g} ? {b} : ({expr})"
+    return expr
+
+
+def chips_chart(df: pd.DataFrame, selectable: bool = False, selected: int | None = None) -> alt.Chart:
+    """Tokens as coloured chips that wrap like text. The layout follows the chart's width."""
+    budget = alt.param(name="budget", expr=_budget_expr())
+    base = alt.Chart(df).transform_calculate(
+        x="datum['x_' + budget]", row="datum['row_' + budget]",
+    ).transform_calculate(x2="datum.x + datum.w", mid="datum.x + datum.w / 2")
+    tooltip = [alt.Tooltip("pos:Q", title=t("tokenizer.col.position")),
+               alt.Tooltip("id:Q", title="ID", format=","),
+               alt.Tooltip("full:N", title=t("tokenizer.col.token")),
+               alt.Tooltip("piece:N", title=t("tokenizer.col.piece")),
+               alt.Tooltip("bytes:N", title=t("tokenizer.col.bytes"))]
+    x = alt.X("x:Q", axis=None, scale=alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="budget"), nice=False,
+                                                zero=True))
+    y = alt.Y("row:O", axis=None, scale=alt.Scale(paddingInner=0.2, paddingOuter=0.1))
+    fill = alt.condition("datum.kind == 'special'", alt.value(MASKED), alt.Color("tone:N", scale=None))
+    stroke_width = alt.value(1)
+    if selected is not None:
+        stroke_width = alt.condition(f"datum.pos == {int(selected)}", alt.value(3.5), alt.value(1))
+    rect = base.mark_rect(cornerRadius=6, stroke="#333333").encode(
+        x=x, x2="x2:Q", y=y, fill=fill, strokeWidth=stroke_width, tooltip=tooltip,
+        strokeDash=alt.condition("datum.kind == 'partial'", alt.value([4, 3]), alt.value([1, 0])),
+    )
+    text = base.mark_text(fontSize=16, color="#111111").encode(
+        x=alt.X("mid:Q", scale=alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="budget"), nice=False)),
+        y=y, text="label:N", tooltip=tooltip,
+    )
+    if selectable:
+        pick = alt.selection_point(name="chip", fields=["pos"], on="click", clear=False)
+        rect = rect.add_params(pick)
+    return alt.layer(rect, text).add_params(budget).properties(height=alt.Step(38))
+
+
+def digest(ids) -> str:
+    """A short fingerprint of a token sequence (widget keys that must change with the text)."""
+    return hashlib.blake2b(",".join(map(str, ids)).encode(), digest_size=6).hexdigest()
+
+
+def selected_position(state, valid: set[int]) -> int | None:
+    """The token position clicked in the chips chart (AppTest cannot click: this is unit-tested)."""
+    try:
+        points = state["selection"]["chip"]
+    except (KeyError, TypeError):
+        return None
+    if not points:
+        return None
+    pos = points[0].get("pos") if isinstance(points[0], dict) else None
+    return int(pos) if pos is not None and int(pos) in valid else None
+
+
+# --- the token table ----------------------------------------------------------------------------
+
+def token_table(pieces) -> pd.DataFrame:
+    """One row per token shown: what the page's table shows and what the CSV holds."""
+    cols = {k: t(f"tokenizer.col.{k}") for k in ("position", "id", "token", "piece", "bytes", "partial", "special")}
+    return pd.DataFrame({
+        cols["position"]: [p.position for p in pieces],
+        cols["id"]: [p.info.id for p in pieces],
+        cols["token"]: [p.label for p in pieces],
+        cols["piece"]: [p.info.piece for p in pieces],
+        cols["bytes"]: [hex_bytes(p) for p in pieces],
+        cols["partial"]: [p.partial for p in pieces],
+        cols["special"]: [p.info.special for p in pieces],
+    })
+
+
+def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
+    """Tokens for the same sentences in Portuguese and English, one pair of bars per tokenizer."""
+    pt, en = t("tokenizer.cost.pt"), t("tokenizer.cost.en")
+    df = pd.DataFrame([{"tokenizer": name, "lang": lang, "tokens": n}
+                       for name, c in costs.items() for lang, n in ((pt, c.pt_tokens), (en, c.en_tokens))])
+    tooltip = [alt.Tooltip("tokenizer:N", title=t("tokenizer.cost.tokenizer")),
+               alt.Tooltip("lang:N", title=t("tokenizer.cost.lang")),
+               alt.Tooltip("tokens:Q", title=t("tokenizer.cost.axis"))]
+    colour = alt.Color("lang:N", scale=alt.Scale(domain=[pt, en], range=[OKABE_ITO[1], PRIMARY]),
+                       legend=alt.Legend(title=None, orient="top"))
+    base = alt.Chart(df).encode(
+        x=alt.X("tokens:Q", title=t("tokenizer.cost.axis")),
+        y=alt.Y("tokenizer:N", title=None, sort=list(costs), axis=alt.Axis(labelLimit=160)),
+        yOffset=alt.YOffset("lang:N", sort=[pt, en]),
+        tooltip=tooltip,
+    )
+    bars = base.mark_bar().encode(color=colour)
+    text = base.mark_text(align="left", dx=4).encode(text="tokens:Q")
+    return alt.layer(bars, text).properties(height=alt.Step(24))
+
+
+# --- one-hot and the embedding row --------------------------------------------------------------
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _lookup(spec: str, dtype: str, token_id: int) -> tk.Lookup:
+    return tk.embedding_lookup(backend._bundle(spec, dtype).model, token_id)
+
+
+def lookup(token_id: int) -> tk.Lookup:
+    """one_hot(id) @ E next to E[id], for the running model (cached per token)."""
+    backend.bundle()
+    return _lookup(backend.current_model(), backend.current_dtype(), int(token_id))
+
+
+def one_hot_chart(token_id: int, vocab_size: int, tokenizer, around: int = 6) -> alt.Chart:
+    """The neighbourhood of the single 1: positions id-around .. id+around with their values."""
+    lo, hi = max(0, token_id - around), min(vocab_size, token_id + around + 1)
+    specials = frozenset(tokenizer.all_special_ids)
+    df = pd.DataFrame({
+        "position": list(range(lo, hi)),
+        "value": [int(i == token_id) for i in range(lo, hi)],
+        "token": [token_info(tokenizer, i, specials).display for i in range(lo, hi)],
+        "row": 0,
+    })
+    df["label"] = [fmt_int(p) for p in df["position"]]
+    tooltip = [alt.Tooltip("label:N", title=t("tokenizer.col.position")),
+               alt.Tooltip("token:N", title=t("tokenizer.col.token")),
+               alt.Tooltip("value:Q", title=t("tokenizer.onehot.value"))]
+    x = alt.X("label:N", sort=None, title=t("tokenizer.onehot.axis"), axis=alt.Axis(labelAngle=-45))
+    y = alt.Y("row:O", axis=None)
+    cells = alt.Chart(df).mark_rect(stroke="#999999").encode(
+        x=x, y=y, color=alt.condition("datum.value == 1", alt.value(PRIMARY), alt.value("#ffffff")), tooltip=tooltip)
+    digits = alt.Chart(df).mark_text(fontSize=18).encode(
+        x=x, y=y, text="value:Q", tooltip=tooltip,
+        color=alt.condition("datum.value == 1", alt.value("#ffffff"), alt.value("#555555")))
+    return alt.layer(cells, digits).properties(height=alt.Step(52))  # a fixed height collapses a one-row chart
+
+
+def strip_chart(values: np.ndarray) -> alt.Chart:
+    """Every number of a row as a coloured cell (blue negative, orange positive; the top 2% saturate)."""
+    edge = float(np.quantile(np.abs(values), 0.98)) or 1.0  # a few outliers must not wash out the rest
+    df = pd.DataFrame({"dim": np.arange(len(values)), "value": values.astype(float), "row": 0})
+    return alt.Chart(df).mark_rect().encode(
+        x=alt.X("dim:O", title=t("tokenizer.embed.axis"), axis=alt.Axis(values=list(range(0, len(values), 64)),
+                                                                       labelAngle=0)),
+        y=alt.Y("row:O", axis=None),
+        color=alt.Color("value:Q", scale=alt.Scale(scheme="blueorange", domain=[-edge, edge], clamp=True),
+                        title=t("tokenizer.embed.value")),
+        tooltip=[alt.Tooltip("dim:O", title=t("tokenizer.embed.axis")),
+                 alt.Tooltip("value:Q", format=".4f", title=t("tokenizer.embed.value"))],
+    ).properties(height=alt.Step(60))
+
+
+# --- neighbours and the 2-D map -----------------------------------------------------------------
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _index(spec: str, dtype: str) -> tk.EmbeddingIndex:
+    return tk.embedding_index(backend._bundle(spec, dtype).model)
+
+
+@dataclass(frozen=True)
+class NeighbourResult:
+    ids: tuple[int, ...]  # the word's own tokens
+    neighbours: tuple[tk.Neighbour, ...]
+    ms: float  # time of the search itself (one matrix-vector product + top-k)
+
+
+@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
+def _neighbours(spec: str, dtype: str, word: str, k: int) -> NeighbourResult:
+    b = backend._bundle(spec, dtype)
+    index = _index(spec, dtype)
+    ids = tk.word_ids(b.tokenizer, word)
+    started = time.perf_counter()
+    found = tk.nearest(index, tk.word_vector(index, ids), k=k, exclude=ids)
+    return NeighbourResult(ids=ids, neighbours=found, ms=(time.perf_counter() - started) * 1000)
+
+
+def neighbours(word: str, k: int) -> NeighbourResult:
+    backend.bundle()
+    return _neighbours(backend.current_model(), backend.current_dtype(), word, k)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _projection(spec: str, dtype: str, words: tuple[str, ...]) -> tuple[tk.Projection, tuple[int, ...]]:
+    b = backend._bundle(spec, dtype)
+    index = _index(spec, dtype)
+    ids = [tk.word_ids(b.tokenizer, " " + w) for w in words]
+    vectors = np.stack([tk.word_vector(index, i).numpy() for i in ids])  # [n, D]
+    return tk.pca_2d(vectors), tuple(len(i) for i in ids)
+
+
+def projection(words: tuple[str, ...]) -> tuple[tk.Projection, tuple[int, ...]]:
+    """PCA of the words' embedding rows (each word with its leading space; several tokens: mean)."""
+    backend.bundle()
+    return _projection(backend.current_model(), backend.current_dtype(), words)
