@@ -1,0 +1,57 @@
+"""Pipeline overview: one prompt through the eight stages, with the real model's numbers at each."""
+import streamlit as st
+
+from model_backend.pipeline import softmax_view
+from model_backend.text import token_info
+from ui import backend
+from ui import pipeline_view as view
+from ui.i18n import t
+from ui.nav import next_page_link
+from ui.widgets import intro, prompt_box, truncation_notice
+
+
+def section(number: int, stage: str) -> None:
+    st.subheader(f"{number} · {t(f'pipeline.stage.{stage}')}")
+    st.markdown(t(f"pipeline.{stage}.what"))
+
+
+def render() -> None:
+    intro("pipeline")
+    prompt = prompt_box("pipeline", height=68)
+    if prompt is None:
+        return
+    tr = backend.trace(prompt)  # one cached forward pass: every panel below reads it
+    truncation_notice(tr.truncated_from, len(tr.tokens))
+    sm = softmax_view(tr.last_logits)  # cheap: softmax over cached logits, no forward pass
+    chosen = token_info(backend.bundle().tokenizer, sm.ids[0])
+    view.overview(prompt, tr, sm, chosen)
+
+    section(1, "input")
+    st.markdown(t("pipeline.input.fact", n=len(prompt)))
+    section(2, "tokens")
+    view.tokens_panel(tr)
+    section(3, "embedding")
+    view.embedding_panel(tr)
+    section(4, "attention")
+    view.attention_panel(tr)
+    section(5, "mlp")
+    view.mlp_panel(prompt, tr)
+    st.subheader(t("pipeline.res.title"))
+    st.markdown(t("pipeline.res.what"))
+    view.residual_panel(tr)
+    section(6, "softmax")
+    view.softmax_panel(tr, sm)
+    section(7, "sampling")
+    view.sampling_panel(tr, sm, chosen)
+    section(8, "output")
+    view.output_panel(prompt, chosen)
+
+    st.subheader(t("pipeline.lens.title"))
+    st.markdown(t("pipeline.lens.what"))
+    view.lens_panel(tr)
+    st.subheader(t("pipeline.card.title"))
+    view.model_card(tr.info)
+    next_page_link("pipeline")
+
+
+render()

@@ -1,0 +1,26 @@
+"""A real browser: the pipeline page renders its charts with no error, at projector and phone widths."""
+import pytest
+
+from tests.e2e.test_browser_shell import open_page, shoot
+
+
+@pytest.fixture(scope="module")
+def app_url(browser, server_url):
+    """Open the home page once: a fresh server serves sub-pages only after app.py built the navigation."""
+    open_page(browser, server_url).close()
+    return server_url
+
+
+@pytest.mark.parametrize("width, locale, title", [(1280, "pt-BR", "Visão geral do pipeline"),
+                                                  (390, "en-US", "Pipeline overview")])
+def test_pipeline_page_renders(browser, app_url, width, locale, title):
+    page = open_page(browser, f"{app_url}/pipeline", width=width, locale=locale)
+    try:
+        assert page.locator('[data-testid="stException"]').count() == 0
+        body = page.inner_text("body")
+        assert title in body
+        assert "gelu_pytorch_tanh" in body  # the MLP panel and the model card drew
+        assert page.locator("canvas, svg.marks").count() >= 8  # one-hot, embedding, attention, MLP, ...
+        shoot(page, f"pipeline-{width}-{locale}")
+    finally:
+        page.close()

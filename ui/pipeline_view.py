@@ -1,0 +1,327 @@
+"""The pipeline page's panels: one per stage, each drawing the real model's numbers for the prompt."""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import model_backend as mb
+from model_backend.pipeline import SoftmaxView, mlp_inputs, mlp_view, pick, residual_norms, visible_keys
+from model_backend.text import token_info, visible
+from ui import backend
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.widgets import model_text
+
+MAX_HEATMAP_TOKENS = 16  # a bigger square is unreadable on a projector
+ROW = 35  # table row height in px, so a table's height fits its rows exactly
+STAGES = ("input", "tokens", "embedding", "attention", "mlp", "softmax", "sampling", "output")
+# The course text's table (seed 004, section 6): (model, layers, parameters low, high, estimated?)
+SEED_MODELS = (
+    ("GPT-2", "12–48", 117e6, 1.5e9, False),
+    ("GPT-3", "96", 175e9, 175e9, False),
+    ("GPT-4", "~120", 1.7e12, 1.7e12, True),
+    ("Claude 3.5", "?", None, None, False),
+    ("Llama 3.1", "80–128", 8e9, 405e9, False),
+)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _mlp_inputs(spec: str, dtype: str, prompt: str, max_tokens: int) -> np.ndarray:
+    return mlp_inputs(backend._bundle(spec, dtype), prompt, max_tokens)
+
+
+def mlp_inputs_cached(prompt: str) -> np.ndarray:
+    """[L, D] each layer's MLP input at the last position (one forward pass per prompt, then cached)."""
+    backend.bundle()
+    return _mlp_inputs(backend.current_model(), backend.current_dtype(), prompt, backend.settings().max_prompt_tokens)
+
+
+def _label(i: int, tok: mb.TokenInfo) -> str:
+    return f"{i}: {tok.display}"
+
+
+def _show(chart: alt.Chart, key: str, **values) -> None:
+    """Every chart gets a caption saying what it shows."""
+    st.altair_chart(chart, width="stretch")
+    st.caption(t(key, **values))
+
+
+def _strip(values: np.ndarray, height: int = 30) -> alt.Chart:
+    """Every number of a vector as one coloured cell: the vector *is* the representation."""
+    df = pd.DataFrame({"dim": np.arange(len(values)), "value": values.astype(float), "row": 0})
+    return alt.Chart(df).mark_rect().encode(
+        x=alt.X("dim:O", axis=None),
+        y=alt.Y("row:O", axis=None),
+        color=alt.Color("value:Q", scale=alt.Scale(scheme="blueorange", domainMid=0), legend=None),
+        tooltip=[alt.Tooltip("dim:O", title=t("pipeline.axis.dim")),
+                 alt.Tooltip("value:Q", format=".4f", title=t("pipeline.axis.value"))],
+    ).properties(height=alt.Step(height))  # a Step, not a total: Streamlit fits a total height to the axes
+
+
+def _numbers(values: np.ndarray, n: int = 6) -> str:
+    return "[" + "; ".join(fmt_float(float(v), 3) for v in values[:n]) + "; …]"
+
+
+def fmt_flops(x: float) -> str:
+    """536,196,352 -> '0.54 GFLOPs'; 3.5e14 -> '350 TFLOPs'."""
+    if x >= 1e12:
+        return fmt_float(x / 1e12, 1) + " TFLOPs"
+    return fmt_float(x / 1e9, 2 if x < 1e9 else (1 if x < 1e10 else 0)) + " GFLOPs"
+
+
+def fmt_params(x: float) -> str:
+    if x >= 1e12:
+        return fmt_float(x / 1e12, 1) + " T"
+    if x >= 1e9:
+        return fmt_float(x / 1e9, 0 if x >= 1e10 or x % 1e9 == 0 else 1) + " B"
+    return fmt_int(round(x / 1e6)) + " M"
+
+
+def overview(prompt: str, tr: mb.Trace, sm: SoftmaxView, chosen: mb.TokenInfo) -> None:
+    """The eight stages in one screen, each with its real number."""
+    info = tr.info
+    values = {
+        "input": t("pipeline.ov.input", n=fmt_int(len(prompt))),
+        "tokens": t("pipeline.ov.tokens", n=fmt_int(len(tr.tokens))),
+        "embedding": t("pipeline.ov.embedding", t=fmt_int(len(tr.tokens)), d=fmt_int(info.d_model)),
+        "attention": t("pipeline.ov.attention", layers=info.n_layers, heads=info.n_heads),
+        "mlp": f"{fmt_int(info.d_model)} → {fmt_int(info.d_ff)} → {fmt_int(info.d_model)}",
+        "softmax": t("pipeline.ov.softmax", v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 0)),
+    }
+    for row in (STAGES[:4], STAGES[4:]):
+        for col, stage in zip(st.columns(4), row):
+            with col.container(border=True):
+                st.markdown(f"**{STAGES.index(stage) + 1} · {t(f'pipeline.stage.{stage}')}**")
+                if stage == "sampling":
+                    model_text(f"{chosen.display}  ({fmt_pct(sm.probs[0])})")
+                elif stage == "output":
+                    model_text("…" + (prompt + chosen.text)[-24:])
+                else:
+                    st.markdown(values[stage])
+    st.caption(t("pipeline.ov.caption", layers=info.n_layers))
+
+
+def tokens_panel(tr: mb.Trace) -> None:
+    df = pd.DataFrame({t("pipeline.col.pos"): range(len(tr.tokens)),
+                       t("pipeline.col.token"): [tok.display for tok in tr.tokens],
+                       t("pipeline.col.id"): [tok.id for tok in tr.tokens]})
+    st.dataframe(df, hide_index=True)
+    st.caption(t("pipeline.tokens.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
+
+
+def embedding_panel(tr: mb.Trace) -> None:
+    info = tr.info
+    labels = {i: _label(i, tok) for i, tok in enumerate(tr.tokens)}
+    pos = st.selectbox(t("pipeline.emb.pick"), list(labels), index=len(labels) - 1, format_func=labels.get,
+                       key="pipeline_emb_pos")
+    tok = tr.tokens[pos]
+    left, right = st.columns(2)
+    with left:
+        st.markdown(t("pipeline.onehot.text", v=fmt_int(info.vocab_size), id=fmt_int(tok.id),
+                      zeros=fmt_int(info.vocab_size - 1)))
+        window = [i for i in range(tok.id - 4, tok.id + 5) if 0 <= i < info.vocab_size]
+        df = pd.DataFrame({"index": [fmt_int(i) for i in window], "value": [int(i == tok.id) for i in window],
+                           "row": 0})
+        cells = alt.Chart(df).encode(x=alt.X("index:N", sort=None, title=t("pipeline.axis.vocab_index")),
+                                     y=alt.Y("row:O", axis=None),
+                                     tooltip=[alt.Tooltip("index:N", title=t("pipeline.axis.vocab_index")),
+                                              alt.Tooltip("value:Q", title=t("pipeline.axis.value"))])
+        chart = cells.mark_rect(stroke="white").encode(
+            color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], range=[MASKED, PRIMARY]), legend=None)
+        ) + cells.mark_text(fontSize=16).encode(text="value:Q")
+        _show(chart.properties(height=alt.Step(44)), "pipeline.onehot.caption", id=fmt_int(tok.id))
+    with right:
+        row = tr.embeddings[pos]
+        st.markdown(t("pipeline.emb.text", d=fmt_int(info.d_model), first=_numbers(row),
+                      scale=fmt_float(info.embed_scale, 2)))
+        _show(_strip(row), "pipeline.emb.caption", d=fmt_int(info.d_model), id=fmt_int(tok.id))
+
+
+def attention_chart(tr: mb.Trace, layer: int, head: int) -> alt.Chart:
+    """[T, T] weights of one head, future cells greyed by the causal mask (they are masked, not zero)."""
+    info = tr.info
+    n = len(tr.tokens)
+    start = max(0, n - MAX_HEATMAP_TOKENS)
+    allowed = visible_keys(n, info.layer_types[layer], info.sliding_window)
+    labels = [_label(i, tok) for i, tok in enumerate(tr.tokens)][start:]
+    rows = []
+    for q in range(start, n):
+        for k in range(start, n):
+            w = float(tr.attentions[layer, head, q, k])
+            rows.append({"query": labels[q - start], "key": labels[k - start], "masked": not allowed[q, k],
+                         "weight": None if not allowed[q, k] else w,
+                         "shown": t("pipeline.att.masked") if not allowed[q, k] else fmt_pct(w)})
+    df = pd.DataFrame(rows)
+    base = alt.Chart(df).encode(
+        x=alt.X("key:N", sort=labels, title=t("pipeline.axis.key"), axis=alt.Axis(labelAngle=-45, labelLimit=110)),
+        y=alt.Y("query:N", sort=labels, title=t("pipeline.axis.query"), axis=alt.Axis(labelLimit=110)),
+        tooltip=[alt.Tooltip("query:N", title=t("pipeline.axis.query")),
+                 alt.Tooltip("key:N", title=t("pipeline.axis.key")),
+                 alt.Tooltip("shown:N", title=t("pipeline.axis.weight"))],
+    )
+    masked = base.transform_filter("datum.masked").mark_rect(color=MASKED, stroke="white")
+    seen = base.transform_filter("!datum.masked").mark_rect(stroke="white").encode(
+        color=alt.Color("weight:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]), title=t("pipeline.axis.weight"),
+                        legend=alt.Legend(format="%")))
+    return (masked + seen).properties(height=alt.Step(30 if len(labels) <= 10 else 22))
+
+
+def attention_panel(tr: mb.Trace) -> None:
+    info = tr.info
+    c1, c2 = st.columns([3, 1])
+    layer = c1.slider(t("pipeline.att.layer"), 1, info.n_layers, 1, key="pipeline_att_layer") - 1
+    heads = list(range(info.n_heads))
+    head = c2.selectbox(t("pipeline.att.head"), heads, format_func=lambda h: str(h + 1), key="pipeline_att_head")
+    kind = t(f"pipeline.att.{info.layer_types[layer]}", window=fmt_int(info.sliding_window or 0))
+    _show(attention_chart(tr, layer, head), "pipeline.att.caption", layer=layer + 1, head=head + 1, kind=kind,
+          n=MAX_HEATMAP_TOKENS)
+
+
+def mlp_panel(prompt: str, tr: mb.Trace) -> None:
+    info = tr.info
+    layer = st.slider(t("pipeline.mlp.layer"), 1, info.n_layers, info.n_layers // 2, key="pipeline_mlp_layer") - 1
+    view = mlp_view(backend.bundle(), mlp_inputs_cached(prompt), layer)
+    kind = t("pipeline.mlp.gated" if view.gated else "pipeline.mlp.plain", act=view.activation)
+    st.markdown(t("pipeline.mlp.text", d=fmt_int(view.d_model), f=fmt_int(view.d_ff), act=view.activation,
+                  x=fmt_float(view.expansion, 1), params=fmt_int(view.n_params), kind=kind))
+    for key, values in (("in", view.x), ("hidden", view.hidden), ("out", view.out)):
+        st.markdown(t(f"pipeline.mlp.{key}", n=fmt_int(len(values)), first=_numbers(values)))
+        st.altair_chart(_strip(values, height=24), width="stretch")
+    active = int((np.abs(view.hidden) > 0.1 * np.abs(view.hidden).max()).sum())
+    st.caption(t("pipeline.mlp.caption", layer=layer + 1, active=fmt_int(active), f=fmt_int(view.d_ff)))
+
+
+def residual_panel(tr: mb.Trace) -> None:
+    norms = residual_norms(tr.hidden_states)
+    last = len(norms) - 1
+    df = pd.DataFrame({"layer": range(len(norms)), "norm": norms,
+                       "kind": [t("pipeline.res.final") if i == last else t("pipeline.res.stream")
+                                for i in range(len(norms))]})
+    df["shown"] = [fmt_float(v, 1) for v in norms]
+    base = alt.Chart(df).encode(
+        x=alt.X("layer:O", title=t("pipeline.axis.layer"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("norm:Q", scale=alt.Scale(type="log"), title=t("pipeline.axis.norm")),
+        tooltip=[alt.Tooltip("layer:O", title=t("pipeline.axis.layer")),
+                 alt.Tooltip("shown:N", title=t("pipeline.axis.norm"))],
+    )
+    kinds = [t("pipeline.res.stream"), t("pipeline.res.final")]
+    points = base.mark_point(filled=True, size=90).encode(
+        color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[PRIMARY, OKABE_ITO[1]]), title=None,
+                        legend=alt.Legend(orient="bottom", direction="vertical")))
+    chart = (base.mark_line(color=PRIMARY) + points).properties(height=320)
+    _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(norms[:-1].max(), 0),
+          last=fmt_float(norms[-1], 1), layers=tr.info.n_layers)
+
+
+def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
+    tok = backend.bundle().tokenizer
+    names: list[str] = []
+    for i in sm.ids:  # two tokens can look alike: keep every bar
+        name = visible(tok.decode([i])) or "∅"
+        names.append(name if name not in names else f"{name} #{i}")
+    df = pd.DataFrame({t("pipeline.col.token"): names + [t("pipeline.sm.rest", n=fmt_int(sm.vocab_size - len(names))),
+                                                         t("pipeline.sm.total")],
+                       t("pipeline.col.logit"): [fmt_float(v, 2) for v in sm.logits] + ["", ""],
+                       t("pipeline.col.prob"): [fmt_pct(p, 2) for p in sm.probs] + [fmt_pct(sm.rest_sum, 2),
+                                                                                    fmt_pct(sm.total, 2)]})
+    left, right = st.columns([2, 3])
+    with left:
+        st.dataframe(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3)
+    with right:  # two charts stacked (not side by side) so each fits a phone's width
+        bars = pd.DataFrame({"token": names, "logit": sm.logits, "prob": sm.probs,
+                             "shown": [fmt_pct(p) for p in sm.probs]})
+        base = alt.Chart(bars).encode(y=alt.Y("token:N", sort=names, title=None,
+                                              axis=alt.Axis(labelLimit=120, labelOverlap=False)),
+                                      tooltip=[alt.Tooltip("token:N", title=t("pipeline.col.token")),
+                                               alt.Tooltip("logit:Q", format=".2f", title=t("pipeline.col.logit")),
+                                               alt.Tooltip("shown:N", title=t("pipeline.col.prob"))])
+        logit = base.mark_bar(color=OKABE_ITO[1]).encode(x=alt.X("logit:Q", title=t("pipeline.col.logit")))
+        prob = base.mark_bar(color=PRIMARY).encode(x=alt.X("prob:Q", title=t("pipeline.col.prob"),
+                                                           axis=alt.Axis(format="%")))
+        st.altair_chart(logit.properties(height=alt.Step(20)), width="stretch")
+        st.altair_chart(prob.properties(height=alt.Step(20)), width="stretch")
+    st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
+                 v=fmt_int(sm.vocab_size)))
+
+
+def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:
+    bundle = backend.bundle()
+    seed = st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, 0, step=1, key="pipeline_seed")
+    drawn_id = pick(tr.last_logits, mb.SamplingParams(temperature=1.0, seed=int(seed)))
+    drawn = token_info(bundle.tokenizer, drawn_id)
+    drawn_prob = float(mb.distributions(tr.last_logits, mb.SamplingParams())[0][1][drawn_id])
+    left, right = st.columns(2)
+    with left:
+        st.markdown(t("pipeline.sample.greedy", p=fmt_pct(sm.probs[0])))
+        model_text(greedy.display)
+    with right:
+        st.markdown(t("pipeline.sample.drawn", seed=int(seed), p=fmt_pct(drawn_prob)))
+        model_text(drawn.display)
+    st.caption(t("pipeline.sample.caption"))
+
+
+def output_panel(prompt: str, chosen: mb.TokenInfo) -> None:
+    model_text(prompt + chosen.text)
+    st.caption(t("pipeline.output.caption"))
+
+
+def lens_panel(tr: mb.Trace) -> None:
+    top_n = min(3, len(tr.lens[0].top))
+    last = len(tr.lens) - 1
+    rows = []
+    for lens in tr.lens:
+        name = t("pipeline.lens.emb") if lens.layer == 0 else (
+            t("pipeline.lens.out") if lens.layer == last else t("pipeline.lens.layer", n=lens.layer))
+        for rank, cand in enumerate(lens.top[:top_n], start=1):
+            token = visible(cand.text) or "∅"
+            rows.append({"layer": name, "rank": rank, "token": token, "prob": cand.prob, "shown": fmt_pct(cand.prob),
+                         "short": token if len(token) <= 9 else token[:8] + "…"})
+    df = pd.DataFrame(rows)
+    order = list(dict.fromkeys(df["layer"]))
+    base = alt.Chart(df).encode(
+        x=alt.X("rank:O", title=t("pipeline.axis.rank"), axis=alt.Axis(labelAngle=0, orient="top")),
+        y=alt.Y("layer:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)),
+        tooltip=[alt.Tooltip("layer:N", title=t("pipeline.axis.layer")), alt.Tooltip("token:N", title=t("pipeline.col.token")),
+                 alt.Tooltip("shown:N", title=t("pipeline.col.prob"))],
+    )
+    cells = base.mark_rect(stroke="white").encode(
+        color=alt.Color("prob:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]), title=t("pipeline.col.prob"),
+                        legend=alt.Legend(format="%", orient="bottom")))
+    text = base.mark_text(fontSize=13).encode(
+        text="short:N", color=alt.condition("datum.prob > 0.5", alt.value("black"), alt.value("white")))
+    _show((cells + text).properties(height=alt.Step(24)), "pipeline.lens.caption", out=t("pipeline.lens.out"))
+
+
+def model_card(info: mb.ModelInfo) -> None:
+    rows = [
+        ("layers", fmt_int(info.n_layers)), ("heads", fmt_int(info.n_heads)), ("kv_heads", fmt_int(info.n_kv_heads)),
+        ("d_model", fmt_int(info.d_model)), ("d_ff", fmt_int(info.d_ff)), ("vocab", fmt_int(info.vocab_size)),
+        ("params", fmt_int(info.n_params)), ("emb_params", fmt_int(info.n_embedding_params)),
+        ("context", fmt_int(info.context_length)), ("activation", info.activation),
+        ("flops", f"≈ {fmt_flops(info.flops_per_token)}"), ("dtype", f"{info.dtype} · {info.device}"),
+    ]
+    left, right = st.columns([2, 3])
+    with left:  # st.table: our own numbers only (it renders Markdown, so never model text here)
+        st.markdown(t("pipeline.card.ours", name=info.name))
+        st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],
+                               t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
+    with right:
+        st.markdown(t("pipeline.card.seed"))
+        models = [("**Gemma 3 270M**", fmt_int(info.n_layers), info.n_params, info.n_params, False), *SEED_MODELS]
+        st.table(pd.DataFrame({
+            t("pipeline.col.model"): [m[0] for m in models],
+            t("pipeline.card.layers"): [m[1] for m in models],
+            t("pipeline.card.params"): [_range(m[2], m[3], m[4], fmt_params) for m in models],
+            t("pipeline.card.flops_short"): [_range(2 * m[2] if m[2] else None, 2 * m[3] if m[3] else None, m[4],
+                                                    fmt_flops) for m in models],
+        }), hide_index=True)
+        st.caption(t("pipeline.card.caption"))
+
+
+def _range(low: float | None, high: float | None, estimated: bool, fmt) -> str:
+    if low is None:
+        return t("pipeline.card.unknown")
+    text = fmt(low) if low == high else f"{fmt(low)} – {fmt(high)}"
+    return f"~{text} ({t('pipeline.card.est')})" if estimated else text

@@ -1,0 +1,244 @@
+"""Strings of the pipeline overview page."""
+
+STRINGS = {
+    "pipeline.title": ("Visão geral do pipeline", "Pipeline overview"),
+    "pipeline.intro": (
+        "Seu prompt atravessa oito etapas, do texto de volta ao texto. Cada quadro abaixo mostra os números "
+        "**de verdade** que o modelo calculou agora para ele: o modelo é uma pilha de transformações de números. "
+        "Troque o prompt e veja todos os números mudarem.",
+        "Your prompt goes through eight stages, from text back to text. Each panel below shows the **real** numbers "
+        "the model computed for it just now: the model is a stack of transformations of numbers. "
+        "Change the prompt and watch every number change.",
+    ),
+    # the eight stages (seed 004: Entrada → Tokenização → Embedding → Atenção → MLP → Softmax → Amostragem → Saída)
+    "pipeline.stage.input": ("Entrada", "Input"),
+    "pipeline.stage.tokens": ("Tokenização", "Tokenization"),
+    "pipeline.stage.embedding": ("Embedding", "Embedding"),
+    "pipeline.stage.attention": ("Atenção", "Attention"),
+    "pipeline.stage.mlp": ("MLP", "MLP"),
+    "pipeline.stage.softmax": ("Softmax", "Softmax"),
+    "pipeline.stage.sampling": ("Amostragem", "Sampling"),
+    "pipeline.stage.output": ("Saída", "Output"),
+    "pipeline.ov.input": ("{n} caracteres", "{n} characters"),
+    "pipeline.ov.tokens": ("{n} tokens → {n} IDs", "{n} tokens → {n} IDs"),
+    "pipeline.ov.embedding": ("{t} × {d} números", "{t} × {d} numbers"),
+    "pipeline.ov.attention": ("{layers} camadas × {heads} cabeças", "{layers} layers × {heads} heads"),
+    "pipeline.ov.softmax": ("{v} probabilidades, Σ = {total}", "{v} probabilities, Σ = {total}"),
+    "pipeline.ov.caption": (
+        "As oito etapas com os números deste prompt. Atenção e MLP se repetem {layers} vezes, uma por camada; "
+        "a amostragem aqui é greedy (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
+        "The eight stages with this prompt's numbers. Attention and MLP repeat {layers} times, once per layer; "
+        "sampling here is greedy (the most likely token). The details of each stage follow below.",
+    ),
+    # 1 input
+    "pipeline.input.what": ("O texto que você digitou. Para o computador, ainda são só caracteres.",
+                            "The text you typed. To the computer, it is still just characters."),
+    "pipeline.input.fact": ("Seu prompt tem **{n}** caracteres.", "Your prompt has **{n}** characters."),
+    # 2 tokens
+    "pipeline.tokens.what": (
+        "O tokenizador corta o texto em pedaços (tokens) e troca cada um pelo seu número (ID) no vocabulário. "
+        "O primeiro, `<bos>`, marca o começo do texto. `·` é um espaço.",
+        "The tokenizer cuts the text into pieces (tokens) and swaps each for its number (ID) in the vocabulary. "
+        "The first one, `<bos>`, marks the beginning of the text. `·` is a space.",
+    ),
+    "pipeline.tokens.caption": ("{n} tokens; cada ID é uma posição num vocabulário de {v} tokens.",
+                                "{n} tokens; each ID is a position in a vocabulary of {v} tokens."),
+    "pipeline.col.pos": ("posição", "position"),
+    "pipeline.col.token": ("token", "token"),
+    "pipeline.col.id": ("ID", "ID"),
+    # 3 one-hot and embedding
+    "pipeline.embedding.what": (
+        "Cada ID vira um vetor one-hot (um único 1 entre zeros), que seleciona uma linha da matriz de embedding: "
+        "uma lista densa de números aprendidos no treino.",
+        "Each ID becomes a one-hot vector (a single 1 among zeros), which selects one row of the embedding "
+        "matrix: a dense list of numbers learned in training.",
+    ),
+    "pipeline.emb.pick": ("Token", "Token"),
+    "pipeline.onehot.text": (
+        "**One-hot:** {v} posições, o **1** na posição **{id}**, os outros {zeros} valores são 0.",
+        "**One-hot:** {v} positions, the **1** at position **{id}**, the other {zeros} values are 0.",
+    ),
+    "pipeline.onehot.caption": ("As posições em volta de {id} no vetor one-hot: só essa vale 1.",
+                                "The positions around {id} in the one-hot vector: only that one is 1."),
+    "pipeline.emb.text": (
+        "**Embedding:** a linha escolhida tem **{d}** números: {first}. O Gemma multiplica a linha por {scale} "
+        "antes da primeira camada.",
+        "**Embedding:** the selected row has **{d}** numbers: {first}. Gemma multiplies the row by {scale} "
+        "before the first layer.",
+    ),
+    "pipeline.emb.caption": (
+        "Os {d} números da linha {id} da matriz de embedding, um quadradinho cada (laranja > 0, azul < 0). "
+        "Passe o mouse para ver o valor.",
+        "The {d} numbers of row {id} of the embedding matrix, one little square each (orange > 0, blue < 0). "
+        "Hover to see the value.",
+    ),
+    "pipeline.axis.dim": ("dimensão", "dimension"),
+    "pipeline.axis.value": ("valor", "value"),
+    "pipeline.axis.vocab_index": ("posição no vocabulário", "position in the vocabulary"),
+    # 4 attention
+    "pipeline.attention.what": (
+        "Em cada camada, cada token olha para os tokens anteriores e mistura o que eles carregam. "
+        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha soma 100%.",
+        "In each layer, each token looks at the earlier tokens and mixes in what they carry. "
+        "Each row of the map is one token (query) and shows how much it looks at each token (key); the row sums to 100%.",
+    ),
+    "pipeline.att.layer": ("Camada", "Layer"),
+    "pipeline.att.head": ("Cabeça", "Head"),
+    "pipeline.att.masked": ("mascarado (futuro)", "masked (future)"),
+    "pipeline.att.full_attention": ("atenção global", "global attention"),
+    "pipeline.att.sliding_attention": ("janela deslizante de {window} tokens", "sliding window of {window} tokens"),
+    "pipeline.att.caption": (
+        "Pesos de atenção da camada {layer}, cabeça {head} ({kind}). As células cinzas são a máscara causal: "
+        "um token não pode ver o futuro, então esses pesos nem existem (não são zeros aprendidos). "
+        "Mostra no máximo os últimos {n} tokens.",
+        "Attention weights of layer {layer}, head {head} ({kind}). Grey cells are the causal mask: a token "
+        "cannot see the future, so those weights do not exist (they are not learned zeros). "
+        "Shows at most the last {n} tokens.",
+    ),
+    "pipeline.axis.query": ("quem olha (query)", "who looks (query)"),
+    "pipeline.axis.key": ("para quem (key)", "at whom (key)"),
+    "pipeline.axis.weight": ("peso", "weight"),
+    # 5 MLP
+    "pipeline.mlp.what": (
+        "Depois da atenção, cada token passa sozinho por uma rede feed-forward: o vetor é expandido, passa por "
+        "uma função não linear e é comprimido de volta.",
+        "After attention, each token goes alone through a feed-forward network: the vector is expanded, goes "
+        "through a non-linear function and is compressed back.",
+    ),
+    "pipeline.mlp.layer": ("Camada", "Layer"),
+    "pipeline.mlp.text": (
+        "**{d} → {f} → {d}** (expansão de {x}×), ativação **{act}**, {params} pesos por camada. {kind}",
+        "**{d} → {f} → {d}** ({x}× expansion), activation **{act}**, {params} weights per layer. {kind}",
+    ),
+    "pipeline.mlp.gated": (
+        "É um MLP *com porta*: duas projeções para cima; uma passa pela {act} e multiplica a outra.",
+        "It is a *gated* MLP: two projections up, one goes through {act} and multiplies the other.",
+    ),
+    "pipeline.mlp.plain": ("Uma projeção para cima, a ativação {act}, uma projeção para baixo.",
+                           "One projection up, the activation {act}, one projection down."),
+    "pipeline.mlp.in": ("Entrada do último token: **{n}** números {first}",
+                        "Input of the last token: **{n}** numbers {first}"),
+    "pipeline.mlp.hidden": ("Expandido, depois da ativação: **{n}** números {first}",
+                            "Expanded, after the activation: **{n}** numbers {first}"),
+    "pipeline.mlp.out": ("Saída, de volta à largura do modelo: **{n}** números {first}",
+                         "Output, back to the model's width: **{n}** numbers {first}"),
+    "pipeline.mlp.caption": (
+        "Os valores reais do MLP da camada {layer} para o último token, um quadradinho por número "
+        "(laranja > 0, azul < 0). Só {active} dos {f} neurônios do meio passam de 10% do maior: cada token "
+        "acende poucos neurônios.",
+        "The real values of layer {layer}'s MLP for the last token, one little square per number "
+        "(orange > 0, blue < 0). Only {active} of the {f} middle neurons exceed 10% of the largest: each "
+        "token lights up few neurons.",
+    ),
+    # residual stream
+    "pipeline.res.title": ("O fluxo residual: camada após camada", "The residual stream: layer after layer"),
+    "pipeline.res.what": (
+        "Atenção e MLP não substituem o vetor do token: *somam* algo a ele (conexão residual). "
+        "O mesmo vetor atravessa as camadas e vai sendo enriquecido.",
+        "Attention and the MLP do not replace the token's vector: they *add* something to it (residual "
+        "connection). The same vector goes through the layers and keeps being enriched.",
+    ),
+    "pipeline.res.stream": ("depois da camada", "after the layer"),
+    "pipeline.res.final": ("depois da norma final", "after the final norm"),
+    "pipeline.axis.layer": ("camada", "layer"),
+    "pipeline.axis.norm": ("norma do vetor", "vector norm"),
+    "pipeline.res.caption": (
+        "Tamanho (norma L2, escala log) do vetor do último token: {first} na entrada, até {peak} ao longo das "
+        "{layers} camadas, e {last} depois da normalização final que vai para os logits.",
+        "Length (L2 norm, log scale) of the last token's vector: {first} at the input, up to {peak} through the "
+        "{layers} layers, and {last} after the final normalization that feeds the logits.",
+    ),
+    # 6 softmax
+    "pipeline.softmax.what": (
+        "O vetor final é multiplicado pela matriz de saída: um *logit* (pontuação crua) para cada token do "
+        "vocabulário. O softmax transforma os logits em probabilidades que somam exatamente 100%.",
+        "The final vector is multiplied by the output matrix: one *logit* (raw score) for every token of the "
+        "vocabulary. Softmax turns the logits into probabilities that add up to exactly 100%.",
+    ),
+    "pipeline.col.logit": ("logit", "logit"),
+    "pipeline.col.prob": ("probabilidade", "probability"),
+    "pipeline.sm.rest": ("outros {n}", "other {n}"),
+    "pipeline.sm.total": ("TOTAL", "TOTAL"),
+    "pipeline.sm.caption": (
+        "Os 10 maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os 10 somam {top}; "
+        "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens é 100%.",
+        "The 10 largest logits (orange) and their probabilities after softmax (blue). The 10 add up to {top}; "
+        "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens is 100%.",
+    ),
+    # 7 sampling
+    "pipeline.sampling.what": (
+        "Da distribuição, escolhe-se um token. Greedy pega sempre o mais provável; amostrar sorteia de acordo "
+        "com as probabilidades.",
+        "From the distribution, one token is chosen. Greedy always takes the most likely one; sampling draws "
+        "according to the probabilities.",
+    ),
+    "pipeline.sample.seed": ("Seed do sorteio", "Seed of the draw"),
+    "pipeline.sample.greedy": ("**Greedy** (temperatura 0): o mais provável, {p}",
+                               "**Greedy** (temperature 0): the most likely, {p}"),
+    "pipeline.sample.drawn": ("**Sorteio** (temperatura 1, seed {seed}): tinha {p} de chance",
+                              "**Draw** (temperature 1, seed {seed}): it had a {p} chance"),
+    "pipeline.sample.caption": (
+        "Mudar a seed sorteia de novo com os mesmos logits: o modelo não roda outra vez. "
+        "Até os logits tudo é determinístico; a variação entra só aqui.",
+        "Changing the seed draws again from the same logits: the model does not run again. "
+        "Up to the logits everything is deterministic; variation enters only here.",
+    ),
+    # 8 output
+    "pipeline.output.what": (
+        "O token escolhido (greedy) volta a ser texto e é anexado ao prompt. Para o próximo token, tudo recomeça "
+        "com essa entrada um token mais longa: é o loop da próxima página.",
+        "The chosen (greedy) token becomes text again and is appended to the prompt. For the next token, "
+        "everything starts over with this input one token longer: that is the loop on the next page.",
+    ),
+    "pipeline.output.caption": ("Prompt + o token escolhido, como texto.", "Prompt + the chosen token, as text."),
+    # logit lens
+    "pipeline.lens.title": ("Lente de logits: a previsão se formando", "Logit lens: the prediction taking shape"),
+    "pipeline.lens.what": (
+        "E se o modelo parasse numa camada do meio? Aplicamos a norma final e a matriz de saída ao vetor do "
+        "último token depois de cada camada e vemos qual token ele preveria.",
+        "What if the model stopped at a middle layer? We apply the final norm and the output matrix to the last "
+        "token's vector after each layer and see which token it would predict.",
+    ),
+    "pipeline.lens.emb": ("embedding", "embedding"),
+    "pipeline.lens.layer": ("camada {n}", "layer {n}"),
+    "pipeline.lens.out": ("saída final", "final output"),
+    "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
+    "pipeline.lens.caption": (
+        "Os 3 tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
+        "camadas a previsão é ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
+        "The 3 most likely tokens at each layer, at the last position; colour is the probability. In the first "
+        "layers the prediction is noise; it forms in the last ones and arrives at the '{out}' row, the one the "
+        "model uses.",
+    ),
+    # model card
+    "pipeline.card.title": ("Ficha do modelo e a escala dos outros", "Model card and the scale of others"),
+    "pipeline.card.ours": ("**{name}**, o modelo rodando agora (lido da configuração e dos pesos):",
+                           "**{name}**, the model running now (read from its config and weights):"),
+    "pipeline.card.seed": ("Outros modelos (tabela do texto do curso):", "Other models (the course text's table):"),
+    "pipeline.col.property": ("propriedade", "property"),
+    "pipeline.col.value": ("valor", "value"),
+    "pipeline.col.model": ("modelo", "model"),
+    "pipeline.card.layers": ("camadas", "layers"),
+    "pipeline.card.heads": ("cabeças de atenção", "attention heads"),
+    "pipeline.card.kv_heads": ("cabeças de chave/valor", "key/value heads"),
+    "pipeline.card.d_model": ("d_model (largura do vetor)", "d_model (vector width)"),
+    "pipeline.card.d_ff": ("d_ff (largura do MLP)", "d_ff (MLP width)"),
+    "pipeline.card.vocab": ("vocabulário", "vocabulary"),
+    "pipeline.card.params": ("parâmetros", "parameters"),
+    "pipeline.card.emb_params": ("… dos quais na matriz de embedding", "… of which in the embedding matrix"),
+    "pipeline.card.context": ("contexto máximo (tokens)", "maximum context (tokens)"),
+    "pipeline.card.activation": ("ativação do MLP", "MLP activation"),
+    "pipeline.card.flops": ("FLOPs por token (≈ 2 × parâmetros)", "FLOPs per token (≈ 2 × parameters)"),
+    "pipeline.card.dtype": ("precisão · dispositivo", "precision · device"),
+    "pipeline.card.unknown": ("desconhecido", "unknown"),
+    "pipeline.card.est": ("estimado", "estimated"),
+    "pipeline.card.flops_short": ("FLOPs por token", "FLOPs per token"),
+    "pipeline.card.caption": (
+        "Camadas e parâmetros como no texto do curso; FLOPs por token gerado ≈ 2 × parâmetros. "
+        "Pelas fichas publicadas, o Llama 3.1 8B tem 32 camadas, o 70B 80 e o 405B 126. "
+        "O GPT-4 não foi publicado: os números são estimativas.",
+        "Layers and parameters as in the course text; FLOPs per generated token ≈ 2 × parameters. "
+        "By the published model cards, Llama 3.1 8B has 32 layers, 70B has 80 and 405B has 126. "
+        "GPT-4 was not published: its numbers are estimates.",
+    ),
+}
