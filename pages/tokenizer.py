@@ -152,8 +152,9 @@ def neighbours_panel() -> None:
         st.warning(t("tokenizer.nb.empty"))
         return
     query = " " + word.strip() if space else word
-    found = view.neighbours(query, k)
     tokenizer = view.entries()[0].tokenizer
+    with st.spinner(t("tokenizer.nb.searching", v=fmt_int(len(tokenizer)))):  # the first search also
+        found = view.neighbours(query, k)  # measures the norm of every row once (~1-2 s here)
     own = [token_info(tokenizer, i) for i in found.ids]
     st.caption(t("tokenizer.nb.tokens", n=len(own)) + (" " + t("tokenizer.nb.mean") if len(own) > 1 else ""))
     model_text(" │ ".join(f"{i.display} (ID {i.id})" for i in own))

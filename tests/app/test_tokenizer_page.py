@@ -106,6 +106,9 @@ def test_control_characters_and_html_are_shown_as_text():
     labels = list(token_table(at)["token"])
     assert "<0x07>" in labels and "⇥" in "".join(labels)  # BEL has no token: its byte, shown visibly
     assert "<script>" in "".join(labels)  # the HTML is there, as text in a table cell
+    at.text_input(key="prompt_tokenizer").set_value("a\u200bb \u202eabc مرحبا").run()  # zero-width, RTL override
+    assert not at.exception
+    assert list(token_table(at)["token"]) == ["<bos>", "a", "[U+200B]", "b", "·", "[U+202E]", "abc", "·مرحبا"]
 
 
 def test_neighbours_and_word_map():

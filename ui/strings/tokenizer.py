@@ -166,6 +166,7 @@ STRINGS = {
     "tokenizer.nb.tokens": ("A palavra vira {n} token(s):", "The word becomes {n} token(s):"),
     "tokenizer.nb.mean": ("Com mais de um token, a busca usa a média das linhas deles.",
                           "With more than one token, the search uses the mean of their rows."),
+    "tokenizer.nb.searching": ("Comparando com as {v} linhas da matriz…", "Comparing with the {v} rows of the matrix…"),
     "tokenizer.nb.axis": ("similaridade do cosseno", "cosine similarity"),
     "tokenizer.nb.caption": (
         "Os tokens cujas linhas apontam na direção mais parecida (a própria palavra fica de fora). A busca percorreu "
