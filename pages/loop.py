@@ -1,0 +1,99 @@
+"""The autoregressive loop, live: step one token at a time or run to the end, and see why it stopped."""
+import streamlit as st
+
+import model_backend as mb
+from ui import backend
+from ui import loop_view as view
+from ui.i18n import t
+from ui.nav import next_page_link
+from ui.widgets import intro, prompt_box, show_error, truncation_notice
+
+
+def controls() -> mb.SamplingParams:
+    """The sampling settings, with the course text's sensible defaults (T 0.7, top-p 0.9)."""
+    cap = backend.settings().max_new_tokens
+    with st.expander(t("loop.ctl.title"), icon=":material/tune:"):
+        c1, c2, c3, c4 = st.columns(4)
+        temperature = c1.slider(t("loop.ctl.temperature"), 0.0, 2.0, 0.7, 0.05, key="loop_temperature",
+                                help=t("loop.ctl.temperature.help"))
+        greedy = temperature == 0
+        top_k = c2.number_input(t("loop.ctl.top_k"), 0, 1000, 0, 1, key="loop_top_k", disabled=greedy,
+                                help=t("loop.ctl.top_k.help"))
+        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, 0.9, 0.05, key="loop_top_p", disabled=greedy)
+        penalty = c4.slider(t("loop.ctl.penalty"), 1.0, 2.0, 1.0, 0.05, key="loop_penalty",
+                            help=t("loop.ctl.penalty.help"))
+        c5, c6, c7 = st.columns([1, 2, 1])
+        max_new = c5.number_input(t("loop.ctl.max_new"), 1, cap, min(20, cap), 1, key="loop_max_new")
+        stops = c6.multiselect(t("loop.ctl.stop"), view.STOP_PRESETS, key="loop_stop", accept_new_options=True,
+                               placeholder=t("loop.ctl.stop.placeholder"), help=t("loop.ctl.stop.help"))
+        seed = c7.number_input(t("loop.ctl.seed"), 0, 2**31 - 1, 42, 1, key="loop_seed", disabled=greedy)
+    params = mb.SamplingParams(temperature=float(temperature), top_k=int(top_k), top_p=float(top_p),
+                               repetition_penalty=float(penalty), max_new_tokens=int(max_new),
+                               stop=view.parse_stops(stops), seed=None if greedy else int(seed))
+    st.caption(view.settings_summary(params))
+    return params
+
+
+def render() -> None:
+    intro("loop")
+    prompt = prompt_box("loop")
+    params = controls()
+    if prompt is None:
+        return
+    try:
+        mb.check_params(params, backend.settings().max_new_tokens)
+    except mb.InvalidInput as exc:
+        show_error(exc)
+        return
+    tr = backend.trace(prompt)  # the prompt's forward pass (cached, shared with the other pages)
+    truncation_notice(tr.truncated_from, len(tr.tokens))
+    run = view.current_run(prompt, params)
+
+    b1, b2, b3 = st.columns(3)
+    step_once = b1.button(t("loop.btn.next"), icon=":material/skip_next:", type="primary", disabled=run.done,
+                          width="stretch")
+    to_end = b2.button(t("loop.btn.generate"), icon=":material/fast_forward:", disabled=run.done, width="stretch")
+    if b3.button(t("loop.btn.reset"), icon=":material/restart_alt:", width="stretch"):
+        view.reset_run(prompt, params)
+        run = view.current_run(prompt, params)
+
+    left, right = st.columns([3, 2])
+    with left:
+        text_slot, tokens_slot = st.empty(), st.empty()
+    with right:
+        chart_slot = st.empty()
+    progress = st.empty()
+    if step_once:
+        run.advance()
+    elif to_end:
+        while not run.done:  # draw each token as it comes
+            run.advance()
+            progress.progress(len(run.steps) / params.max_new_tokens,
+                              text=t("loop.progress", n=len(run.steps), max=params.max_new_tokens))
+            view.live(run, text_slot, tokens_slot, chart_slot)
+        progress.empty()
+    if (step_once or to_end) and run.done:
+        st.rerun()  # the buttons above were drawn before the loop ended: redraw them disabled
+    view.live(run, text_slot, tokens_slot, chart_slot)
+    if run.done:
+        view.finish_box(run.result)
+    st.graphviz_chart(view.flowchart(run, len(tr.tokens), tr.info.vocab_size), width="stretch")
+    st.caption(t("loop.flow.caption"))
+
+    if run.steps:
+        st.subheader(t("loop.steps.title"))
+        view.steps_table(run.steps)
+        view.inspector(run)
+        st.subheader(t("loop.time.title"))
+        c1, c2 = st.columns(2)
+        with c1:
+            view.timing_chart(run.steps, len(tr.tokens))
+        with c2:
+            view.kv_chart(run.steps, len(tr.tokens), tr.info)
+    st.subheader(t("loop.pos.title"))
+    st.markdown(t("loop.pos.what"))
+    view.positions_panel(tr, run)
+    next_page_link("loop")
+
+
+render()

@@ -1,0 +1,99 @@
+"""The loop page: stepping makes tokens one forward pass at a time, the finish reason is shown, and a step
+already taken is never recomputed when only the view changes."""
+import pytest
+
+from tests.app.helpers import run_page, texts
+from ui import backend
+
+BUTTONS = {"pt-BR": ("Próximo token", "Gerar até o fim"), "en": ("Next token", "Generate to the end")}
+
+
+def _passes() -> int:
+    return backend._bundle(backend.current_model(), backend.current_dtype()).forward_passes
+
+
+def _button(at, label):
+    return next(b for b in at.button if b.label == label)
+
+
+def _run(at):
+    """The visitor's current run, as the page keeps it."""
+    return next(reversed(at.session_state["loop_runs"].values()))
+
+
+@pytest.mark.parametrize("lang, title", [("pt-BR", "O loop autoregressivo"), ("en", "The autoregressive loop")])
+def test_next_token_steps_once_in_both_languages(lang, title):
+    at = run_page("loop", lang=lang)
+    assert not at.exception and title in texts(at)
+    prompt = at.text_area(key="prompt_loop").value
+    before = _passes()
+    _button(at, BUTTONS[lang][0]).click().run()
+    assert not at.exception
+    assert _passes() == before + 1  # one step = one forward pass (the prefill)
+    run = _run(at)
+    assert len(run.steps) == 1 and run.steps[0].phase == "prefill"
+    assert any(c.value == prompt + run.steps[0].text for c in at.code)  # the growing text
+    _button(at, BUTTONS[lang][0]).click().run()
+    assert not at.exception
+    assert _passes() == before + 2 and len(_run(at).steps) == 2 and _run(at).steps[1].phase == "decode"
+    assert any(c.value == prompt + _run(at).steps[1].text for c in at.code)
+
+
+def test_changing_the_view_never_recomputes_a_step():
+    at = run_page("loop", lang="en")
+    at.number_input(key="loop_max_new").set_value(3).run()
+    _button(at, "Generate to the end").click().run()
+    assert not at.exception
+    steps = list(_run(at).steps)
+    assert len(steps) == 3
+    before = _passes()
+    at.slider(key="loop_inspect").set_value(1).run()
+    at.text_area(key="prompt_loop").set_value(at.text_area(key="prompt_loop").value).run()
+    assert not at.exception
+    assert _passes() == before
+    assert _run(at).steps == steps  # the very same Step objects
+    assert "Input of step 1" in texts(at)
+
+
+def test_max_new_tokens_1_shows_length_with_the_truncation_warning():
+    at = run_page("loop", lang="en")
+    at.number_input(key="loop_max_new").set_value(1).run()
+    _button(at, "Next token").click().run()
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "`length`" in warnings and "not a finished answer" in warnings
+    assert _run(at).result.finish_reason == "length"
+    assert _button(at, "Next token").disabled  # the loop is over
+
+
+def test_a_stop_sequence_from_the_greedy_text_shows_stop_sequence():
+    at = run_page("loop", lang="pt-BR")
+    at.slider(key="loop_temperature").set_value(0.0).run()
+    at.number_input(key="loop_max_new").set_value(4).run()
+    _button(at, "Gerar até o fim").click().run()
+    greedy = _run(at)
+    assert greedy.params.greedy and greedy.result is not None
+    stop = greedy.steps[2].token.text.strip() or greedy.steps[2].token.text  # a piece of the third token
+    assert stop in greedy.result.completion
+    at.multiselect(key="loop_stop").set_value([stop]).run()
+    _button(at, "Gerar até o fim").click().run()
+    assert not at.exception
+    result = _run(at).result
+    assert result.finish_reason == "stop_sequence" and result.stop_sequence == stop
+    assert stop not in result.completion
+    infos = " ".join(i.value for i in at.info)
+    assert "`stop_sequence`" in infos
+    assert any(c.value == stop for c in at.code)  # the stop sequence is shown as text
+
+
+def test_html_prompt_and_bad_settings_are_handled():
+    at = run_page("loop", lang="en")
+    at.text_area(key="prompt_loop").set_value("<script>alert(1)</script>").run()
+    at.number_input(key="loop_max_new").set_value(1).run()
+    _button(at, "Next token").click().run()
+    assert not at.exception
+    for md in at.markdown:
+        assert "<script>" not in md.value
+    at.text_area(key="prompt_loop").set_value("").run()
+    assert not at.exception
+    assert any("empty" in w.value for w in at.warning)

@@ -1,0 +1,277 @@
+"""The loop page's state and drawings: runs kept per visitor, stepped without recomputation, and their charts."""
+from __future__ import annotations
+
+import textwrap
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import model_backend as mb
+from model_backend.pipeline import kv_bytes_per_position, loop_ended
+from model_backend.text import visible
+from ui import backend
+from ui.charts import OKABE_ITO, PRIMARY
+from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
+from ui.widgets import model_text
+
+MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
+ESCAPES = (("\\n", "\n"), ("\\t", "\t"))
+STOP_PRESETS = ["\\n", ".", "\\n\\n"]
+CHOSEN = OKABE_ITO[1]
+ROW = 35  # table row height in px, so a table's height fits its rows exactly
+
+
+def parse_stops(entries: list[str]) -> tuple[str, ...]:
+    """Stop sequences as typed (with \\n and \\t written as escapes) -> the real strings, order kept, no repeats."""
+    out: list[str] = []
+    for entry in entries:
+        text = entry
+        for escaped, real in ESCAPES:
+            text = text.replace(escaped, real)
+        if text not in out:
+            out.append(text)
+    return tuple(out)
+
+
+def settings_summary(params: mb.SamplingParams) -> str:
+    """One line with every setting, so they are visible while the settings panel is closed."""
+    off = t("loop.sum.off")
+    parts = [t("loop.sum.greedy") if params.greedy else f"T = {fmt_float(params.temperature, 2)}",
+             f"top-k {params.top_k if params.top_k else off}",
+             f"top-p {fmt_float(params.top_p, 2) if params.top_p < 1 else off}",
+             t("loop.sum.penalty", v=fmt_float(params.repetition_penalty, 2) if params.repetition_penalty != 1 else off),
+             f"max_new_tokens {params.max_new_tokens}",
+             t("loop.sum.stops", n=len(params.stop))]
+    if not params.greedy:
+        parts.append(f"seed {params.seed}")
+    return " · ".join(parts)
+
+
+def run_key(prompt: str, params: mb.SamplingParams) -> tuple:
+    """What a run depends on. Greedy ignores the seed, so the seed is left out of its key."""
+    if params.greedy:
+        params = mb.SamplingParams(temperature=0, top_k=params.top_k, top_p=params.top_p,
+                                   repetition_penalty=params.repetition_penalty,
+                                   max_new_tokens=params.max_new_tokens, stop=params.stop, seed=None)
+    return backend.current_model(), backend.current_dtype(), prompt, params
+
+
+@dataclass
+class LoopRun:
+    """One visitor's run of the loop: the live generator (holding its KV cache) and every step taken."""
+
+    prompt: str
+    params: mb.SamplingParams
+    steps: list[mb.Step] = field(default_factory=list)
+    result: mb.Generation | None = None
+    gen: Iterator | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+    def advance(self) -> mb.Step | None:
+        """Take exactly one step (one forward pass). Returns None when the loop has already ended."""
+        if self.done:
+            return None
+        if self.gen is None:
+            self.gen = backend.iter_generation(self.prompt, self.params)
+        event = next(self.gen)
+        if isinstance(event, mb.Generation):
+            self.result, self.gen = event, None
+            return None
+        self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
+        bundle = backend.bundle()
+        if loop_ended(bundle.tokenizer, self.steps, self.params, bundle.info.eos_token_ids):
+            self.result, self.gen = next(self.gen), None  # the generator only wraps up: no forward pass
+        return event
+
+
+def current_run(prompt: str, params: mb.SamplingParams) -> LoopRun:
+    """The visitor's run for these settings (new settings start a new run; old runs are kept a while)."""
+    runs: OrderedDict = st.session_state.setdefault("loop_runs", OrderedDict())
+    key = run_key(prompt, params)
+    if key not in runs:
+        runs[key] = LoopRun(prompt=prompt, params=params)
+        while len(runs) > MAX_RUNS:
+            runs.popitem(last=False)
+    runs.move_to_end(key)
+    return runs[key]
+
+
+def reset_run(prompt: str, params: mb.SamplingParams) -> None:
+    st.session_state.setdefault("loop_runs", OrderedDict()).pop(run_key(prompt, params), None)
+
+
+def candidates_chart(step: mb.Step) -> alt.Chart:
+    """The step's top-10 candidates, the chosen one in another colour (added if it was not in the top 10)."""
+    rows = [(c.id, c.text, c.prob) for c in step.top]
+    if step.token.id not in [r[0] for r in rows]:
+        rows.append((step.token.id, step.token.text, step.prob))
+    labels: list[str] = []
+    for token_id, text, _ in rows:  # two tokens can look alike: keep every bar
+        label = visible(text) or "∅"
+        labels.append(label if label not in labels else f"{label} #{token_id}")
+    df = pd.DataFrame({
+        "token": labels,
+        "prob": [p for _, _, p in rows],
+        "shown": [fmt_pct(p) for _, _, p in rows],
+        "chosen": [t("loop.cand.chosen") if i == step.token.id else t("loop.cand.other") for i, _, _ in rows],
+    })
+    base = alt.Chart(df).encode(
+        y=alt.Y("token:N", sort=labels, title=None, axis=alt.Axis(labelLimit=140)),
+        x=alt.X("prob:Q", title=t("loop.axis.prob"), axis=alt.Axis(format="%")),
+        tooltip=[alt.Tooltip("token:N", title=t("loop.axis.token")), alt.Tooltip("shown:N", title=t("loop.axis.prob")),
+                 alt.Tooltip("chosen:N", title=" ")],
+    )
+    bars = base.mark_bar().encode(color=alt.Color(
+        "chosen:N", scale=alt.Scale(domain=[t("loop.cand.chosen"), t("loop.cand.other")], range=[CHOSEN, PRIMARY]),
+        title=None, legend=alt.Legend(orient="bottom")))
+    return (bars + base.mark_text(align="left", dx=4).encode(text="shown:N")).properties(height=alt.Step(24))
+
+
+def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
+    """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating)."""
+    completion = run.steps[-1].text if run.steps else ""
+    with text_slot.container():
+        st.markdown(t("loop.text.label", n=len(run.steps)))
+        model_text(run.prompt + completion)
+    with tokens_slot.container():
+        if run.steps:
+            st.markdown(t("loop.tokens.label"))
+            model_text(" | ".join(s.token.display for s in run.steps))
+    with chart_slot.container():
+        if run.steps:
+            step = run.steps[-1]
+            st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}")))
+            st.altair_chart(candidates_chart(step), width="stretch")
+            st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
+        else:
+            st.info(t("loop.empty"), icon=":material/touch_app:")
+
+
+def flowchart(run: LoopRun, n_prompt: int, vocab: int) -> str:
+    """The course text's flowchart as Graphviz DOT, drawn as a two-row cycle, with this run's numbers.
+
+    The box where the loop is now is coloured: the sequence while it runs, the end once it stopped.
+    """
+    def q(key: str, **values) -> str:  # our own text, wrapped, with DOT's quote and newline escapes
+        return "\\n".join(textwrap.wrap(t(key, **values).replace('"', "'"), 24))
+
+    nodes = {
+        "A": q("loop.flow.seq", n=fmt_int(n_prompt + len(run.steps)), gen=len(run.steps)),
+        "B": q("loop.flow.pass"), "C": q("loop.flow.logits", v=fmt_int(vocab)), "D": q("loop.flow.softmax"),
+        "E": q("loop.flow.sample"), "F": q("loop.flow.token"), "G": q("loop.flow.check"),
+        "H": q("loop.flow.append"), "I": q("loop.flow.end"),
+    }
+    hot = "I" if run.done else "A"
+    lines = ['digraph { rankdir=TB; bgcolor="transparent"; nodesep=0.3; ranksep=0.35;',
+             'node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=13, fillcolor="#ffffff"];']
+    for name, label in nodes.items():
+        shape = ", shape=diamond" if name == "G" else ""
+        fill = f', fillcolor="{CHOSEN}"' if name == hot else ""
+        lines.append(f'{name} [label="{label}"{shape}{fill}];')
+    lines += ["{rank=same; A; B; C; D;}", "{rank=same; H; G; F; E;}",
+              "A -> B -> C -> D; D -> E;",
+              "F -> E [dir=back]; G -> F [dir=back];",  # drawn right to left: E -> F -> G
+              f'H -> G [dir=back, label="{q("loop.flow.no")}"]; A -> H [dir=back];',
+              f'G -> I [label="{q("loop.flow.yes")}"];', "}"]
+    return "\n".join(lines)
+
+
+def finish_box(result: mb.Generation) -> None:
+    """finish_reason with the course text's explanation; a stop sequence (visitor text) is shown as text."""
+    reason = result.finish_reason
+    if reason == "length":
+        st.warning(t("loop.finish.length", n=result.params.max_new_tokens), icon=":material/content_cut:")
+    elif reason == "stop_sequence":
+        st.info(t("loop.finish.stop_sequence"), icon=":material/block:")
+        model_text(visible(result.stop_sequence or ""))
+    else:
+        st.success(t("loop.finish.stop"), icon=":material/check_circle:")
+
+
+def steps_table(steps: list[mb.Step]) -> None:
+    df = pd.DataFrame({
+        t("loop.col.step"): [s.index + 1 for s in steps],
+        t("loop.col.phase"): [t(f"loop.phase.{s.phase}") for s in steps],
+        t("loop.col.token"): [s.token.display for s in steps],
+        t("loop.col.prob"): [fmt_pct(s.prob) for s in steps],
+        t("loop.col.rank"): [s.rank for s in steps],
+        t("loop.col.ms"): [fmt_float(s.ms, 1) for s in steps],
+        t("loop.col.kv"): [fmt_bytes(s.kv_cache_bytes) for s in steps],
+    })
+    st.dataframe(df, hide_index=True, row_height=ROW, height=min(420, ROW * (len(df) + 1) + 3))
+
+
+def inspector(run: LoopRun) -> None:
+    """Look back at any step already taken: it is read from memory, never recomputed."""
+    if len(run.steps) > 1:
+        n = st.slider(t("loop.inspect.pick"), 1, len(run.steps), len(run.steps), key="loop_inspect")
+    else:
+        n = 1
+    step = run.steps[n - 1]
+    context = run.prompt + (run.steps[n - 2].text if n > 1 else "")
+    st.markdown(t("loop.inspect.context", n=n))
+    model_text(context)
+    st.altair_chart(candidates_chart(step), width="stretch")
+    st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
+
+
+def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
+    df = pd.DataFrame({"step": [s.index + 1 for s in steps], "ms": [s.ms for s in steps],
+                       "phase": [t(f"loop.phase.{s.phase}") for s in steps],
+                       "shown": [fmt_float(s.ms, 1) + " ms" for s in steps]})
+    chart = alt.Chart(df).mark_bar().encode(
+        x=alt.X("step:O", title=t("loop.axis.step"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("ms:Q", title=t("loop.axis.ms")),
+        color=alt.Color("phase:N", scale=alt.Scale(domain=[t("loop.phase.prefill"), t("loop.phase.decode")],
+                                                   range=[CHOSEN, PRIMARY]), title=None,
+                        legend=alt.Legend(orient="bottom")),
+        tooltip=[alt.Tooltip("step:O", title=t("loop.axis.step")), alt.Tooltip("phase:N", title=t("loop.col.phase")),
+                 alt.Tooltip("shown:N", title=t("loop.axis.ms"))],
+    ).properties(height=300)
+    st.altair_chart(chart, width="stretch")
+    decode = sorted(s.ms for s in steps if s.phase == "decode")
+    median = decode[len(decode) // 2] if decode else 0.0
+    st.caption(t("loop.time.caption", n=fmt_int(n_prompt), prefill=fmt_float(steps[0].ms, 0),
+                 per=fmt_float(steps[0].ms / n_prompt, 0), decode=fmt_float(median, 0)))
+
+
+def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
+    df = pd.DataFrame({"positions": [n_prompt + s.index for s in steps], "bytes": [s.kv_cache_bytes for s in steps],
+                       "shown": [fmt_bytes(s.kv_cache_bytes) for s in steps]})
+    base = alt.Chart(df).encode(
+        x=alt.X("positions:Q", title=t("loop.axis.positions"), scale=alt.Scale(zero=False),
+                axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("bytes:Q", title=t("loop.axis.bytes")),
+        tooltip=[alt.Tooltip("positions:Q", title=t("loop.axis.positions")),
+                 alt.Tooltip("shown:N", title=t("loop.axis.bytes"))],
+    )
+    chart = base.mark_line(color=PRIMARY) + base.mark_point(color=PRIMARY, filled=True, size=50)
+    st.altair_chart(chart.properties(height=300), width="stretch")
+    per = kv_bytes_per_position(info)
+    st.caption(t("loop.kv.caption", per=fmt_bytes(per), layers=info.n_layers, kv=info.n_kv_heads,
+                 hd=info.head_dim, dtype=info.dtype, total=fmt_bytes(steps[-1].kv_cache_bytes)))
+
+
+def positions_panel(tr: mb.Trace, run: LoopRun) -> None:
+    """Logits exist at every position of the prompt; generation uses only the last one."""
+    last = len(tr.tokens) - 1
+    df = pd.DataFrame({
+        t("loop.col.pos"): range(len(tr.tokens)),
+        t("loop.col.token"): [tok.display for tok in tr.tokens],
+        t("loop.col.guess"): [visible(top[0].text) or "∅" for top in tr.top],
+        t("loop.col.prob"): [fmt_pct(top[0].prob) for top in tr.top],
+        t("loop.col.used"): [t("loop.pos.used") if i == last else t("loop.pos.unused") for i in range(len(tr.tokens))],
+    })
+    st.dataframe(df, hide_index=True, row_height=ROW, height=min(420, ROW * (len(df) + 1) + 3))
+    st.caption(t("loop.pos.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
+    if run.steps:
+        st.markdown(t("loop.pos.match"))
+        model_text(f"{visible(tr.top[-1][0].text)}  ({fmt_pct(tr.top[-1][0].prob)})  ≈  "
+                   f"{visible(run.steps[0].top[0].text)}  ({fmt_pct(run.steps[0].top[0].prob)})")

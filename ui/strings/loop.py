@@ -1,0 +1,167 @@
+"""Strings of the autoregressive loop page."""
+
+STRINGS = {
+    "loop.title": ("O loop autoregressivo", "The autoregressive loop"),
+    "loop.intro": (
+        "O modelo não escreve a resposta de uma vez: ele escolhe **um token**, anexa ao texto e roda de novo, "
+        "agora lendo também o que acabou de escrever. Clique em **Próximo token** para dar uma volta do loop, "
+        "ou em **Gerar até o fim**, e veja por que ele parou.",
+        "The model does not write the answer at once: it picks **one token**, appends it to the text and runs "
+        "again, now also reading what it just wrote. Click **Next token** for one turn of the loop, or "
+        "**Generate to the end**, and see why it stopped.",
+    ),
+    # controls
+    "loop.ctl.title": ("Configurações de amostragem", "Sampling settings"),
+    "loop.sum.off": ("desligado", "off"),
+    "loop.sum.greedy": ("greedy (T = 0)", "greedy (T = 0)"),
+    "loop.sum.penalty": ("penalidade {v}", "penalty {v}"),
+    "loop.sum.stops": ("sequências de parada: {n}", "stop sequences: {n}"),
+    "loop.ctl.temperature": ("Temperatura (0 = greedy)", "Temperature (0 = greedy)"),
+    "loop.ctl.temperature.help": (
+        "Divide os logits antes do softmax. Abaixo de 1 afia a distribuição; acima de 1 achata. 0 pega sempre "
+        "o mais provável.",
+        "Divides the logits before softmax. Below 1 sharpens the distribution; above 1 flattens it. 0 always "
+        "takes the most likely token.",
+    ),
+    "loop.ctl.top_k": ("top-k (0 = desligado)", "top-k (0 = off)"),
+    "loop.ctl.top_k.help": ("Sorteia só entre os k tokens mais prováveis.",
+                            "Draws only among the k most likely tokens."),
+    "loop.ctl.top_p": ("top-p (1 = desligado)", "top-p (1 = off)"),
+    "loop.ctl.penalty": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
+    "loop.ctl.penalty.help": ("Reduz os logits de tokens que já apareceram no texto, contra loops.",
+                              "Lowers the logits of tokens already in the text, against loops."),
+    "loop.ctl.max_new": ("max_new_tokens", "max_new_tokens"),
+    "loop.ctl.stop": ("Sequências de parada", "Stop sequences"),
+    "loop.ctl.stop.placeholder": ("nenhuma — digite e tecle Enter", "none — type and press Enter"),
+    "loop.ctl.stop.help": (
+        "Textos que encerram a geração quando aparecem. Escreva \\n para uma quebra de linha.",
+        "Texts that end generation when they appear. Write \\n for a line break.",
+    ),
+    "loop.ctl.seed": ("Seed do sorteio", "Seed of the draw"),
+    # buttons and progress
+    "loop.btn.next": ("Próximo token", "Next token"),
+    "loop.btn.generate": ("Gerar até o fim", "Generate to the end"),
+    "loop.btn.reset": ("Recomeçar", "Start over"),
+    "loop.progress": ("Gerando: token {n} de no máximo {max}", "Generating: token {n} of at most {max}"),
+    "loop.empty": (
+        "Nenhum token gerado ainda. Clique em **Próximo token** para a primeira volta do loop (o prefill).",
+        "No token generated yet. Click **Next token** for the first turn of the loop (the prefill).",
+    ),
+    # live area
+    "loop.text.label": ("**Prompt + o que o modelo escreveu** (tokens novos: {n}):",
+                        "**Prompt + what the model wrote** (new tokens: {n}):"),
+    "loop.tokens.label": ("Os tokens que ele escreveu, um por volta do loop:",
+                          "The tokens it wrote, one per turn of the loop:"),
+    "loop.cand.title": ("**Passo {n}** ({phase}): os 10 candidatos", "**Step {n}** ({phase}): the 10 candidates"),
+    "loop.cand.chosen": ("escolhido", "chosen"),
+    "loop.cand.other": ("candidato", "candidate"),
+    "loop.cand.caption": (
+        "Probabilidades do softmax cru para o próximo token. O escolhido (laranja) tinha {p} e era o {rank}º mais "
+        "provável. Na próxima volta ele já faz parte da entrada.",
+        "Raw softmax probabilities for the next token. The chosen one (orange) had {p} and was number {rank} "
+        "in likelihood. On the next turn it is already part of the input.",
+    ),
+    "loop.axis.prob": ("probabilidade", "probability"),
+    "loop.axis.token": ("token", "token"),
+    "loop.phase.prefill": ("prefill", "prefill"),
+    "loop.phase.decode": ("decode", "decode"),
+    # finish reasons (seed 000, "Controle do loop: quando parar")
+    "loop.finish.stop": (
+        "**finish_reason = `stop`**: o modelo sorteou o token de fim de sequência (`<eos>`), que aprendeu a "
+        "emitir quando o texto está completo. É o término natural.",
+        "**finish_reason = `stop`**: the model drew the end-of-sequence token (`<eos>`), which it learned to "
+        "emit when the text is complete. This is the natural end.",
+    ),
+    "loop.finish.length": (
+        "**finish_reason = `length`**: bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
+        "frase. **Truncamento ≠ o modelo terminou**: esta saída não é uma resposta acabada. Sempre confira o "
+        "motivo de parada.",
+        "**finish_reason = `length`**: it hit the max_new_tokens ceiling ({n}) and cut, even in the middle of a "
+        "sentence. **Truncation ≠ the model finished**: this output is not a finished answer. Always check the "
+        "finish reason.",
+    ),
+    "loop.finish.stop_sequence": (
+        "**finish_reason = `stop_sequence`**: apareceu uma das suas sequências de parada, e a geração foi "
+        "encerrada ali (a sequência não entra no texto). Esta é a que apareceu:",
+        "**finish_reason = `stop_sequence`**: one of your stop sequences appeared and generation ended there "
+        "(the sequence is left out of the text). This is the one that appeared:",
+    ),
+    # flowchart (seed 000)
+    "loop.flow.seq": ("Sequência atual: {n} tokens ({gen} escritos pelo modelo)",
+                      "Current sequence: {n} tokens ({gen} written by the model)"),
+    "loop.flow.pass": ("Passada pelo transformer (atenção em todo o contexto)",
+                       "Transformer pass (attention over the whole context)"),
+    "loop.flow.logits": ("Logits: {v} pontuações", "Logits: {v} scores"),
+    "loop.flow.softmax": ("Softmax: distribuição de probabilidade", "Softmax: probability distribution"),
+    "loop.flow.sample": ("Amostragem (greedy, top-k, top-p, temperatura)", "Sampling (greedy, top-k, top-p, temperature)"),
+    "loop.flow.token": ("Próximo token escolhido", "Next token chosen"),
+    "loop.flow.check": ("EOS, max_new_tokens ou sequência de parada?", "EOS, max_new_tokens or stop sequence?"),
+    "loop.flow.append": ("Anexa o token à sequência", "Append the token to the sequence"),
+    "loop.flow.end": ("Fim da completação", "End of the completion"),
+    "loop.flow.no": ("não", "no"),
+    "loop.flow.yes": ("sim", "yes"),
+    "loop.flow.caption": (
+        "O fluxograma do loop, com os números desta geração. O quadro laranja é onde o loop está agora.",
+        "The loop's flowchart, with this generation's numbers. The orange box is where the loop is now.",
+    ),
+    # steps
+    "loop.steps.title": ("Cada volta do loop", "Each turn of the loop"),
+    "loop.col.step": ("passo", "step"),
+    "loop.col.phase": ("fase", "phase"),
+    "loop.col.token": ("token", "token"),
+    "loop.col.prob": ("probabilidade", "probability"),
+    "loop.col.rank": ("posição no ranking", "rank"),
+    "loop.col.ms": ("tempo (ms)", "time (ms)"),
+    "loop.col.kv": ("KV cache", "KV cache"),
+    "loop.inspect.pick": ("Ver o passo", "Look at step"),
+    "loop.inspect.context": ("**Entrada do passo {n}** (o que o modelo leu):", "**Input of step {n}** (what the model read):"),
+    # timing and KV cache (seed 000, "A conexão com prefill, decode e KV cache")
+    "loop.time.title": ("Prefill, decode e o KV cache", "Prefill, decode and the KV cache"),
+    "loop.axis.step": ("passo", "step"),
+    "loop.axis.ms": ("tempo (ms)", "time (ms)"),
+    "loop.time.caption": (
+        "Tempo de cada passo. **Prefill** (laranja): a primeira passada lê os {n} tokens do prompt de uma vez, "
+        "em paralelo, e já dá o primeiro token ({prefill} ms, {per} ms por token do prompt). **Decode** (azul): daí em diante é um token por "
+        "passada, em sequência (mediana {decode} ms), porque cada token depende do anterior.",
+        "Time of each step. **Prefill** (orange): the first pass reads the prompt's {n} tokens at once, in "
+        "parallel, and already gives the first token ({prefill} ms, {per} ms per prompt token). **Decode** (blue): from then on it is one "
+        "token per pass, in sequence (median {decode} ms), because each token depends on the previous one.",
+    ),
+    "loop.axis.positions": ("posições guardadas no cache", "positions held in the cache"),
+    "loop.axis.bytes": ("tamanho do KV cache (bytes)", "KV cache size (bytes)"),
+    "loop.kv.caption": (
+        "O KV cache guarda as chaves e valores de cada posição já vista, para o decode não recalcular tudo a "
+        "cada passo. Cada posição a mais custa {per} (2 × {layers} camadas × {kv} cabeça K/V × {hd} números, "
+        "em {dtype}); agora são {total}.",
+        "The KV cache keeps the keys and values of every position already seen, so decode does not recompute "
+        "everything at each step. Each extra position costs {per} (2 × {layers} layers × {kv} K/V head × {hd} "
+        "numbers, in {dtype}); now it holds {total}.",
+    ),
+    # only the last position matters (seed 000)
+    "loop.pos.title": ("Só a última posição importa", "Only the last position matters"),
+    "loop.pos.what": (
+        "Numa passada, o transformer calcula logits para **todas** as posições: depois de cada token do prompt, "
+        "um palpite para o token seguinte. Na geração só interessa o da **última** posição: as anteriores já "
+        "foram decididas (no treino é diferente: todas são usadas de uma vez).",
+        "In one pass, the transformer computes logits for **every** position: after each token of the prompt, "
+        "a guess for the next token. Generation only cares about the **last** position: the earlier ones are "
+        "already decided (training is different: all are used at once).",
+    ),
+    "loop.col.pos": ("posição", "position"),
+    "loop.col.guess": ("palpite do modelo para o próximo", "the model's guess for the next"),
+    "loop.col.used": ("usado?", "used?"),
+    "loop.pos.used": ("✔ sim: escolhe o próximo token", "✔ yes: picks the next token"),
+    "loop.pos.unused": ("não: já decidido", "no: already decided"),
+    "loop.pos.caption": (
+        "O palpite mais provável em cada uma das {n} posições do prompt (cada um é um vetor de {v} logits). "
+        "Só a última linha vira token; por isso o loop pede ao modelo só os logits da última posição.",
+        "The most likely guess at each of the prompt's {n} positions (each is a vector of {v} logits). "
+        "Only the last row becomes a token; that is why the loop asks the model only for the last position's "
+        "logits.",
+    ),
+    "loop.pos.match": (
+        "O palpite da última linha é o primeiro candidato do passo 1 acima (mesmos números, a menos de "
+        "arredondamento):",
+        "The last row's guess is the first candidate of step 1 above (same numbers, up to rounding):",
+    ),
+}
