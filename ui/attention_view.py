@@ -1,0 +1,395 @@
+"""The attention page's panels: the big heatmap, the 18 x 4 grid, one token's bars, Q/K/V sizes, "banco"."""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import model_backend as mb
+from model_backend import attention as att
+from ui import backend
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+
+HEATMAP_LIMIT = 32  # columns of the big heatmap (first token, the hidden middle, the last 30)
+GRID_LIMIT = 12  # columns of each small multiple
+BARS_LIMIT = 30  # bars for one token; the rest are summed into one bar
+TEXT_IN_CELLS = 14  # write the weight inside each cell up to this many columns (projector-readable)
+AVG = -1  # layer or head "number" of an average
+MARK = OKABE_ITO[5]  # vermilion: the boundary between prompt and generated tokens, the picked head
+LABEL_CHARS = 14
+
+
+# ---------------------------------------------------------------- selections (pure: unit-tested)
+
+
+def picked(event, param: str, fields: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The values of `fields` in a chart's point selection, or None when nothing is selected.
+
+    `event` is what st.altair_chart(on_select=...) stores in session_state under its key:
+    {"selection": {param: [{field: value, ...}, ...]}}.
+    """
+    try:
+        points = event["selection"][param]
+    except (KeyError, TypeError):
+        return None
+    if not points:
+        return None
+    try:
+        return tuple(int(points[0][f]) for f in fields)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def grid_to_view(event, n_layers: int, n_heads: int) -> tuple[int, int] | None:
+    """A click on the grid -> (layer, head), AVG (-1) standing for an average; None if off the grid."""
+    pick = picked(event, "grid_pick", ("layer", "head"))
+    if pick is None:
+        return None
+    layer, head = pick
+    if not (layer == AVG or 0 <= layer < n_layers) or not (head == AVG or 0 <= head < n_heads):
+        return None
+    return layer, head
+
+
+def axis_value(choice: int) -> int | None:
+    """Widget value -> the argument att.pattern() takes (None = average over that axis)."""
+    return None if choice == AVG else choice
+
+
+# ---------------------------------------------------------------- cached forward passes
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _trace_text(spec: str, dtype: str, text: str, max_tokens: int, _bundle) -> mb.Trace:
+    return mb.trace(_bundle, text, max_tokens=max_tokens)
+
+
+def generated_trace(prompt: str, n: int, progress=lambda fraction, key: None) -> tuple[mb.Trace, int, mb.Generation]:
+    """Generate n tokens greedily, then one forward pass over prompt + completion gives every row.
+
+    Returns:
+        (trace, index of the first generated token in it, the generation)
+    """
+    gen = backend.generation(prompt, mb.SamplingParams(temperature=0, max_new_tokens=n))
+    progress(0.6, "attention.gen.tracing")
+    seen = b"".join(bytes(tok.bytes) for tok in gen.prompt_tokens if not tok.special).decode("utf-8", "replace")
+    text = seen + gen.completion  # the prompt as the model saw it (cut, if it was long) + its continuation
+    limit = len(gen.prompt_tokens) + len(gen.steps) + 8
+    tr = _trace_text(backend.current_model(), backend.current_dtype(), text, limit, backend.bundle())
+    return tr, att.first_generated(tr.tokens, seen), gen
+
+
+# ---------------------------------------------------------------- labels and pickers
+
+
+def short(text: str) -> str:
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
+
+
+def token_labels(tokens, generated_from: int | None = None) -> list[str]:
+    """'3: ·gato' for each position; generated tokens get a '▸' so they stand out on the axes."""
+    return [f"{'▸' if generated_from is not None and i >= generated_from else ''}{i}: {short(tok.display)}"
+            for i, tok in enumerate(tokens)]
+
+
+def layer_options(info: mb.ModelInfo) -> dict[int, str]:
+    """Layer picker labels, each saying whether the layer slides a window or sees everything."""
+    out = {}
+    for layer, kind in enumerate(info.layer_types):
+        key = "attention.layer.full" if kind == "full_attention" else "attention.layer.sliding"
+        out[layer] = t(key, n=layer, window=fmt_int(info.sliding_window or 0))
+    out[AVG] = t("attention.layer.avg", n=info.n_layers)
+    return out
+
+
+def head_options(info: mb.ModelInfo) -> dict[int, str]:
+    out = {h: t("attention.head.one", n=h) for h in range(info.n_heads)}
+    out[AVG] = t("attention.head.avg", n=info.n_heads)
+    return out
+
+
+def view_title(info: mb.ModelInfo, layer: int, head: int) -> str:
+    """What the big heatmap shows, saying 'average' whenever it is one."""
+    if layer == AVG and head == AVG:
+        return t("attention.view.avg_all", n=info.n_layers * info.n_heads)
+    if layer == AVG:
+        return t("attention.view.avg_layers", head=head, n=info.n_layers)
+    if head == AVG:
+        return t("attention.view.avg_heads", layer=layer, n=info.n_heads)
+    return t("attention.view.one", layer=layer, head=head)
+
+
+# ---------------------------------------------------------------- the big heatmap
+
+
+def _key_label(k: int, labels: list[str], win: att.Window) -> str:
+    return t("attention.hidden_col", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else labels[k]
+
+
+def heatmap_frame(cut: att.Cropped, tokens, labels: list[str]) -> pd.DataFrame:
+    """One row per drawn cell, plus one 'Σ' cell per row with the row's sum."""
+    win, rows = cut.window, []
+    for r, q in enumerate(win.queries):
+        for c, k in enumerate(win.keys):
+            w, ok = float(cut.weights[r, c]), bool(cut.allowed[r, c])
+            key_text = t("attention.hidden_tip", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else tokens[k].display
+            rows.append({"q": q, "ql": labels[q], "kl": _key_label(k, labels, win), "w": w,
+                         "kind": "cell" if ok else "masked", "txt": fmt_float(w, 2) if ok else "–",
+                         "query": tokens[q].display, "key": key_text,
+                         "shown": fmt_float(w, 4) if ok else t("attention.masked")})
+        total = float(cut.weights[r].sum())
+        rows.append({"q": q, "ql": labels[q], "kl": "Σ", "w": total, "kind": "sum", "txt": fmt_float(total, 3),
+                     "query": tokens[q].display, "key": "Σ", "shown": fmt_float(total, 6)})
+    return pd.DataFrame(rows)
+
+
+def heatmap(cut: att.Cropped, tokens, labels: list[str], boundary: str | None = None) -> alt.LayerChart:
+    """Queries down, keys across; masked cells grey with '–'; a Σ column with each row's sum.
+
+    boundary: the label of the first generated token; a vermilion rule is drawn before it.
+    """
+    df = heatmap_frame(cut, tokens, labels)
+    win = cut.window
+    x_order = [_key_label(k, labels, win) for k in win.keys] + ["Σ"]
+    y_order = [labels[q] for q in win.queries]
+    big = len(win.keys) <= TEXT_IN_CELLS
+    x = alt.X("kl:N", sort=x_order, title=t("attention.axis.key"),
+              axis=alt.Axis(orient="top", labelAngle=-55, labelLimit=130, labelOverlap=False))
+    y = alt.Y("ql:N", sort=y_order, title=t("attention.axis.query"), axis=alt.Axis(labelLimit=150, labelOverlap=False))
+    tips = [alt.Tooltip("query:N", title=t("attention.tip.query")), alt.Tooltip("key:N", title=t("attention.tip.key")),
+            alt.Tooltip("shown:N", title=t("attention.tip.weight"))]
+    pick = alt.selection_point(name="row_pick", fields=["q"], on="click")
+    base = alt.Chart(df).encode(x=x, y=y, tooltip=tips)
+    cells = base.transform_filter("datum.kind != 'sum'").mark_rect(stroke="white", strokeWidth=0.5).encode(
+        color=alt.condition("datum.kind == 'masked'", alt.value(MASKED),
+                            alt.Color("w:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
+                                      title=t("attention.legend.weight"), legend=alt.Legend(orient="bottom"))),
+    ).add_params(pick)
+    text = base.mark_text(fontSize=14 if big else 12).encode(
+        text="txt:N",
+        color=alt.when("datum.kind == 'cell' && datum.w > 0.55").then(alt.value("black"))
+        .when("datum.kind == 'cell'").then(alt.value("white")).otherwise(alt.value("#555555")),
+    )
+    if not big:  # too small for numbers: keep the dashes out, keep the Σ column
+        text = text.transform_filter("datum.kind == 'sum'")
+    layers = [cells, text]
+    if boundary is not None and boundary in y_order:
+        rule = pd.DataFrame({"ql": [boundary], "kl": [boundary]})
+        layers.append(alt.Chart(rule).mark_rule(color=MARK, strokeWidth=3).encode(
+            y=alt.Y("ql:N", sort=y_order, bandPosition=0)))
+        if boundary in x_order:
+            layers.append(alt.Chart(rule).mark_rule(color=MARK, strokeWidth=3).encode(
+                x=alt.X("kl:N", sort=x_order, bandPosition=0)))
+    step = 34 if big else 20
+    return alt.layer(*layers).properties(height=alt.Step(step))
+
+
+def show_heatmap(cut: att.Cropped, tokens, labels, key: str, on_pick, boundary: str | None = None) -> None:
+    st.altair_chart(heatmap(cut, tokens, labels, boundary), width="stretch", key=key, on_select=on_pick,
+                    selection_mode="row_pick")
+
+
+def row_sum_note(cut: att.Cropped, dtype: str) -> str:
+    """'Every row sums to 1 (largest deviation 0.0029 ...)', measured on what is drawn."""
+    dev = float(np.abs(cut.weights.sum(axis=1) - 1).max())
+    return t("attention.rowsum", dev=fmt_float(dev, 6 if dev < 1e-4 else 4), dtype=dtype)
+
+
+# ---------------------------------------------------------------- one token: bars and strongest heads
+
+
+def bars(tr: mb.Trace, pat: np.ndarray, query: int, generated_from: int | None = None) -> alt.Chart:
+    """Where one query token looks: its row over the earlier tokens (the strongest BARS_LIMIT if long)."""
+    row = pat[query, : query + 1]  # [query+1] keys it may see
+    keep, rest = att.top_keys(row, BARS_LIMIT)
+    labels = token_labels(tr.tokens, generated_from)
+    gen_name, prompt_name = t("attention.kind.generated"), t("attention.kind.prompt")
+    df = pd.DataFrame({"key": [labels[k] for k in keep], "w": [float(row[k]) for k in keep],
+                       "kind": [gen_name if generated_from is not None and k >= generated_from else prompt_name
+                                for k in keep]})
+    if rest > 0:
+        df.loc[len(df)] = [t("attention.others", n=fmt_int(len(row) - len(keep))), rest, t("attention.kind.others")]
+    df["label"] = [fmt_pct(w) for w in df["w"]]
+    order = list(df["key"])
+    kinds = {prompt_name: PRIMARY, gen_name: OKABE_ITO[1], t("attention.kind.others"): MASKED}
+    present = [k for k in kinds if k in set(df["kind"])]  # a legend only lists what is drawn
+    colour = alt.Color("kind:N", title=None, legend=alt.Legend(orient="bottom") if len(present) > 1 else None,
+                       scale=alt.Scale(domain=present, range=[kinds[k] for k in present]))
+    base = alt.Chart(df).encode(
+        y=alt.Y("key:N", sort=order, title=t("attention.axis.key"), axis=alt.Axis(labelLimit=160, labelOverlap=False)),
+        x=alt.X("w:Q", title=t("attention.tip.weight"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[alt.Tooltip("key:N", title=t("attention.tip.key")), alt.Tooltip("label:N", title=t("attention.tip.weight"))],
+    )
+    chart = base.mark_bar().encode(color=colour) + base.mark_text(align="left", dx=4).encode(text="label:N")
+    return chart.properties(height=alt.Step(26))
+
+
+def strongest_table(tr: mb.Trace, query: int) -> pd.DataFrame:
+    """The heads where this token focuses most on one earlier token (<bos> left out)."""
+    skip = (0,) if tr.tokens and tr.tokens[0].special else ()
+    picks = att.strongest_heads(tr.attentions, query, n=5, skip=skip)
+    return pd.DataFrame({
+        t("attention.col.layer"): [p.layer for p in picks],
+        t("attention.col.head"): [p.head for p in picks],
+        t("attention.col.looks_at"): [f"{p.key}: {tr.tokens[p.key].display}" for p in picks],
+        t("attention.legend.weight"): [fmt_pct(p.weight) for p in picks],
+    })
+
+
+# ---------------------------------------------------------------- the grid of small multiples
+
+
+def grid_frame(tr: mb.Trace, limit: int = GRID_LIMIT) -> tuple[pd.DataFrame, att.Window]:
+    """Every head (and the averages) cut to the same window, laid out: columns = layers, rows = heads."""
+    info, n = tr.info, len(tr.tokens)
+    win = att.window(n, limit)
+    nr, nc = len(win.queries), len(win.keys)
+    layers, heads = [*range(info.n_layers), AVG], [*range(info.n_heads), AVG]
+    frames = []
+    r_idx, c_idx = np.meshgrid(np.arange(nr), np.arange(nc), indexing="ij")  # [R, C] each
+    for col, layer in enumerate(layers):
+        ok = att.layer_allowed(info, axis_value(layer), n)
+        for row, head in enumerate(heads):
+            cut = att.crop(att.pattern(tr.attentions, axis_value(layer), axis_value(head)), ok, win)
+            x0, y0 = col * (nc + 1), row * (nr + 1)  # one empty cell between blocks
+            frames.append(pd.DataFrame({
+                "layer": layer, "head": head, "x": (x0 + c_idx).ravel(), "y": (y0 + r_idx).ravel(),
+                "w": cut.weights.ravel().astype(float), "ok": cut.allowed.ravel(),
+                "r": r_idx.ravel(), "c": c_idx.ravel()}))
+    df = pd.concat(frames, ignore_index=True)
+    df["x2"], df["y2"] = df["x"] + 1, df["y"] + 1
+    qtext = [tr.tokens[q].display for q in win.queries]
+    ktext = [t("attention.hidden_tip", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else tr.tokens[k].display
+             for k in win.keys]
+    df["query"] = [qtext[r] for r in df["r"]]
+    df["key"] = [ktext[c] for c in df["c"]]
+    df["shown"] = [fmt_float(w, 3) if ok else t("attention.masked") for w, ok in zip(df["w"], df["ok"])]
+    layer_names = {AVG: t("attention.grid.avg")}
+    df["layer_name"] = [layer_names.get(v, str(v)) for v in df["layer"]]
+    df["head_name"] = [layer_names.get(v, str(v)) for v in df["head"]]
+    return df.drop(columns=["r", "c"]), win
+
+
+def grid(tr: mb.Trace, current: tuple[int, int]) -> alt.LayerChart:
+    """All heads as small multiples; click one to open it large. The picked block has a vermilion frame."""
+    info = tr.info
+    df, win = grid_frame(tr)
+    nr, nc = len(win.queries), len(win.keys)
+    width, height = (info.n_layers + 1) * (nc + 1), (info.n_heads + 1) * (nr + 1)
+    xs = alt.Scale(domain=[-0.5, width], nice=False, zero=False)
+    ys = alt.Scale(domain=[-(nr + 1) * 0.9, height], nice=False, zero=False, reverse=True)
+    pick = alt.selection_point(name="grid_pick", fields=["layer", "head"], on="click")
+    cells = alt.Chart(df).mark_rect().encode(
+        x=alt.X("x:Q", scale=xs, axis=None), x2="x2", y=alt.Y("y:Q", scale=ys, axis=None), y2="y2",
+        color=alt.condition("datum.ok", alt.Color("w:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
+                                                  title=t("attention.legend.weight"), legend=alt.Legend(orient="bottom")),
+                            alt.value(MASKED)),
+        tooltip=[alt.Tooltip("layer_name:N", title=t("attention.col.layer")),
+                 alt.Tooltip("head_name:N", title=t("attention.col.head")),
+                 alt.Tooltip("query:N", title=t("attention.tip.query")), alt.Tooltip("key:N", title=t("attention.tip.key")),
+                 alt.Tooltip("shown:N", title=t("attention.tip.weight"))],
+    ).add_params(pick)
+    layers = [cells, _grid_headers(info, nr, nc), _grid_frame_mark(current, info, nr, nc)]
+    return alt.layer(*layers).properties(height=max(240, 8 * height))
+
+
+def _grid_headers(info: mb.ModelInfo, nr: int, nc: int) -> alt.LayerChart:
+    """Layer numbers on top (full-attention layers in vermilion, bold), head names on the left."""
+    cols = [*range(info.n_layers), AVG]
+    top = pd.DataFrame({"x": [i * (nc + 1) + nc / 2 for i in range(len(cols))], "y": -(nr + 1) * 0.45,
+                        "label": [t("attention.grid.avg") if c == AVG else str(c) for c in cols],
+                        "kind": [t("attention.grid.avg_tip") if c == AVG else
+                                 t(f"attention.type.{info.layer_types[c]}") for c in cols],
+                        "full": [c != AVG and info.layer_types[c] == "full_attention" for c in cols]})
+    heads = [*range(info.n_heads), AVG]
+    side = pd.DataFrame({"x": -0.5, "y": [i * (nr + 1) + nr / 2 for i in range(len(heads))],
+                         "label": [t("attention.grid.head_short", n=h) if h != AVG else t("attention.grid.avg")
+                                   for h in heads]})
+    tips = [alt.Tooltip("label:N", title=t("attention.col.layer")), alt.Tooltip("kind:N", title=" ")]
+    sliding = alt.Chart(top).transform_filter("!datum.full").mark_text(fontSize=13, color="#333333").encode(
+        x="x:Q", y="y:Q", text="label:N", tooltip=tips)
+    full = alt.Chart(top).transform_filter("datum.full").mark_text(fontSize=14, fontWeight="bold", color=MARK).encode(
+        x="x:Q", y="y:Q", text="label:N", tooltip=tips)
+    side_text = alt.Chart(side).mark_text(fontSize=12, align="right", dx=-2).encode(
+        x="x:Q", y="y:Q", text="label:N", tooltip=[alt.Tooltip("label:N", title=t("attention.col.head"))])
+    return alt.layer(sliding, full, side_text)
+
+
+def _grid_frame_mark(current: tuple[int, int], info: mb.ModelInfo, nr: int, nc: int) -> alt.Chart:
+    layer, head = current
+    col = info.n_layers if layer == AVG else layer
+    row = info.n_heads if head == AVG else head
+    box = pd.DataFrame({"x": [col * (nc + 1) - 0.4], "x2": [col * (nc + 1) + nc + 0.4],
+                        "y": [row * (nr + 1) - 0.4], "y2": [row * (nr + 1) + nr + 0.4],
+                        "what": [view_title(info, layer, head)]})
+    return alt.Chart(box).mark_rect(fill=None, stroke=MARK, strokeWidth=3).encode(
+        x="x:Q", x2="x2", y="y:Q", y2="y2", tooltip=[alt.Tooltip("what:N", title=" ")])
+
+
+# ---------------------------------------------------------------- Q, K, V with the real sizes
+
+
+def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
+    m = att.mechanics(info, backend.bundle().model.config, n_tokens)
+    basis, scale = m.scale_basis, fmt_float(m.scale, 4).replace(",", "{,}")  # a decimal comma, in LaTeX
+    st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{" + str(basis) + r"}}\right)V")
+    st.latex(r"\frac{1}{\sqrt{" + str(basis) + "}} = " + scale)
+    shapes = m.shapes()
+    meaning = {name: t(f"attention.shape.{i}") for i, name in enumerate(shapes)}
+    st.table(pd.DataFrame({t("attention.col.tensor"): list(shapes),
+                           t("attention.col.shape"): [" × ".join(fmt_int(d) for d in s) for s in shapes.values()],
+                           t("attention.col.meaning"): [meaning[n] for n in shapes]}), hide_index=True)
+    st.caption(t("attention.shapes.caption", t=fmt_int(n_tokens)))
+    source = t("attention.scale.gemma" if m.scale_from == "query_pre_attn_scalar" else "attention.scale.plain",
+               basis=m.scale_basis, dk=m.head_dim, scale=fmt_float(m.scale, 4))
+    st.markdown(source + (" " + t("attention.qknorm") if m.qk_norm else ""))
+    st.markdown(t("attention.gqa", heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
+                  full=fmt_int(2 * m.n_heads * m.head_dim), ratio=m.group))
+    full = [i for i, k in enumerate(info.layer_types) if k == "full_attention"]
+    st.markdown(t("attention.sliding", full=", ".join(str(i) for i in full), n_full=len(full),
+                  n_sliding=info.n_layers - len(full), window=fmt_int(info.sliding_window or 0),
+                  limit=fmt_int(backend.settings().max_prompt_tokens)))
+
+
+# ---------------------------------------------------------------- "banco"
+
+
+def similarity_chart(sim: att.Similarity, show_raw: bool) -> alt.Chart:
+    """Cosine similarity over layers: the word with itself (centred), different words (baseline), raw."""
+    n = len(sim.centred)
+    names = {"centred": t("attention.banco.line.word"), "baseline": t("attention.banco.line.base"),
+             "raw": t("attention.banco.line.raw")}
+    series = [("centred", sim.centred), ("baseline", sim.baseline)] + ([("raw", sim.raw)] if show_raw else [])
+    df = pd.DataFrame([{"layer": layer, "sim": v, "series": names[name], "solid": name == "centred",
+                        "shown": fmt_float(v, 3) if np.isfinite(v) else "—",
+                        "where": t("attention.banco.embedding") if layer == 0 else
+                        (t("attention.banco.final", n=n - 1) if layer == n - 1 else str(layer))}
+                       for name, values in series for layer, v in enumerate(values)])
+    palette = {"centred": PRIMARY, "baseline": "#777777", "raw": OKABE_ITO[1]}
+    colour = alt.Color("series:N", title=None,
+                       legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=320),
+                       scale=alt.Scale(domain=[names[k] for k, _ in series], range=[palette[k] for k, _ in series]))
+    base = alt.Chart(df).encode(
+        x=alt.X("layer:Q", title=t("attention.banco.axis.layer", n=n - 1), scale=alt.Scale(domain=[0, n - 1], nice=False),
+                axis=alt.Axis(tickMinStep=1, values=list(range(n)))),
+        y=alt.Y("sim:Q", title=t("attention.banco.axis.sim"), scale=alt.Scale(domain=[-0.3, 1.0])),
+        color=colour,
+        strokeDash=alt.condition("datum.solid", alt.value([1, 0]), alt.value([6, 4])),
+        tooltip=[alt.Tooltip("where:N", title=t("attention.col.layer")), alt.Tooltip("series:N", title=" "),
+                 alt.Tooltip("shown:N", title=t("attention.banco.axis.sim"))],
+    )
+    return (base.mark_line(strokeWidth=3) + base.mark_point(filled=True, size=60)).properties(height=340)
+
+
+def word_table(word_spans: list[tuple[mb.Trace, att.WordSpan]]) -> pd.DataFrame:
+    """Which tokens the word is made of in each sentence, and the text the model has read at its last token."""
+    return pd.DataFrame({
+        t("attention.banco.col.sentence"): [str(i + 1) for i in range(len(word_spans))],
+        t("attention.banco.col.tokens"): [" | ".join(span.pieces) for _, span in word_spans],
+        t("attention.banco.col.position"): [str(span.last) for _, span in word_spans],
+        t("attention.banco.col.sees"): ["".join(tok.text for tok in tr.tokens[: span.last + 1] if not tok.special)
+                                         for tr, span in word_spans],
+    })
+
