@@ -28,4 +28,4 @@ USER app
 EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4)"
-CMD ["sh", "-c", "exec python -m streamlit run app.py --server.address \"$HOST\" --server.port \"$PORT\""]
+CMD ["sh", "-c", "exec python -m ui.serve --server.address \"$HOST\" --server.port \"$PORT\""]

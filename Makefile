@@ -29,7 +29,7 @@ prepare: deps
 
 ## run: set up, prepare the model, serve the app on http://$(HOST):$(PORT)
 run: prepare
-	$(BIN)/python -m streamlit run app.py --server.address $(HOST) --server.port $(PORT)
+	$(BIN)/python -m ui.serve --server.address $(HOST) --server.port $(PORT)
 
 ## lint: ruff over the code
 lint: deps-dev

@@ -40,18 +40,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server_url():
-    """Start the real app with `streamlit run` on a free port; yield its URL; stop it."""
+def start_server(log_name: str = "server.log"):
+    """Start the real app the way `make run` does (python -m ui.serve); return (process, url, log)."""
     from model_backend import prepare
 
     prepare()  # the server must not spend the test's time preparing
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "server.log", "w")
+    log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
+        [sys.executable, "-m", "ui.serve", "--server.port", str(port), "--server.address", "127.0.0.1",
+         "--server.headless", "true"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     url = f"http://127.0.0.1:{port}"
@@ -59,16 +58,28 @@ def server_url():
     while time.time() < deadline:
         try:
             if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                break
+                return proc, url, log
         except OSError:
             time.sleep(0.5)
-    else:
-        proc.kill()
-        raise RuntimeError("the Streamlit server did not become healthy in 90 s; see artifacts/server.log")
-    yield url
+    proc.kill()
+    raise RuntimeError(f"the Streamlit server did not become healthy in 90 s; see artifacts/{log_name}")
+
+
+def stop_server(proc, log) -> None:
     proc.terminate()
-    proc.wait(timeout=20)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    """One real server for the browser tests of a session."""
+    proc, url, log = start_server()
+    yield url
+    stop_server(proc, log)
 
 
 @pytest.fixture(scope="session")

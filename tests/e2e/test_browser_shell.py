@@ -6,9 +6,13 @@ import pytest
 from tests.conftest import ARTIFACTS
 
 
-def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait: float = 180):
-    """Open a page, wait until Streamlit finished running it, return the Playwright page."""
+def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait: float = 180,
+              dialogs: list | None = None):
+    """Open a page, wait until Streamlit finished running it, return the Playwright page.
+    If `dialogs` is given, every JavaScript dialog (alert, confirm) is recorded there and dismissed."""
     page = browser.new_page(viewport={"width": width, "height": 720}, locale=locale)
+    if dialogs is not None:
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(url)
     page.wait_for_selector('[data-testid="stApp"]', timeout=wait * 1000)
     time.sleep(1.5)
@@ -34,3 +38,23 @@ def test_shell_renders(browser, server_url, width, locale, greeting):
         shoot(page, f"home-{width}-{locale}")
     finally:
         page.close()
+
+
+def test_deep_link_on_a_fresh_server_gets_the_whole_app(browser):
+    """The very first request of a new server is a deep link: the page still runs inside app.py
+    (sidebar with language and model), not alone as in Streamlit's older pages/ folder mode."""
+    from tests.conftest import start_server, stop_server
+    from ui.nav import available
+
+    names = [n for n, _ in available() if n != "home"]
+    if not names:
+        pytest.skip("no page besides home yet")
+    proc, url, log = start_server("server-deeplink.log")
+    try:
+        page = open_page(browser, f"{url}/{names[0]}?lang=en", locale="en-US")
+        body = page.inner_text("body")
+        assert "Language" in body and "Projection mode" in body  # app.py's sidebar is there
+        assert page.locator('[data-testid="stException"]').count() == 0
+        page.close()
+    finally:
+        stop_server(proc, log)

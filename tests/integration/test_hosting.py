@@ -34,7 +34,7 @@ def _dockerfile_commands() -> list[str]:
 def test_dockerfile_names_only_commands_the_suite_exercises():
     commands = " ".join(_dockerfile_commands())
     assert "python -m model_backend prepare" in commands  # run below, from an empty cache
-    assert "python -m streamlit run app.py" in commands  # run below through `make run`
+    assert "python -m ui.serve" in commands  # run below through `make run`
     assert "/_stcore/health" in commands  # checked below
     for name in re.findall(r"-[rc] (\S+\.txt)", commands):
         assert (ROOT / name).is_file(), name

@@ -1,0 +1,27 @@
+"""Start the Streamlit server for app.py: `python -m ui.serve [streamlit options]`.
+
+`make run`, the Dockerfile and the tests start the app through this module rather than bare
+`streamlit run app.py`, for one reason: Streamlit still auto-discovers a `pages/` folder (its older
+multipage mode) until app.py has called st.navigation once in the process. On a fresh server, a
+visitor arriving by a deep link such as /temperature would get that page run alone, without
+app.py's sidebar, language or theme. Turning the old mode off before the server starts fixes it.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.web import cli
+
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def main(argv: list[str] | None = None) -> None:
+    PagesManager.uses_pages_directory = False  # app.py's st.navigation is the only page registry
+    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
+    cli.main()
+
+
+if __name__ == "__main__":
+    main()
