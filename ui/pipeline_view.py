@@ -92,14 +92,16 @@ def overview(prompt: str, tr: mb.Trace, sm: SoftmaxView, chosen: mb.TokenInfo) -
     }
     for row in (STAGES[:4], STAGES[4:]):
         for col, stage in zip(st.columns(4), row):
-            with col.container(border=True):
-                st.markdown(f"**{STAGES.index(stage) + 1} · {t(f'pipeline.stage.{stage}')}**")
-                if stage == "sampling":
+            with col.container(border=True, gap=None):
+                head = f"**{STAGES.index(stage) + 1} · {t(f'pipeline.stage.{stage}')}**"
+                if stage == "sampling":  # model text: shown as text, never inside Markdown
+                    st.markdown(head)
                     model_text(f"{chosen.display}  ({fmt_pct(sm.probs[0])})")
                 elif stage == "output":
+                    st.markdown(head)
                     model_text("…" + (prompt + chosen.text)[-24:])
                 else:
-                    st.markdown(values[stage])
+                    st.markdown(f"{head}  \n{values[stage]}")
     st.caption(t("pipeline.ov.caption", layers=info.n_layers))
 
 

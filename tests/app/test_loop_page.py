@@ -97,3 +97,13 @@ def test_html_prompt_and_bad_settings_are_handled():
     at.text_area(key="prompt_loop").set_value("").run()
     assert not at.exception
     assert any("empty" in w.value for w in at.warning)
+
+
+def test_a_20000_character_prompt_is_cut_with_a_message_and_still_steps():
+    at = run_page("loop", lang="en")
+    at.text_area(key="prompt_loop").set_value("palavra " * 2500).run()
+    at.number_input(key="loop_max_new").set_value(1).run()
+    _button(at, "Next token").click().run()
+    assert not at.exception
+    assert any("512" in i.value for i in at.info)  # the truncation notice
+    assert _run(at).result.finish_reason == "length" and len(_run(at).result.prompt_tokens) == 512

@@ -43,12 +43,14 @@ def test_a_new_prompt_changes_the_numbers():
     assert any(c.value.startswith("O gato sentou no") for c in at.code)
 
 
-@pytest.mark.parametrize("prompt", ["   ", "<script>alert(1)</script><b>x</b>", "مرحبا 👋\u200b\x07"])
+@pytest.mark.parametrize("prompt", ["   ", "<script>alert(1)</script><b>x</b>", "مرحبا 👋\u200b\x07", "palavra " * 2500])
 def test_bad_input_gets_a_message_or_is_shown_as_text(prompt):
     at = run_page("pipeline", lang="en")
     at.text_area(key="prompt_pipeline").set_value(prompt).run()
     assert not at.exception
     if not prompt.strip():
         assert any("empty" in w.value for w in at.warning)
+    if len(prompt) > 10_000:
+        assert any("512" in i.value for i in at.info)  # cut to the token limit, with a message
     for md in at.markdown:
         assert "<script>" not in md.value and "<b>" not in md.value
