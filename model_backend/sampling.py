@@ -1,6 +1,8 @@
 """The sampling chain, built from transformers' own logits processors in generate()'s order."""
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,14 +21,15 @@ STAGE_ORDER = ("raw", "repetition_penalty", "temperature", "top_k", "top_p")
 
 @dataclass(frozen=True)
 class StageScores:
-    """Scores after one processor (-inf marks a token the processor cut)."""
+    """Scores after one processor (-inf marks a token the processor cut), and their softmax."""
 
     name: str
     scores: torch.Tensor  # [1, V] float32
+    probs: torch.Tensor  # [1, V] softmax(scores), computed once
 
-    @property
-    def probs(self) -> torch.Tensor:  # [1, V]
-        return torch.softmax(self.scores, dim=-1)
+    @classmethod
+    def of(cls, name: str, scores: torch.Tensor) -> StageScores:
+        return cls(name, scores, torch.softmax(scores, dim=-1))
 
 
 def build_chain(params: SamplingParams) -> list[tuple[str, object]]:
@@ -59,10 +62,10 @@ def run_chain(context_ids: torch.Tensor, logits: torch.Tensor, params: SamplingP
         [raw, after processor 1, after processor 2, ...]; the last one is what is sampled from.
     """
     scores = logits.to(dtype=torch.float32)
-    stages = [StageScores("raw", scores)]
+    stages = [StageScores.of("raw", scores)]
     for name, processor in build_chain(params):
         scores = processor(context_ids, scores.clone())  # processors may work in place
-        stages.append(StageScores(name, scores))
+        stages.append(StageScores.of(name, scores))
     return stages
 
 
@@ -75,9 +78,8 @@ def choose(final: StageScores, params: SamplingParams, generator: torch.Generato
 
 def entropy_bits(probs: torch.Tensor) -> float:
     """Shannon entropy in bits of a [1, V] or [V] distribution (0·log 0 counts as 0)."""
-    p = probs.reshape(-1).to(torch.float64)
-    nz = p[p > 0]
-    return float(-(nz * torch.log2(nz)).sum())
+    p = probs.reshape(-1)
+    return float(torch.special.entr(p).sum(dtype=torch.float64)) / math.log(2)  # entr(p) = -p ln p, 0 at p = 0
 
 
 def distributions(logits: np.ndarray, params: SamplingParams,

@@ -76,7 +76,7 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
             stage_scores = run_chain(context, logits, params)
             next_id = choose(stage_scores[-1], params, generator)
             raw = stage_scores[0].probs[0]
-            top = candidates(bundle.tokenizer, logits[0], top_n)
+            top = candidates(bundle.tokenizer, logits[0], top_n, probs=raw)
             top_ids = torch.tensor([c.id for c in top], device=raw.device)
             step_attn = None
             if record_attentions and out.attentions:

@@ -5,7 +5,7 @@ import numpy as np
 import torch
 
 from .loading import ModelBundle
-from .text import token_infos
+from .text import safe_text, token_infos
 from .types import Candidate, LensLayer, Trace
 from .validation import check_prompt
 
@@ -17,16 +17,18 @@ def encode(bundle: ModelBundle, text: str, max_tokens: int) -> tuple[list[int], 
         (ids, original length if it was cut else None)
     """
     check_prompt(text)
+    text = safe_text(text)  # a lone surrogate (possible from scripts, not browsers) becomes "?"
     ids = bundle.tokenizer(text, add_special_tokens=True)["input_ids"]
     if len(ids) > max_tokens:
         return list(ids[:max_tokens]), len(ids)
     return list(ids), None
 
 
-def candidates(tokenizer, logits: torch.Tensor, n: int) -> tuple[Candidate, ...]:
-    """Top-n candidates of a [V] logit vector, with softmax probabilities over the full vocabulary."""
+def candidates(tokenizer, logits: torch.Tensor, n: int, probs: torch.Tensor | None = None) -> tuple[Candidate, ...]:
+    """Top-n candidates of a [V] logit vector, with softmax probabilities over the full vocabulary
+    (pass `probs` when the softmax is already computed)."""
     logits = logits.to(torch.float32)
-    probs = torch.softmax(logits, dim=-1)
+    probs = torch.softmax(logits, dim=-1) if probs is None else probs
     top = torch.topk(probs, k=min(n, probs.shape[-1]))
     ids = top.indices.tolist()
     texts = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=False)

@@ -72,9 +72,9 @@ def test_top_p_keeps_the_smallest_set_reaching_p():
 def test_greedy_choice_and_seeded_draws():
     from model_backend.sampling import StageScores
 
-    s = StageScores("raw", torch.tensor([[0.1, 3.0, 0.2]]))
+    s = StageScores.of("raw", torch.tensor([[0.1, 3.0, 0.2]]))
     assert choose(s, SamplingParams(temperature=0), None) == 1
-    flat = StageScores("raw", torch.zeros((1, 50)))
+    flat = StageScores.of("raw", torch.zeros((1, 50)))
     draws = [choose(flat, SamplingParams(), torch.Generator().manual_seed(7)) for _ in range(3)]
     assert len(set(draws)) == 1  # same seed, same draw
 

@@ -95,7 +95,8 @@ def test_bad_arguments_raise_before_any_forward_pass(tiny_bundle):
     assert tiny_bundle.forward_passes == before
 
 
-@pytest.mark.parametrize("text", ["👍🏽 emoji", "עברית", "zero\u200bwidth", "nul\x00bell\x07", "<strong>x</strong>"])
+@pytest.mark.parametrize("text", ["👍🏽 emoji", "עברית", "zero\u200bwidth", "nul\x00bell\x07", "<strong>x</strong>",
+                                  "lone \ud800 surrogate"])
 def test_unusual_text_runs(tiny_bundle, text):
     g = generate(tiny_bundle, text, SamplingParams(temperature=0, max_new_tokens=2))
     assert len(g.steps) == 2
