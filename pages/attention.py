@@ -23,8 +23,10 @@ def _pick_query(chart_key: str, state_key: str):
 
 def token_panel(tr, pat, labels, state_key: str, generated_from: int | None = None) -> None:
     positions = list(range(generated_from or 0, len(tr.tokens)))
-    if st.session_state.get(state_key) not in positions:
-        st.session_state[state_key] = positions[-1]
+    seen = tuple(tok.id for tok in tr.tokens)
+    if st.session_state.get(state_key) not in positions or st.session_state.get(f"{state_key}_for") != seen:
+        st.session_state[state_key] = positions[-1]  # a new text starts at its newest token
+        st.session_state[f"{state_key}_for"] = seen
     names = dict(enumerate(labels))
     q = st.selectbox(t("attention.pick.token"), positions, key=state_key, format_func=names.get)
     left, right = st.columns([3, 2])

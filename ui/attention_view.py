@@ -128,7 +128,7 @@ def _key_label(k: int, labels: list[str], win: att.Window) -> str:
     return t("attention.hidden_col", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else labels[k]
 
 
-def heatmap_frame(cut: att.Cropped, tokens, labels: list[str]) -> pd.DataFrame:
+def heatmap_frame(cut: att.Cropped, tokens, labels: list[str], sum_digits: int = 3) -> pd.DataFrame:
     """One row per drawn cell, plus one 'Σ' cell per row with the row's sum."""
     win, rows = cut.window, []
     for r, q in enumerate(win.queries):
@@ -140,7 +140,7 @@ def heatmap_frame(cut: att.Cropped, tokens, labels: list[str]) -> pd.DataFrame:
                          "query": tokens[q].display, "key": key_text,
                          "shown": fmt_float(w, 4) if ok else t("attention.masked")})
         total = float(cut.weights[r].sum())
-        rows.append({"q": q, "ql": labels[q], "kl": "Σ", "w": total, "kind": "sum", "txt": fmt_float(total, 3),
+        rows.append({"q": q, "ql": labels[q], "kl": "Σ", "w": total, "kind": "sum", "txt": fmt_float(total, sum_digits),
                      "query": tokens[q].display, "key": "Σ", "shown": fmt_float(total, 6)})
     return pd.DataFrame(rows)
 
@@ -150,13 +150,14 @@ def heatmap(cut: att.Cropped, tokens, labels: list[str], boundary: str | None = 
 
     boundary: the label of the first generated token; a vermilion rule is drawn before it.
     """
-    df = heatmap_frame(cut, tokens, labels)
     win = cut.window
+    big = len(win.keys) <= TEXT_IN_CELLS  # few columns: numbers in the cells, slanted labels
+    df = heatmap_frame(cut, tokens, labels, sum_digits=3 if big else 2)
     x_order = [_key_label(k, labels, win) for k in win.keys] + ["Σ"]
     y_order = [labels[q] for q in win.queries]
-    big = len(win.keys) <= TEXT_IN_CELLS
     x = alt.X("kl:N", sort=x_order, title=t("attention.axis.key"),
-              axis=alt.Axis(orient="top", labelAngle=-55, labelLimit=130, labelOverlap=False))
+              axis=alt.Axis(orient="top", labelAngle=-55 if big else -90, labelLimit=130,
+                            labelOverlap=False if big else "greedy"))  # narrow phones drop some
     y = alt.Y("ql:N", sort=y_order, title=t("attention.axis.query"), axis=alt.Axis(labelLimit=150, labelOverlap=False))
     tips = [alt.Tooltip("query:N", title=t("attention.tip.query")), alt.Tooltip("key:N", title=t("attention.tip.key")),
             alt.Tooltip("shown:N", title=t("attention.tip.weight"))]
