@@ -1,0 +1,314 @@
+"""Why the same prompt gives different answers: where runs split, float order, and the model computed two ways."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .loading import ModelBundle
+from .text import safe_text, visible
+from .tracing import candidates, encode
+from .types import Candidate
+
+# Other requests a busy server might put in the same batch as the visitor's prompt. They are longer
+# than a short prompt, so the visitor's prompt gets left-padded, as a server pads a batch.
+BATCH_FILLERS = (
+    "Era uma vez, num reino muito distante, uma princesa que gostava de",
+    "The quick brown fox jumps over the lazy dog, and then the dog",
+    "Para fazer um bolo de chocolate simples, você vai precisar de farinha,",
+)
+
+# Three sums that float32 rounds differently depending on where the parentheses go: a big number
+# cancelling, everyday decimals, and small numbers added to a big one one at a time (each is lost).
+ASSOCIATIVITY_EXAMPLES = ((1e8, -1e8, 1.0), (0.1, 0.3, 0.4), (1.0, 3e-8, 3e-8))
+
+SUM_ORDERS = ("stored", "ascending", "descending", "shuffled", "pairwise", "torch")
+
+
+# ---------------------------------------------------------------- where runs split
+
+
+def first_divergence(runs: Sequence[Sequence[int]]) -> int | None:
+    """Index of the first token position where the runs do not all agree.
+
+    A run that ended (EOS) while another goes on counts as different there.
+    Returns None when every run is the same sequence (fewer than two runs: None).
+    """
+    if len(runs) < 2:
+        return None
+    longest = max(len(r) for r in runs)
+    for index in range(longest):
+        if len({r[index] if index < len(r) else None for r in runs}) > 1:
+            return index
+    return None
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A stretch of tokens that some runs share, in the tree of runs.
+
+    The root holds the start every run shares (possibly no tokens); each child starts at the first
+    token where its runs left their parent's other runs.
+    """
+
+    id: int
+    parent: int | None
+    start: int  # index (in generated tokens) of the branch's first token
+    token_ids: tuple[int, ...]
+    tokens: tuple[str, ...]  # the decoded text of each token
+    runs: tuple[int, ...]  # 0-based indices of the runs that pass through this branch
+    depth: int  # 0 = root
+    lane: float  # vertical position for drawing: leaves 0, 1, 2...; a parent sits at its children's mean
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.token_ids)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.tokens)
+
+
+def branch_tree(token_ids: Sequence[Sequence[int]], token_texts: Sequence[Sequence[str]]) -> tuple[Branch, ...]:
+    """Build the tree of runs (a trie whose edges are shared stretches of tokens).
+
+    Args:
+        token_ids: [R][T_r] the generated token ids of each run (lengths may differ).
+        token_texts: [R][T_r] the text of each of those tokens.
+    Returns:
+        Branches in depth-first order, root first. A run that stops where others go on gets an
+        empty leaf branch there, so every run ends in exactly one leaf.
+    """
+    nodes: list[dict] = []
+    next_lane = [0]
+
+    def build(group: list[int], start: int, parent: int | None, depth: int) -> int:
+        end = start
+        while all(len(token_ids[r]) > end for r in group) and len({token_ids[r][end] for r in group}) == 1:
+            end += 1
+        first = group[0]
+        node = {"id": len(nodes), "parent": parent, "start": start, "runs": tuple(group), "depth": depth,
+                "ids": tuple(token_ids[first][start:end]), "texts": tuple(token_texts[first][start:end])}
+        nodes.append(node)
+        children: dict[int | None, list[int]] = {}
+        for r in group:  # group by the token each run takes next; None = the run stopped here
+            children.setdefault(token_ids[r][end] if len(token_ids[r]) > end else None, []).append(r)
+        if len(children) == 1 and None in children:  # every run in the group stopped: a leaf
+            node["lane"] = float(next_lane[0])
+            next_lane[0] += 1
+            return node["id"]
+        lanes = []
+        for sub in children.values():  # in order of the lowest run index (dicts keep insertion order)
+            child = build(sub, end, node["id"], depth + 1)
+            lanes.append(nodes[child]["lane"])
+        node["lane"] = float(np.mean(lanes))
+        return node["id"]
+
+    if token_ids:
+        build(list(range(len(token_ids))), 0, None, 0)
+    return tuple(Branch(id=n["id"], parent=n["parent"], start=n["start"], token_ids=n["ids"], tokens=n["texts"],
+                        runs=n["runs"], depth=n["depth"], lane=n["lane"]) for n in nodes)
+
+
+# ---------------------------------------------------------------- floating-point order
+
+
+@dataclass(frozen=True)
+class Associativity:
+    """One float32 sum grouped two ways: (a + b) + c against a + (b + c)."""
+
+    a: float  # the inputs after rounding to float32
+    b: float
+    c: float
+    left: float  # (a + b) + c, every step rounded to float32
+    right: float  # a + (b + c), every step rounded to float32
+    exact: float  # a + b + c without rounding (math.fsum of the float32 inputs)
+
+    @property
+    def associative(self) -> bool:
+        return self.left == self.right
+
+
+def associativity(a: float, b: float, c: float) -> Associativity:
+    """Add three numbers in float32 with both groupings (numpy rounds every step to float32)."""
+    x, y, z = np.float32(a), np.float32(b), np.float32(c)
+    left = (x + y) + z
+    right = x + (y + z)
+    return Associativity(a=float(x), b=float(y), c=float(z), left=float(left), right=float(right),
+                         exact=math.fsum([float(x), float(y), float(z)]))
+
+
+@dataclass(frozen=True)
+class OrderedSum:
+    """The float32 total of one vector added up in one order."""
+
+    order: str  # one of SUM_ORDERS
+    total: float  # the float32 result
+    error: float  # total minus the exact sum of the same float32 numbers
+
+
+def random_vector(n: int, seed: int = 0) -> np.ndarray:
+    """[n] float32 numbers of mixed signs and sizes (10^-3 to 10^4), like activations with outliers."""
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(n) * 10.0 ** rng.uniform(-3, 4, n)).astype(np.float32)
+
+
+def sums_in_orders(values: np.ndarray, seed: int = 0) -> tuple[tuple[OrderedSum, ...], float]:
+    """Add the same float32 numbers in several orders.
+
+    Orders: "stored" (left to right), "ascending", "descending", "shuffled" (one left-to-right pass each,
+    via cumsum, which adds in sequence), "pairwise" (numpy's tree-shaped np.sum) and "torch" (torch.sum,
+    which splits the work across vector lanes and threads).
+    Args:
+        values: [n] float32.
+    Returns:
+        (one OrderedSum per order, the exact total as a float64 from math.fsum)
+    """
+    x = np.asarray(values, dtype=np.float32)
+    exact = math.fsum(x.astype(np.float64).tolist())
+    rng = np.random.default_rng(seed)
+
+    def sequential(v: np.ndarray) -> float:
+        return float(np.cumsum(v, dtype=np.float32)[-1]) if v.size else 0.0
+
+    totals = {
+        "stored": sequential(x),
+        "ascending": sequential(np.sort(x)),
+        "descending": sequential(np.sort(x)[::-1]),
+        "shuffled": sequential(x[rng.permutation(x.size)]),
+        "pairwise": float(np.sum(x, dtype=np.float32)),
+        "torch": float(torch.from_numpy(x.copy()).sum()),
+    }
+    return tuple(OrderedSum(order=k, total=v, error=v - exact) for k, v in totals.items()), exact
+
+
+# ---------------------------------------------------------------- the model, two ways
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """A greedy continuation of one prompt, T generated tokens (cut after an end-of-sequence token)."""
+
+    token_ids: tuple[int, ...]
+    tokens: tuple[str, ...]  # each token's text with whitespace made visible
+    text: str  # the whole continuation, decoded
+    gaps: tuple[float, ...]  # [T] logit of the chosen token minus the runner-up's, at each step
+
+
+@dataclass(frozen=True)
+class GreedyRun:
+    """One way of computing a prompt: its next-token logits and its greedy continuation."""
+
+    way: str  # e.g. "float32", "bfloat16", "batch of 4", "cuda"
+    prompt_tokens: int
+    truncated_from: int | None
+    last_logits: np.ndarray  # [V] float32, at the prompt's last position
+    top: Candidate  # the most likely next token
+    continuation: Continuation
+
+
+@dataclass(frozen=True)
+class TwoWays:
+    """The same prompt computed two ways (two dtypes, two batch shapes, two devices)."""
+
+    a: GreedyRun
+    b: GreedyRun
+    max_abs_diff: float  # largest |logit_a - logit_b| over the vocabulary, at the prompt's last position
+    diverge_at: int | None  # first generated token (0-based) where the greedy continuations differ
+
+    @property
+    def same_top(self) -> bool:
+        return self.a.top.id == self.b.top.id
+
+
+def _left_pad(rows: Sequence[Sequence[int]], pad_id: int, device) -> tuple[torch.Tensor, torch.Tensor]:
+    """[B, S] ids and attention mask, every row padded on the left to the longest."""
+    width = max(len(r) for r in rows)
+    ids = [[pad_id] * (width - len(r)) + list(r) for r in rows]
+    mask = [[0] * (width - len(r)) + [1] * len(r) for r in rows]
+    return torch.tensor(ids, device=device), torch.tensor(mask, device=device)
+
+
+def greedy_batch(bundle: ModelBundle, rows: Sequence[Sequence[int]], n_tokens: int) -> tuple[torch.Tensor, list]:
+    """Greedy-decode several prompts together, left-padded into one batch, with the KV cache.
+
+    With padding, the attention mask hides the pad tokens and positions count from each row's first real
+    token (position_ids = cumsum(mask) - 1), as generate() does, so padding changes only the shapes the
+    arithmetic runs on, not what the model should compute. (Gemma's rotary positions are relative, so the
+    mask is what matters; the positions keep it right for models with absolute ones.) Rows of equal length
+    need no mask: then this is exactly stepping.py's loop.
+    Args:
+        rows: [B][S_b] prompt token ids (with <bos>).
+    Returns:
+        (first-step logits [B, V] float32 on the CPU, per row a list of (token id, top1 - top2 logit gap))
+    """
+    pad_id = bundle.tokenizer.pad_token_id if bundle.tokenizer.pad_token_id is not None else 0
+    ids, mask = _left_pad(rows, pad_id, bundle.device)  # [B, S], [B, S]
+    padded = bool((mask == 0).any())
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)  # [B, S]
+    step_input, past, first, picked = ids, None, None, [[] for _ in rows]
+    for _ in range(n_tokens):
+        extra = {"attention_mask": mask, "position_ids": positions} if padded else {}
+        out = bundle.forward(input_ids=step_input, past_key_values=past, use_cache=True, logits_to_keep=1, **extra)
+        past = out.past_key_values
+        logits = out.logits[:, -1, :].float()  # [B, V]
+        if first is None:
+            first = logits.cpu()
+        top2 = torch.topk(logits, k=2, dim=-1)  # values, indices: [B, 2]
+        next_ids = top2.indices[:, 0]  # [B] greedy: the argmax
+        for row, (token, gap) in enumerate(zip(next_ids.tolist(), (top2.values[:, 0] - top2.values[:, 1]).tolist())):
+            picked[row].append((token, gap))
+        step_input = next_ids[:, None]  # [B, 1]
+        mask = torch.cat([mask, torch.ones_like(step_input)], dim=1)  # [B, S + t]
+        positions = positions[:, -1:] + 1  # [B, 1]
+    return first, picked
+
+
+def _continuation(bundle: ModelBundle, picked: list[tuple[int, float]]) -> Continuation:
+    eos = set(bundle.info.eos_token_ids)
+    cut = next((i + 1 for i, (token, _) in enumerate(picked) if token in eos), len(picked))
+    ids = [token for token, _ in picked[:cut]]
+    texts = [visible(safe_text(bundle.tokenizer.decode([i], skip_special_tokens=False))) for i in ids]
+    text = safe_text(bundle.tokenizer.decode([i for i in ids if i not in eos], skip_special_tokens=False))
+    return Continuation(token_ids=tuple(ids), tokens=tuple(texts), text=text, gaps=tuple(g for _, g in picked[:cut]))
+
+
+def _greedy_run(bundle: ModelBundle, way: str, ids: list[int], truncated_from: int | None,
+                logits: torch.Tensor, picked: list) -> GreedyRun:
+    return GreedyRun(way=way, prompt_tokens=len(ids), truncated_from=truncated_from,
+                     last_logits=logits.numpy().astype(np.float32), top=candidates(bundle.tokenizer, logits, 1)[0],
+                     continuation=_continuation(bundle, picked))
+
+
+def run_alone(bundle: ModelBundle, prompt: str, n_tokens: int, way: str, max_prompt_tokens: int = 512) -> GreedyRun:
+    """The prompt on its own (a batch of one, no padding), greedy for n_tokens: what the app's loop does."""
+    ids, truncated_from = encode(bundle, prompt, max_prompt_tokens)
+    first, picked = greedy_batch(bundle, [ids], n_tokens)
+    return _greedy_run(bundle, way, ids, truncated_from, first[0], picked[0])
+
+
+def run_in_batch(bundle: ModelBundle, prompt: str, n_tokens: int, way: str, fillers: Sequence[str] = BATCH_FILLERS,
+                 max_prompt_tokens: int = 512) -> GreedyRun:
+    """The prompt as row 1 of a left-padded batch with other prompts (the fillers), greedy for n_tokens."""
+    ids, truncated_from = encode(bundle, prompt, max_prompt_tokens)
+    others = [encode(bundle, f, max_prompt_tokens)[0] for f in fillers]
+    first, picked = greedy_batch(bundle, others[:1] + [ids] + others[1:], n_tokens)
+    return _greedy_run(bundle, way, ids, truncated_from, first[1], picked[1])
+
+
+def compare(a: GreedyRun, b: GreedyRun) -> TwoWays:
+    """Largest logit difference at the prompt's last position and where the greedy texts part."""
+    diff = float(np.max(np.abs(a.last_logits.astype(np.float64) - b.last_logits.astype(np.float64))))
+    return TwoWays(a=a, b=b, max_abs_diff=diff,
+                   diverge_at=first_divergence([a.continuation.token_ids, b.continuation.token_ids]))
+
+
+def float32_text(x: float) -> str:
+    """The shortest decimal that reads back as the same float32 (0.8000001, 100000000, 1e-08)."""
+    value = np.float32(x)
+    if value != 0 and not 1e-4 <= abs(value) < 1e9:
+        return np.format_float_scientific(value, unique=True, trim="-")
+    return np.format_float_positional(value, unique=True, trim="-")

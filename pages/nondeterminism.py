@@ -1,0 +1,83 @@
+"""Nondeterminism: the same prompt run several times, the tree of runs, float order, the model two ways."""
+import streamlit as st
+
+import model_backend as mb
+from model_backend.validation import InvalidInput, check_prompt
+from ui import nondeterminism_view as view
+from ui.i18n import t
+from ui.nav import next_page_link
+from ui.widgets import intro, prompt_box, show_error, truncation_notice
+
+
+def sampling_controls() -> tuple[mb.SamplingParams, list[int], bool]:
+    """The widgets of section 1: (settings without a seed, one seed per run, whether the seed is fixed)."""
+    c1, c2, c3 = st.columns(3)
+    temperature = c1.slider(t("nondeterminism.temperature"), 0.0, 1.5, 0.7, 0.05, key="nd_temperature")
+    runs = c2.slider(t("nondeterminism.runs"), 2, 8, 5, key="nd_runs")
+    tokens = c3.slider(t("nondeterminism.tokens"), 4, 24, 12, key="nd_tokens")
+    modes = {m: t(f"nondeterminism.mode.{m}") for m in ("fresh", "fixed")}
+    m1, m2 = st.columns([2, 1], vertical_alignment="bottom")
+    mode = m1.radio(t("nondeterminism.mode"), list(modes), format_func=modes.get, horizontal=True, key="nd_mode")
+    fixed = mode == "fixed"
+    if fixed:
+        seed = m2.number_input(t("nondeterminism.seed"), 0, 2**31 - 1, 42, key="nd_seed")
+        run_seeds = [int(seed)] * runs
+    else:
+        redraw = m2.button(t("nondeterminism.redraw"), help=t("nondeterminism.redraw.help"),
+                           icon=":material/casino:", key="nd_redraw")
+        run_seeds = view.seeds(runs, redraw)
+    return mb.SamplingParams(temperature=temperature, max_new_tokens=tokens), run_seeds, fixed
+
+
+def model_section() -> None:
+    """Section 3c: the real model computed two ways, run on request and cached."""
+    st.subheader(t("nondeterminism.model.head"))
+    st.markdown(t("nondeterminism.model.text"))
+    st.session_state.setdefault("nd_model_prompt", t("nondeterminism.model.default_prompt"))
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    text = c1.text_input(t("nondeterminism.model.prompt"), key="nd_model_prompt", max_chars=2000)
+    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, 20, key="nd_model_tokens")
+    if st.button(t("nondeterminism.model.run"), type="primary", icon=":material/compare_arrows:", key="nd_compare"):
+        st.session_state["nd_compared"] = True
+    if not st.session_state.get("nd_compared"):
+        st.caption(t("nondeterminism.model.hint"))
+        return
+    try:
+        view.model_two_ways(check_prompt(text), n)
+    except InvalidInput as exc:
+        show_error(exc)
+
+
+def render() -> None:
+    intro("nondeterminism")
+    prompt = prompt_box("nondeterminism")
+
+    st.header(t("nondeterminism.sample.head"))
+    st.markdown(t("nondeterminism.sample.text"))
+    params, run_seeds, fixed = sampling_controls()
+    if prompt is not None:
+        gens = view.sampled_runs(prompt, params, run_seeds)
+        truncation_notice(gens[0].truncated_from, len(gens[0].prompt_tokens))
+        view.runs_table(gens)
+        view.divergence(gens, params.greedy, fixed)
+
+        st.header(t("nondeterminism.cascade.head"))
+        st.markdown(t("nondeterminism.cascade.text"))
+        view.cascade(gens, params.max_new_tokens)
+
+    st.header(t("nondeterminism.float.head"))
+    st.subheader(t("nondeterminism.assoc.head"))
+    st.markdown(t("nondeterminism.assoc.text"))
+    view.associativity_table()
+    view.own_numbers()
+    st.subheader(t("nondeterminism.sum.head"))
+    st.markdown(t("nondeterminism.sum.text"))
+    view.ordered_sums()
+    model_section()
+
+    st.header(t("nondeterminism.dev.head"))
+    st.markdown(t("nondeterminism.dev.text"))
+    next_page_link("nondeterminism")
+
+
+render()

@@ -1,0 +1,314 @@
+"""The nondeterminism page's panels: sampled runs, the tree of runs, float order, the model two ways."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+import torch
+
+import model_backend as mb
+from model_backend import nondeterminism as nd
+from model_backend.loading import pick_device, pick_dtype
+from model_backend.text import visible
+from ui import backend
+from ui.charts import MASKED, OKABE_ITO
+from ui.i18n import fmt_float, fmt_int, lang, t
+from ui.widgets import model_text, truncation_notice
+
+FINISH = ("stop", "length", "stop_sequence")
+
+
+def cell(text: str) -> str:
+    """Model text for a table cell: shown as text, line breaks made visible so rows stay one line."""
+    return text.replace("\r", "").replace("\n", "↵")
+
+
+def number(x: float, exact: bool = False) -> str:
+    """A float32 value with the digits it really holds (or an exact sum to 9 significant digits),
+    with the visitor's decimal mark."""
+    text = f"{x:.9g}" if exact else nd.float32_text(x)
+    return text.replace(".", ",") if lang() == "pt-BR" else text
+
+
+# ---------------------------------------------------------------- 1. sampled runs
+
+
+def seeds(runs: int, redraw: bool) -> list[int]:
+    """One fresh random seed per run, kept in the session so a rerun does not redraw them."""
+    kept = st.session_state.get("nd_seeds", [])
+    if redraw:
+        kept = []
+    kept = (kept + [secrets.randbelow(2**31) for _ in range(runs)])[:runs]
+    st.session_state["nd_seeds"] = kept
+    return kept
+
+
+def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> list[mb.Generation]:
+    """Every run of the prompt, with a progress bar (seeded and greedy runs are cached)."""
+    bar = st.progress(0.0)
+    out = []
+    for i, seed in enumerate(run_seeds):
+        bar.progress(i / len(run_seeds), text=t("nondeterminism.generating", i=i + 1, n=len(run_seeds)))
+        out.append(backend.generation(prompt, replace(params, seed=seed)))
+    bar.empty()
+    return out
+
+
+def runs_table(gens: list[mb.Generation]) -> None:
+    finish = {k: t(f"nondeterminism.finish.{k}") for k in FINISH}
+    text_col = t("nondeterminism.col.text")
+    df = pd.DataFrame({
+        t("nondeterminism.col.run"): range(1, len(gens) + 1),
+        text_col: [cell(g.completion) for g in gens],
+        t("nondeterminism.col.finish"): [finish.get(g.finish_reason, g.finish_reason) for g in gens],
+        t("nondeterminism.col.seed"): [str(g.seed) if g.seed is not None else t("nondeterminism.greedy_seed")
+                                       for g in gens],
+    })
+    st.dataframe(df, hide_index=True, width="stretch", column_config={text_col: st.column_config.TextColumn(width="large")})
+    st.caption(t("nondeterminism.table.caption"))
+
+
+def divergence(gens: list[mb.Generation], greedy: bool, fixed: bool) -> int | None:
+    """Say whether the runs agree and, if not, what each chose at the first different token."""
+    ids = [[s.token.id for s in g.steps] for g in gens]
+    at = nd.first_divergence(ids)
+    if at is None:
+        why = "greedy" if greedy else "seeded" if fixed else "fresh"
+        st.success(t(f"nondeterminism.same.{why}", n=len(gens)), icon=":material/check_circle:")
+        return None
+    st.markdown(t("nondeterminism.split", k=at, pos=at + 1) if at else t("nondeterminism.split.first"))
+    groups: dict[str, list[str]] = {}
+    for run, g in enumerate(gens, start=1):
+        choice = g.steps[at].token.display if at < len(g.steps) else t("nondeterminism.ended")
+        groups.setdefault(choice, []).append(str(run))
+    st.dataframe(pd.DataFrame({t("nondeterminism.col.choice"): list(groups),
+                               t("nondeterminism.col.runs"): [", ".join(r) for r in groups.values()]}),
+                 hide_index=True)
+    return at
+
+
+# ---------------------------------------------------------------- 2. the tree of runs
+
+
+def tree_frame(branches: tuple[nd.Branch, ...]) -> pd.DataFrame:
+    """One row per branch: where its line starts and ends, its lane and its parent's lane (for the fork)."""
+    lanes = {b.id: b.lane for b in branches}
+    return pd.DataFrame({
+        "branch": [b.id + 1 for b in branches],
+        "start": [b.start + 1 for b in branches],  # token numbers count from 1, as in the tables
+        "end": [max(b.end, b.start + 0.3) + 1 for b in branches],
+        "lane": [b.lane for b in branches],
+        "parent_lane": [lanes[b.parent] if b.parent is not None else b.lane for b in branches],
+        "label": [visible(b.text) if b.token_ids else t("nondeterminism.ended") for b in branches],
+        "runs": [", ".join(str(r + 1) for r in b.runs) for b in branches],
+        "colour": [str(b.id % len(OKABE_ITO)) if b.parent is not None else "root" for b in branches],
+    })
+
+
+def tree_chart(branches: tuple[nd.Branch, ...], n_tokens: int) -> alt.LayerChart:
+    """Lanes of runs: a thick line per shared stretch, a thin grey fork where a branch leaves its parent."""
+    nodes = tree_frame(branches)
+    x = alt.X("start:Q", title=t("nondeterminism.tree.x"), scale=alt.Scale(domain=[1, n_tokens + 1]),
+              axis=alt.Axis(values=list(range(1, n_tokens + 1)), format="d"))
+    y = alt.Y("lane:Q", axis=None, scale=alt.Scale(domain=[nodes["lane"].max() + 0.6, -0.6]))
+    colours = alt.Color("colour:N", legend=None,
+                        scale=alt.Scale(domain=["root"] + [str(i) for i in range(len(OKABE_ITO))],
+                                        range=["#555555"] + OKABE_ITO))
+    tips = [alt.Tooltip("branch:Q", title=t("nondeterminism.tree.branch")),
+            alt.Tooltip("start:Q", title=t("nondeterminism.tree.start")),
+            alt.Tooltip("runs:N", title=t("nondeterminism.col.runs")),
+            alt.Tooltip("label:N", title=t("nondeterminism.tree.text"))]
+    forks = alt.Chart(nodes).mark_rule(color=MASKED, strokeWidth=2).encode(x=x, y=y, y2="parent_lane:Q", tooltip=tips)
+    base = alt.Chart(nodes[[b.token_ids != () or b.parent is not None for b in branches]])  # no empty root
+    lines = base.mark_rule(strokeWidth=5, strokeCap="round").encode(x=x, x2="end:Q", y=y, color=colours,
+                                                                      tooltip=tips)
+    dots = base.mark_circle(size=140, opacity=1).encode(x=x, y=y, color=colours, tooltip=tips)
+    words = base.mark_text(align="left", baseline="bottom", dx=2, dy=-7, limit=420, clip=True).encode(
+        x=x, y=y, text="label:N", tooltip=tips)
+    height = 60 + 64 * (nodes["lane"].max() + 1)
+    return alt.layer(forks, lines, dots, words).properties(height=int(height))
+
+
+def branch_table(branches: tuple[nd.Branch, ...]) -> None:
+    branches = tuple(b for b in branches if b.token_ids or b.parent is not None)  # an empty root says nothing
+    df = pd.DataFrame({
+        t("nondeterminism.tree.branch"): [b.id + 1 for b in branches],
+        t("nondeterminism.tree.start"): [b.start + 1 for b in branches],
+        t("nondeterminism.col.runs"): [", ".join(str(r + 1) for r in b.runs) for b in branches],
+        t("nondeterminism.tree.text"): [cell(b.text) if b.token_ids else t("nondeterminism.ended")
+                                        for b in branches],
+    })
+    st.dataframe(df, hide_index=True, width="stretch")
+
+
+def cascade(gens: list[mb.Generation], n_tokens: int) -> None:
+    branches = nd.branch_tree([[s.token.id for s in g.steps] for g in gens],
+                              [[s.token.text for s in g.steps] for g in gens])
+    if len(branches) < 2:
+        st.info(t("nondeterminism.tree.one"), icon=":material/info:")
+        return
+    st.altair_chart(tree_chart(branches, n_tokens), width="stretch")
+    st.caption(t("nondeterminism.tree.caption"))
+    branch_table(branches)
+
+
+# ---------------------------------------------------------------- 3. floating point
+
+
+def associativity_table() -> None:
+    rows = [nd.associativity(*example) for example in nd.ASSOCIATIVITY_EXAMPLES]
+    yes, no = t("nondeterminism.yes"), t("nondeterminism.no")
+    st.dataframe(pd.DataFrame({
+        "a": [number(r.a) for r in rows], "b": [number(r.b) for r in rows], "c": [number(r.c) for r in rows],
+        "(a + b) + c": [number(r.left) for r in rows], "a + (b + c)": [number(r.right) for r in rows],
+        t("nondeterminism.col.equal"): [yes if r.associative else no for r in rows],
+        t("nondeterminism.col.exact"): [number(r.exact, exact=True) for r in rows],
+    }), hide_index=True, width="stretch")
+    st.caption(t("nondeterminism.assoc.caption"))
+
+
+@st.fragment
+def own_numbers() -> None:
+    with st.expander(t("nondeterminism.assoc.own")):
+        cols = st.columns(3)
+        values = [col.number_input(name, value=default, format="%.9g", key=f"nd_{name}")
+                  for col, name, default in zip(cols, "abc", (1e8, -1e8, 1.0))]
+        r = nd.associativity(*values)
+        st.markdown(t("nondeterminism.assoc.result", left=number(r.left), right=number(r.right),
+                      exact=number(r.exact, exact=True)))
+        st.markdown(t("nondeterminism.assoc.same" if r.associative else "nondeterminism.assoc.differ"))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def vector_sums(n: int) -> tuple[tuple[nd.OrderedSum, ...], float]:
+    return nd.sums_in_orders(nd.random_vector(n, seed=0), seed=0)
+
+
+@st.fragment
+def ordered_sums() -> None:
+    n = st.select_slider(t("nondeterminism.sum.n"), options=[1_000, 10_000, 100_000, 1_000_000], value=100_000,
+                         format_func=fmt_int, key="nd_sum_n")
+    sums, exact = vector_sums(n)
+    labels = [t(f"nondeterminism.order.{s.order}") for s in sums]
+    df = pd.DataFrame({"order": labels, "total": [fmt_float(s.total, 4) for s in sums],
+                       "error": [s.error for s in sums], "error_text": [fmt_float(s.error, 4) for s in sums]})
+    st.dataframe(df[["order", "total", "error_text"]].rename(columns={
+        "order": t("nondeterminism.col.order"), "total": t("nondeterminism.col.total"),
+        "error_text": t("nondeterminism.col.error")}), hide_index=True, width="stretch")
+    bars = alt.Chart(df).mark_bar().encode(
+        x=alt.X("error:Q", title=t("nondeterminism.col.error")),
+        y=alt.Y("order:N", sort=labels, title=t("nondeterminism.col.order"), axis=alt.Axis(labelLimit=260)),
+        color=alt.Color("order:N", sort=labels, legend=None),
+        tooltip=[alt.Tooltip("order:N", title=t("nondeterminism.col.order")),
+                 alt.Tooltip("total:N", title=t("nondeterminism.col.total")),
+                 alt.Tooltip("error_text:N", title=t("nondeterminism.col.error"))],
+    ).properties(height=alt.Step(30))
+    st.altair_chart(bars, width="stretch")
+    st.caption(t("nondeterminism.sum.caption", n=fmt_int(n), exact=fmt_float(exact, 4)))
+
+
+# ---------------------------------------------------------------- 3. the model, two ways
+
+
+def _dtype_key(dtype: str) -> str:
+    """The backend cache key that already holds this dtype (the app's "auto" often is bfloat16)."""
+    wanted = pick_dtype(dtype, torch.device("cpu"))
+    device = pick_device(backend.settings().device)
+    for key in (backend.current_dtype(), "auto"):
+        if pick_dtype(key, device) == wanted:
+            return key
+    return dtype
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _alone(spec: str, dtype: str, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
+    return nd.run_alone(backend._bundle(spec, _dtype_key(dtype)), prompt, n, dtype, max_prompt)
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _in_batch(spec: str, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
+    return nd.run_in_batch(backend._bundle(spec, _dtype_key("float32")), prompt, n, "batch", nd.BATCH_FILLERS,
+                           max_prompt)
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _device_bundle(spec: str, device: str) -> mb.ModelBundle:
+    return mb.load_bundle(spec, "float32", device, settings=backend.settings())
+
+
+@st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
+def _on_device(spec: str, device: str, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
+    return nd.run_alone(_device_bundle(spec, device), prompt, n, device, max_prompt)
+
+
+def comparisons(prompt: str, n: int) -> list[tuple[str, nd.TwoWays, tuple[str, str]]]:
+    """Run (or fetch from the cache) every comparison, with a progress bar: [(title, result, way labels)]."""
+    spec, max_prompt = backend.current_model(), backend.settings().max_prompt_tokens
+    batch = len(nd.BATCH_FILLERS) + 1
+    ways = {k: t(f"nondeterminism.way.{k}") for k in ("float32", "bfloat16", "alone", "cpu", "cuda")}
+    ways["batch"] = t("nondeterminism.way.batch", n=batch)
+    steps = [("float32", lambda: _alone(spec, "float32", prompt, n, max_prompt)),
+             ("bfloat16", lambda: _alone(spec, "bfloat16", prompt, n, max_prompt)),
+             ("batch", lambda: _in_batch(spec, prompt, n, max_prompt))]
+    if torch.cuda.is_available():
+        steps += [("cpu", lambda: _on_device(spec, "cpu", prompt, n, max_prompt)),
+                  ("cuda", lambda: _on_device(spec, "cuda", prompt, n, max_prompt))]
+    bar, done = st.progress(0.0), {}
+    for i, (key, work) in enumerate(steps):
+        bar.progress(i / len(steps), text=t("nondeterminism.progress.run", way=ways[key]))
+        done[key] = work()
+    bar.empty()
+    out = [(t("nondeterminism.cmp.dtype"), nd.compare(done["float32"], done["bfloat16"]),
+            (ways["float32"], ways["bfloat16"])),
+           (t("nondeterminism.cmp.batch", n=batch), nd.compare(done["float32"], done["batch"]),
+            (ways["alone"], ways["batch"]))]
+    if "cuda" in done:
+        out.append((t("nondeterminism.cmp.device"), nd.compare(done["cpu"], done["cuda"]), (ways["cpu"], ways["cuda"])))
+    return out
+
+
+def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int) -> None:
+    st.markdown(f"#### {title}")
+    n = len(result.a.continuation.token_ids)
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("nondeterminism.m.diff"), fmt_float(result.max_abs_diff, 6 if result.max_abs_diff < 0.01 else 4),
+              help=t("nondeterminism.m.diff.help", vocab=fmt_int(vocab)))
+    m2.metric(t("nondeterminism.m.top"), t("nondeterminism.m.top.same" if result.same_top else "nondeterminism.m.top.changed"))
+    split = (t("nondeterminism.m.split.none", n=n) if result.diverge_at is None
+             else t("nondeterminism.m.split.at", pos=result.diverge_at + 1))
+    m3.metric(t("nondeterminism.m.split"), split)
+    if result.max_abs_diff == 0:
+        st.caption(t("nondeterminism.zero"))
+    elif result.diverge_at is None:
+        st.caption(t("nondeterminism.tiny"))
+    left, right = st.columns(2)
+    for col, label, run in ((left, labels[0], result.a), (right, labels[1], result.b)):
+        with col:
+            st.caption(label)
+            model_text(run.continuation.text)
+    if result.diverge_at is not None:
+        at = result.diverge_at
+        rows = [(label, run.continuation) for label, run in zip(labels, (result.a, result.b))]
+        st.dataframe(pd.DataFrame({
+            t("nondeterminism.col.way"): [label for label, _ in rows],
+            t("nondeterminism.col.at", pos=at + 1): [c.tokens[at] if at < len(c.tokens) else t("nondeterminism.ended")
+                                                     for _, c in rows],
+            t("nondeterminism.col.gap"): [fmt_float(c.gaps[at], 3) if at < len(c.gaps) else "" for _, c in rows],
+        }), hide_index=True)
+        st.caption(t("nondeterminism.split.caption"))
+
+
+def model_two_ways(prompt: str, n: int) -> None:
+    results = comparisons(prompt, n)
+    first = results[0][1].a
+    truncation_notice(first.truncated_from, first.prompt_tokens)
+    for title, result, labels in results:
+        two_ways(title, result, labels, vocab=first.last_logits.shape[0])
+    with st.expander(t("nondeterminism.fillers")):
+        for filler in nd.BATCH_FILLERS:
+            model_text(filler)
+    if not torch.cuda.is_available():
+        st.info(t("nondeterminism.no_gpu"), icon=":material/memory:")

@@ -1,0 +1,260 @@
+"""Strings of the nondeterminism page: sampling, the cascade, floating-point order, what to do."""
+
+STRINGS = {
+    "nondeterminism.title": ("Por que o mesmo prompt dá respostas diferentes",
+                             "Why the same prompt gives different answers"),
+    "nondeterminism.intro": (
+        "Até os logits, o modelo é só aritmética. A variação entra por três portas, e aqui cada uma roda no "
+        "modelo de verdade: **o sorteio** do próximo token, **o efeito cascata** de um único token diferente e "
+        "**a ordem das contas** em ponto flutuante. No fim: o que fazer quando você precisa de respostas "
+        "reproduzíveis.",
+        "Up to the logits, the model is only arithmetic. Variation comes in through three doors, and here each "
+        "one runs on the real model: **the draw** of the next token, **the cascade** from a single different "
+        "token, and **the order of the arithmetic** in floating point. At the end: what to do when you need "
+        "reproducible answers.",
+    ),
+    # 1. sampling
+    "nondeterminism.sample.head": ("1. Amostragem: o sorteio do próximo token", "1. Sampling: the draw of the next token"),
+    "nondeterminism.sample.text": (
+        "Com temperatura acima de 0, cada token é **sorteado** da distribuição do modelo. Rode o mesmo prompt "
+        "várias vezes e compare os textos. Com a mesma semente, os sorteios se repetem; com temperatura 0 "
+        "(greedy) não há sorteio.",
+        "With a temperature above 0, every token is **drawn** from the model's distribution. Run the same "
+        "prompt several times and compare the texts. With the same seed the draws repeat; with temperature 0 "
+        "(greedy) there is no draw.",
+    ),
+    "nondeterminism.temperature": ("Temperatura (0 = greedy)", "Temperature (0 = greedy)"),
+    "nondeterminism.runs": ("Execuções", "Runs"),
+    "nondeterminism.tokens": ("Tokens por execução", "Tokens per run"),
+    "nondeterminism.mode": ("Semente", "Seed"),
+    "nondeterminism.mode.fresh": ("nova a cada execução (como uma API sem seed)",
+                                  "a fresh one each run (like an API call without a seed)"),
+    "nondeterminism.mode.fixed": ("a mesma em todas as execuções", "the same for every run"),
+    "nondeterminism.seed": ("Valor da semente", "Seed value"),
+    "nondeterminism.redraw": ("Sortear de novo", "Draw again"),
+    "nondeterminism.redraw.help": ("Novas sementes aleatórias para todas as execuções.",
+                                   "New random seeds for every run."),
+    "nondeterminism.generating": ("Gerando a execução {i} de {n}…", "Generating run {i} of {n}…"),
+    "nondeterminism.col.run": ("Execução", "Run"),
+    "nondeterminism.col.seed": ("Semente", "Seed"),
+    "nondeterminism.col.text": ("Texto gerado", "Generated text"),
+    "nondeterminism.col.tokens": ("Tokens", "Tokens"),
+    "nondeterminism.col.finish": ("finish_reason", "finish_reason"),
+    "nondeterminism.greedy_seed": ("nenhuma (greedy)", "none (greedy)"),
+    "nondeterminism.finish.stop": ("stop (EOS)", "stop (EOS)"),
+    "nondeterminism.finish.length": ("length (limite)", "length (limit)"),
+    "nondeterminism.finish.stop_sequence": ("stop_sequence", "stop_sequence"),
+    "nondeterminism.table.caption": (
+        "Cada linha é uma execução completa do mesmo prompt. Texto do modelo, mostrado como texto (↵ = quebra de "
+        "linha). finish_reason diz por que a execução parou.",
+        "Each row is one complete run of the same prompt. Model text, shown as text (↵ = line break). "
+        "finish_reason says why the run stopped.",
+    ),
+    "nondeterminism.same.greedy": (
+        "As {n} execuções geraram exatamente o mesmo texto: com temperatura 0 o modelo sempre pega o token mais "
+        "provável, então não há sorteio.",
+        "All {n} runs produced exactly the same text: at temperature 0 the model always takes the most likely "
+        "token, so nothing is drawn.",
+    ),
+    "nondeterminism.same.seeded": (
+        "As {n} execuções geraram exatamente o mesmo texto: a mesma semente repete os mesmos sorteios.",
+        "All {n} runs produced exactly the same text: the same seed repeats the same draws.",
+    ),
+    "nondeterminism.same.fresh": (
+        "Desta vez as {n} execuções saíram iguais, apesar das sementes diferentes: o modelo tinha muita certeza "
+        "em cada passo. Sorteie de novo ou aumente a temperatura.",
+        "This time all {n} runs came out the same despite different seeds: the model was very sure at every "
+        "step. Draw again or raise the temperature.",
+    ),
+    "nondeterminism.split": (
+        "As execuções concordam nos primeiros **{k}** tokens e se separam no **token nº {pos}**. O que cada uma "
+        "escolheu ali:",
+        "The runs agree on the first **{k}** tokens and part at **token #{pos}**. What each one chose there:",
+    ),
+    "nondeterminism.split.first": (
+        "As execuções já se separam no **primeiro token** gerado. O que cada uma escolheu ali:",
+        "The runs already part at the **first** generated token. What each one chose there:",
+    ),
+    "nondeterminism.col.choice": ("Token escolhido", "Chosen token"),
+    "nondeterminism.col.runs": ("Execuções", "Runs"),
+    "nondeterminism.ended": ("(terminou)", "(ended)"),
+    # 2. the cascade
+    "nondeterminism.cascade.head": ("2. Efeito cascata: um token diferente muda o resto",
+                                    "2. The cascade: one different token changes the rest"),
+    "nondeterminism.cascade.text": (
+        "Cada token escolhido vira parte da entrada do passo seguinte. Por isso uma única escolha diferente "
+        "(\"Paris, a\" contra \"Paris é\") leva a textos que se afastam cada vez mais. A árvore começa no trecho "
+        "que todas as execuções compartilham e se ramifica em cada token onde elas se separam.",
+        "Every chosen token becomes part of the next step's input. That is why one different choice "
+        "(\"Paris, a\" against \"Paris é\") leads to texts that drift further and further apart. The tree starts "
+        "with the stretch every run shares and branches at each token where they part.",
+    ),
+    "nondeterminism.tree.x": ("Posição do token gerado", "Position of the generated token"),
+    "nondeterminism.tree.branch": ("Ramo", "Branch"),
+    "nondeterminism.tree.start": ("Começa no token nº", "Starts at token #"),
+    "nondeterminism.tree.text": ("Texto do ramo", "Branch text"),
+    "nondeterminism.tree.caption": (
+        "Cada linha horizontal é um trecho de tokens que algumas execuções compartilham; cada bifurcação é um "
+        "token em que elas escolheram diferente. O eixo conta os tokens gerados. Passe o mouse (ou toque) para "
+        "ver o texto inteiro do ramo; a tabela abaixo tem o mesmo conteúdo.",
+        "Each horizontal line is a stretch of tokens that some runs share; each fork is a token where they "
+        "chose differently. The axis counts generated tokens. Hover (or tap) to see a branch's whole text; "
+        "the table below has the same content.",
+    ),
+    "nondeterminism.tree.one": (
+        "Todas as execuções são idênticas, então a árvore tem um único ramo. Use sementes novas a cada execução "
+        "com temperatura acima de 0 para vê-la se ramificar.",
+        "Every run is identical, so the tree has a single branch. Use a fresh seed each run with a temperature "
+        "above 0 to see it branch.",
+    ),
+    # 3. floating point
+    "nondeterminism.float.head": ("3. Ponto flutuante: a ordem das contas muda o resultado",
+                                  "3. Floating point: the order of the arithmetic changes the result"),
+    "nondeterminism.assoc.head": ("(a + b) + c ≠ a + (b + c)", "(a + b) + c ≠ a + (b + c)"),
+    "nondeterminism.assoc.text": (
+        "Em float32, cada soma é arredondada para o número representável mais próximo (cerca de 7 dígitos "
+        "significativos). Agrupar as mesmas três parcelas de outro jeito arredonda em outros pontos. Calculado "
+        "agora, em float32, com numpy:",
+        "In float32, every addition is rounded to the nearest representable number (about 7 significant "
+        "digits). Grouping the same three numbers another way rounds at other points. Computed just now, in "
+        "float32, with numpy:",
+    ),
+    "nondeterminism.col.equal": ("Iguais?", "Equal?"),
+    "nondeterminism.col.exact": ("Valor exato", "Exact value"),
+    "nondeterminism.yes": ("sim", "yes"),
+    "nondeterminism.no": ("não", "no"),
+    "nondeterminism.assoc.caption": (
+        "Cada número é mostrado com os dígitos que o float32 guarda de fato. \"Valor exato\" é a soma sem "
+        "arredondamento das mesmas parcelas. As parcelas também são float32: 0,1 é guardado como 0,100000001, "
+        "por isso nem a soma exata dá 0,8.",
+        "Each number is shown with the digits float32 really keeps. \"Exact value\" is the sum of the same "
+        "numbers without rounding. The inputs are float32 too: 0.1 is stored as 0.100000001, which is why even "
+        "the exact sum is not 0.8.",
+    ),
+    "nondeterminism.assoc.own": ("Teste os seus números", "Try your own numbers"),
+    "nondeterminism.assoc.result": ("(a + b) + c = **{left}** · a + (b + c) = **{right}** · exato: {exact}",
+                                    "(a + b) + c = **{left}** · a + (b + c) = **{right}** · exact: {exact}"),
+    "nondeterminism.assoc.differ": ("Os dois agrupamentos dão resultados diferentes.",
+                                    "The two groupings give different results."),
+    "nondeterminism.assoc.same": (
+        "Com estes números os dois agrupamentos coincidem. Tente números de tamanhos muito diferentes, como "
+        "100000000, -100000000 e 1.",
+        "With these numbers both groupings agree. Try numbers of very different sizes, such as 100000000, "
+        "-100000000 and 1.",
+    ),
+    "nondeterminism.sum.head": ("Um vetor longo somado em ordens diferentes",
+                                "A long vector summed in different orders"),
+    "nondeterminism.sum.text": (
+        "Os mesmos números float32 (sinais e tamanhos variados, como as ativações de uma rede), somados em seis "
+        "ordens. Uma GPU divide cada soma entre milhares de threads, e a ordem em que as partes se juntam pode "
+        "mudar de uma execução para outra.",
+        "The same float32 numbers (mixed signs and sizes, like a network's activations), added up in six "
+        "orders. A GPU splits every sum across thousands of threads, and the order in which the parts are "
+        "combined can change from one run to the next.",
+    ),
+    "nondeterminism.sum.n": ("Tamanho do vetor", "Vector length"),
+    "nondeterminism.col.order": ("Ordem", "Order"),
+    "nondeterminism.col.total": ("Total em float32", "float32 total"),
+    "nondeterminism.col.error": ("Diferença para a soma exata", "Difference from the exact sum"),
+    "nondeterminism.order.stored": ("da esquerda para a direita", "left to right"),
+    "nondeterminism.order.ascending": ("crescente (menor primeiro)", "ascending (smallest first)"),
+    "nondeterminism.order.descending": ("decrescente (maior primeiro)", "descending (largest first)"),
+    "nondeterminism.order.shuffled": ("embaralhada", "shuffled"),
+    "nondeterminism.order.pairwise": ("em pares, como uma árvore (numpy.sum)", "in pairs, as a tree (numpy.sum)"),
+    "nondeterminism.order.torch": ("em blocos paralelos (torch.sum)", "in parallel blocks (torch.sum)"),
+    "nondeterminism.sum.caption": (
+        "Diferença entre cada total em float32 e a soma exata dos mesmos {n} números ({exact}). Mesmos números, "
+        "mesma máquina: só a ordem das somas mudou.",
+        "Difference between each float32 total and the exact sum of the same {n} numbers ({exact}). Same "
+        "numbers, same machine: only the order of the additions changed.",
+    ),
+    "nondeterminism.model.head": ("O modelo real, calculado de dois jeitos", "The real model, computed two ways"),
+    "nondeterminism.model.text": (
+        "Um servidor pode calcular o mesmo prompt de jeitos diferentes: em bfloat16 para ganhar velocidade, ou "
+        "junto com pedidos de outras pessoas num lote (batch), com preenchimento (padding) à esquerda. Aqui o "
+        "modelo de verdade faz as duas coisas. Compare os logits do próximo token e as continuações greedy "
+        "(temperatura 0, sem nenhum sorteio).",
+        "A server may compute the same prompt in different ways: in bfloat16 for speed, or together with other "
+        "people's requests in a batch, padded on the left. Here the real model does both. Compare the "
+        "next-token logits and the greedy continuations (temperature 0, nothing drawn).",
+    ),
+    "nondeterminism.model.prompt": ("Prompt da comparação", "Prompt for the comparison"),
+    "nondeterminism.model.default_prompt": ("Albert Einstein nasceu em", "Albert Einstein nasceu em"),
+    "nondeterminism.model.tokens": ("Tokens gerados", "Generated tokens"),
+    "nondeterminism.model.run": ("Comparar", "Compare"),
+    "nondeterminism.model.hint": (
+        "Leva alguns segundos na CPU; depois fica guardado e volta na hora.",
+        "Takes a few seconds on the CPU; afterwards it is kept and comes back at once.",
+    ),
+    "nondeterminism.progress.run": ("Calculando: {way}…", "Computing: {way}…"),
+    "nondeterminism.way.float32": ("float32", "float32"),
+    "nondeterminism.way.bfloat16": ("bfloat16", "bfloat16"),
+    "nondeterminism.way.alone": ("sozinho (lote de 1)", "alone (batch of 1)"),
+    "nondeterminism.way.batch": ("num lote de {n}", "in a batch of {n}"),
+    "nondeterminism.way.cpu": ("CPU", "CPU"),
+    "nondeterminism.way.cuda": ("GPU (CUDA)", "GPU (CUDA)"),
+    "nondeterminism.cmp.dtype": ("float32 × bfloat16", "float32 vs bfloat16"),
+    "nondeterminism.cmp.batch": ("Sozinho × num lote de {n} (float32)", "Alone vs in a batch of {n} (float32)"),
+    "nondeterminism.cmp.device": ("CPU × GPU (float32)", "CPU vs GPU (float32)"),
+    "nondeterminism.m.diff": ("Maior diferença entre logits", "Largest logit difference"),
+    "nondeterminism.m.diff.help": (
+        "O maior |logit_a − logit_b| entre os {vocab} tokens do vocabulário, na última posição do prompt.",
+        "The largest |logit_a − logit_b| over the {vocab} tokens of the vocabulary, at the prompt's last "
+        "position.",
+    ),
+    "nondeterminism.m.top": ("Token mais provável", "Most likely token"),
+    "nondeterminism.m.top.same": ("o mesmo", "the same"),
+    "nondeterminism.m.top.changed": ("mudou", "changed"),
+    "nondeterminism.m.split": ("Continuações greedy", "Greedy continuations"),
+    "nondeterminism.m.split.at": ("separam-se no token nº {pos}", "part at token #{pos}"),
+    "nondeterminism.m.split.none": ("iguais nos {n} tokens", "equal for all {n} tokens"),
+    "nondeterminism.zero": (
+        "Aqui a diferença foi exatamente zero: nesta máquina, os dois jeitos fizeram as mesmas contas na mesma "
+        "ordem. Em GPUs, kernels diferentes para cada tamanho de lote costumam mudar essa ordem.",
+        "Here the difference was exactly zero: on this machine both ways did the same arithmetic in the same "
+        "order. On GPUs, different kernels for each batch size tend to change that order.",
+    ),
+    "nondeterminism.tiny": (
+        "A diferença é minúscula, mas não é zero: mesmas contas, outra ordem de soma. Ela só troca um token "
+        "quando os dois melhores candidatos estão quase empatados.",
+        "The difference is tiny, but not zero: the same arithmetic, another order of addition. It only swaps a "
+        "token when the two best candidates are almost tied.",
+    ),
+    "nondeterminism.col.way": ("Jeito", "Way"),
+    "nondeterminism.col.at": ("Token nº {pos}", "Token #{pos}"),
+    "nondeterminism.col.gap": ("Vantagem sobre o 2º colocado (logit)", "Lead over the runner-up (logit)"),
+    "nondeterminism.split.caption": (
+        "No ponto em que os textos se separam, os dois melhores candidatos estavam quase empatados: uma "
+        "diferença pequena nos logits trocou a escolha, e daí em diante o efeito cascata fez o resto.",
+        "Where the texts part, the two best candidates were nearly tied: a small difference in the logits "
+        "swapped the choice, and from there the cascade did the rest.",
+    ),
+    "nondeterminism.fillers": ("Os outros pedidos do lote", "The other requests in the batch"),
+    "nondeterminism.no_gpu": (
+        "Não há GPU nesta máquina. Onde houver CUDA, esta seção também compara GPU × CPU com o mesmo prompt.",
+        "There is no GPU on this machine. Where CUDA is present, this section also compares GPU against CPU "
+        "on the same prompt.",
+    ),
+    # 4. what to do
+    "nondeterminism.dev.head": ("4. O que fazer como desenvolvedor", "4. What a developer should do"),
+    "nondeterminism.dev.text": (
+        "- **Para reproduzir:** temperatura 0 (ou uma semente fixa) e registre modelo, versão, parâmetros e "
+        "semente de cada chamada.\n"
+        "- **Mesmo assim pode variar:** num servidor de GPU compartilhado, o seu pedido cai em lotes de tamanhos "
+        "diferentes a cada vez, e os kernels somam em outra ordem. Como você viu acima, uma diferença minúscula "
+        "troca o token quando dois candidatos estão quase empatados, e o efeito cascata faz o resto.\n"
+        "- **Compare pelo significado, não pelo texto exato:** em testes, verifique fatos, campos e formato (ou "
+        "use um avaliador), não a igualdade das strings.\n"
+        "- **Sempre confira o `finish_reason`:** `length` quer dizer que a resposta foi cortada no limite de "
+        "tokens, não que o modelo terminou; `stop` é o fim natural (EOS).",
+        "- **To reproduce:** temperature 0 (or a fixed seed), and record the model, its version, the parameters "
+        "and the seed of every call.\n"
+        "- **It can still vary:** on a shared GPU server your request lands in batches of a different size each "
+        "time, and the kernels add up in another order. As you saw above, a tiny difference swaps the token when "
+        "two candidates are nearly tied, and the cascade does the rest.\n"
+        "- **Compare by meaning, not by exact text:** in tests, check facts, fields and format (or use a "
+        "grader), not string equality.\n"
+        "- **Always check `finish_reason`:** `length` means the answer was cut at the token limit, not that the "
+        "model was done; `stop` is the natural end (EOS).",
+    ),
+}
