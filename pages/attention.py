@@ -1,4 +1,5 @@
 """Attention: who looks at whom, in every layer and head of the real model, and what context does to a word."""
+import numpy as np
 import streamlit as st
 
 from model_backend import attention as att
@@ -97,8 +98,12 @@ def banco_panel() -> None:
     st.table(view.word_table(list(zip(traces, spans))), hide_index=True)
     show_raw = st.toggle(t("attention.banco.raw"), key="attention_banco_raw")
     st.altair_chart(view.similarity_chart(sim, show_raw), width="stretch")
-    st.caption(t("attention.banco.caption", first=fmt_float(sim.centred[0], 3), emb=fmt_float(sim.embedding_centred, 3),
-                 last=fmt_float(sim.centred[-1], 3), lowest=fmt_float(min(sim.centred), 3)))
+    if all(np.isfinite(sim.centred)):
+        st.caption(t("attention.banco.caption", first=fmt_float(sim.centred[0], 3),
+                     emb=fmt_float(sim.embedding_centred, 3), last=fmt_float(sim.centred[-1], 3),
+                     lowest=fmt_float(min(sim.centred), 3)))
+    else:  # e.g. both sentences are the word alone: each vector *is* the mean, nothing is left to compare
+        st.warning(t("attention.banco.undefined"), icon=":material/info:")
     st.info(t("attention.banco.causal"), icon=":material/arrow_forward:")
 
 
@@ -112,8 +117,10 @@ def render() -> None:
     truncation_notice(tr.truncated_from, len(tr.tokens))
     info, n = tr.info, len(tr.tokens)
     layers, heads = view.layer_options(info), view.head_options(info)
-    st.session_state.setdefault(LAYER, min(2, info.n_layers - 1))  # layer 2, head 3 mostly looks one token back
-    st.session_state.setdefault(HEAD, min(3, info.n_heads - 1))
+    if st.session_state.get(LAYER) not in layers:  # first visit, or another model with fewer layers
+        st.session_state[LAYER] = min(2, info.n_layers - 1)  # layer 2, head 3 mostly looks one token back
+    if st.session_state.get(HEAD) not in heads:
+        st.session_state[HEAD] = min(3, info.n_heads - 1)
 
     st.subheader(t("attention.big.title"))
     c1, c2 = st.columns([2, 3])

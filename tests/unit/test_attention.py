@@ -151,6 +151,12 @@ def test_word_similarity_of_different_tokens_matches_their_embeddings(tiny_bundl
     assert sim.centred[0] == pytest.approx(sim.embedding_centred, abs=1e-5)
 
 
+def test_centred_similarity_is_undefined_when_the_word_is_the_whole_text(tiny_bundle):
+    a = mb.trace(tiny_bundle, "b")  # one token each: the word's vector *is* the mean of the text
+    sim = att.word_similarity(a, att.find_word(a.tokens, "b"), a, att.find_word(a.tokens, "b"))
+    assert all(np.isnan(sim.centred)) and sim.raw[0] == pytest.approx(1.0)
+
+
 def test_cosine_of_a_zero_vector_is_undefined():
     assert np.isnan(att.cosine(np.zeros(3), np.ones(3)))
     assert att.cosine(np.array([1.0, 0]), np.array([0, 2.0])) == 0.0

@@ -239,6 +239,12 @@ STRINGS = {
         "dimensions, alike in every token, keep any pair near 1 (turn on the option above to see). The grey line "
         "is the reference: pairs of different tokens.",
     ),
+    "attention.banco.undefined": (
+        "Com tão poucos tokens, o vetor da palavra é a própria média, e a similaridade centralizada não é definida. "
+        "Escreva frases um pouco mais longas.",
+        "With so few tokens the word's vector is the mean itself, so the centred similarity is not defined. Write "
+        "slightly longer sentences.",
+    ),
     "attention.banco.causal": (
         "O Gemma lê da esquerda para a direita: na posição de “banco” ele só viu as palavras **anteriores**. No "
         "exemplo do texto, as pistas (“dinheiro”, “praça”) vêm **depois** e não podem mudar esse vetor; o que o "
