@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test lint prepare deps deps-dev clean
+.PHONY: run test lint prepare deps deps-dev bench loadtest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,14 @@ lint: deps-dev
 ## test: set up, lint, then the whole suite (unit, integration, app, browser)
 test: deps-dev prepare lint
 	$(BIN)/python -m pytest
+
+## bench: measured figures (a script, not a test): bench/results.json
+bench: deps-dev prepare
+	$(BIN)/python bench/bench.py
+
+## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest.json
+loadtest: deps-dev prepare
+	$(BIN)/python bench/loadtest.py
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache

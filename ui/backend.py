@@ -70,9 +70,14 @@ def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
 def bundle() -> mb.ModelBundle:
     """The shared model for the visitor's chosen model and dtype (loaded once per process)."""
     spec, dtype = current_model(), current_dtype()
-    _prepare_with_progress(spec)
-    with st.spinner(t("prepare.loading", model=spec)):
-        return _bundle(spec, dtype)
+    try:
+        _prepare_with_progress(spec)
+        with st.spinner(t("prepare.loading", model=spec)):
+            return _bundle(spec, dtype)
+    except mb.ModelUnavailable as exc:  # a clear message instead of a traceback; the log has the rest
+        log.error("model %s unavailable: %s", spec, exc)
+        st.error(t("err.model", detail=str(exc)), icon=":material/error:")
+        st.stop()
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
