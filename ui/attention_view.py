@@ -381,7 +381,7 @@ def similarity_chart(sim: att.Similarity, show_raw: bool) -> alt.Chart:
         tooltip=[alt.Tooltip("where:N", title=t("attention.col.layer")), alt.Tooltip("series:N", title=" "),
                  alt.Tooltip("shown:N", title=t("attention.banco.axis.sim"))],
     )
-    return (base.mark_line(strokeWidth=3) + base.mark_point(filled=True, size=60)).properties(height=340)
+    return (base.mark_line(strokeWidth=3) + base.mark_point(filled=True, size=60)).properties(height=440)  # includes the legend
 
 
 def word_table(word_spans: list[tuple[mb.Trace, att.WordSpan]]) -> pd.DataFrame:
