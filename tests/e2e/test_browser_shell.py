@@ -23,9 +23,19 @@ def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait:
     return page
 
 
-def shoot(page, name: str) -> None:
+def shoot(page, name: str, whole: bool = True) -> None:
+    """Save a screenshot. Streamlit scrolls inside its main block, so for the whole page the viewport
+    is stretched to the content's height first (capped), then put back."""
     ARTIFACTS.joinpath("screenshots").mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    if whole:
+        height = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
+            '[data-testid="stMain"], [data-testid="stAppViewContainer"], section.main')].map(e => e.scrollHeight), 0)""")
+        if height and height > size["height"]:
+            page.set_viewport_size({"width": size["width"], "height": min(int(height) + 40, 8000)})
+            time.sleep(1.0)
     page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}.png"), full_page=True)
+    page.set_viewport_size(size)
 
 
 @pytest.mark.parametrize("width, locale, greeting", [(1280, "pt-BR", "Bem-vindos"), (390, "en-US", "Welcome")])
