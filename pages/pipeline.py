@@ -7,6 +7,7 @@ from ui import backend
 from ui import pipeline_view as view
 from ui.i18n import t
 from ui.nav import next_page_link
+from ui.share import publish, restore, share_box
 from ui.widgets import intro, prompt_box, truncation_notice
 
 
@@ -15,11 +16,7 @@ def section(number: int, stage: str) -> None:
     st.markdown(t(f"pipeline.{stage}.what"))
 
 
-def render() -> None:
-    intro("pipeline")
-    prompt = prompt_box("pipeline", height=68)
-    if prompt is None:
-        return
+def stages(prompt: str) -> None:
     tr = backend.trace(prompt)  # one cached forward pass: every panel below reads it
     truncation_notice(tr.truncated_from, len(tr.tokens))
     sm = softmax_view(tr.last_logits)  # cheap: softmax over cached logits, no forward pass
@@ -51,6 +48,19 @@ def render() -> None:
     view.lens_panel(tr)
     st.subheader(t("pipeline.card.title"))
     view.model_card(tr.info)
+
+
+def render() -> None:
+    intro("pipeline")
+    params = view.link_params(backend.bundle().info)
+    restore("pipeline", params)  # a shared link's prompt and settings, before any widget exists
+    for p in params[1:]:
+        st.session_state.setdefault(p.key, p.default)
+    publish("pipeline", params)  # a notice here, at the top, if the link had bad values
+    prompt = prompt_box("pipeline", height=68)
+    if prompt is not None:
+        stages(prompt)
+    share_box("pipeline", params)
     next_page_link("pipeline")
 
 

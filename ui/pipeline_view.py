@@ -10,11 +10,14 @@ import model_backend as mb
 from model_backend.pipeline import SoftmaxView, mlp_inputs, mlp_view, pick, residual_norms, visible_keys
 from model_backend.text import token_info, visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
+from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.share import Param
 from ui.widgets import model_text
 
 MAX_HEATMAP_TOKENS = 16  # a bigger square is unreadable on a projector
+MAX_POSITION = 4095  # a link's token position; a position past the prompt's end falls back to the last token
 ROW = 35  # table row height in px, so a table's height fits its rows exactly
 STAGES = ("input", "tokens", "embedding", "attention", "mlp", "softmax", "sampling", "output")
 # The course text's table (seed 004, section 6): (model, layers, parameters low, high, estimated?)
@@ -25,6 +28,19 @@ SEED_MODELS = (
     ("Claude 3.5", "?", None, None, False),
     ("Llama 3.1", "80–128", 8e9, 405e9, False),
 )
+
+
+def link_params(info: mb.ModelInfo) -> list[Param]:
+    """What a link to this page carries: the prompt and every view setting (layer and head as shown, from 1).
+
+    pos = -1 means the last token (the page's default), whatever the prompt's length.
+    """
+    return [Param("prompt", "prompt_pipeline", str, "A capital da França é"),
+            Param("layer", "pipeline_att_layer", int, 1, low=1, high=info.n_layers),
+            Param("head", "pipeline_att_head", int, 1, low=1, high=info.n_heads),
+            Param("pos", "pipeline_emb_pos", int, -1, low=-1, high=MAX_POSITION),
+            Param("mlp", "pipeline_mlp_layer", int, info.n_layers // 2, low=1, high=info.n_layers),
+            Param("seed", "pipeline_seed", int, 0, low=0, high=2**31 - 1)]
 
 
 @st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
@@ -44,7 +60,7 @@ def _label(i: int, tok: mb.TokenInfo) -> str:
 
 def _show(chart: alt.Chart, key: str, **values) -> None:
     """Every chart gets a caption saying what it shows."""
-    st.altair_chart(chart, width="stretch")
+    show(chart)
     st.caption(t(key, **values))
 
 
@@ -105,19 +121,32 @@ def overview(prompt: str, tr: mb.Trace, sm: SoftmaxView, chosen: mb.TokenInfo) -
     st.caption(t("pipeline.ov.caption", layers=info.n_layers))
 
 
+def tokens_frame(tr: mb.Trace) -> pd.DataFrame:
+    """One row per prompt token: what the tokens table shows, with stable column names for the files."""
+    return pd.DataFrame({"position": range(len(tr.tokens)), "token": [tok.display for tok in tr.tokens],
+                         "text": [tok.text for tok in tr.tokens], "id": [tok.id for tok in tr.tokens]})
+
+
+def vector_frame(values: np.ndarray) -> pd.DataFrame:
+    """A vector as (dim, value) rows: what a strip chart shows, one row per cell."""
+    return pd.DataFrame({"dim": np.arange(len(values)), "value": np.asarray(values, dtype=float)})
+
+
 def tokens_panel(tr: mb.Trace) -> None:
     df = pd.DataFrame({t("pipeline.col.pos"): range(len(tr.tokens)),
                        t("pipeline.col.token"): [tok.display for tok in tr.tokens],
                        t("pipeline.col.id"): [tok.id for tok in tr.tokens]})
     st.dataframe(df, hide_index=True)
     st.caption(t("pipeline.tokens.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
+    downloads(tokens_frame(tr), "pipeline-tokens", key="pipeline_dl_tokens")
 
 
 def embedding_panel(tr: mb.Trace) -> None:
     info = tr.info
     labels = {i: _label(i, tok) for i, tok in enumerate(tr.tokens)}
-    pos = st.selectbox(t("pipeline.emb.pick"), list(labels), index=len(labels) - 1, format_func=labels.get,
-                       key="pipeline_emb_pos")
+    if st.session_state.get("pipeline_emb_pos") not in labels:  # new session, -1 from a link, or a shorter prompt
+        st.session_state["pipeline_emb_pos"] = len(labels) - 1
+    pos = st.selectbox(t("pipeline.emb.pick"), list(labels), format_func=labels.get, key="pipeline_emb_pos")
     tok = tr.tokens[pos]
     left, right = st.columns(2)
     with left:
@@ -139,23 +168,37 @@ def embedding_panel(tr: mb.Trace) -> None:
         st.markdown(t("pipeline.emb.text", d=fmt_int(info.d_model), first=_numbers(row),
                       scale=fmt_float(info.embed_scale, 2)))
         _show(_strip(row), "pipeline.emb.caption", d=fmt_int(info.d_model), id=fmt_int(tok.id))
+        downloads(vector_frame(row), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
 
 
-def attention_chart(tr: mb.Trace, layer: int, head: int) -> alt.Chart:
-    """[T, T] weights of one head, future cells greyed by the causal mask (they are masked, not zero)."""
+def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
+    """The heatmap's cells: one row per (query, key) of the last MAX_HEATMAP_TOKENS tokens.
+
+    layer and head are indices from 0; the rows name them from 1, as the page does. weight is None where
+    the mask hides the key (masked, not zero)."""
     info = tr.info
     n = len(tr.tokens)
     start = max(0, n - MAX_HEATMAP_TOKENS)
     allowed = visible_keys(n, info.layer_types[layer], info.sliding_window)
-    labels = [_label(i, tok) for i, tok in enumerate(tr.tokens)][start:]
     rows = []
     for q in range(start, n):
         for k in range(start, n):
             w = float(tr.attentions[layer, head, q, k])
-            rows.append({"query": labels[q - start], "key": labels[k - start], "masked": not allowed[q, k],
-                         "weight": None if not allowed[q, k] else w,
-                         "shown": t("pipeline.att.masked") if not allowed[q, k] else fmt_pct(w)})
-    df = pd.DataFrame(rows)
+            rows.append({"layer": layer + 1, "head": head + 1, "query_pos": q, "query": tr.tokens[q].display,
+                         "key_pos": k, "key": tr.tokens[k].display, "masked": not allowed[q, k],
+                         "weight": None if not allowed[q, k] else w})
+    return pd.DataFrame(rows)
+
+
+def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None = None) -> alt.Chart:
+    """[T, T] weights of one head, future cells greyed by the causal mask (they are masked, not zero)."""
+    cells = attention_frame(tr, layer, head) if df is None else df
+    labels = list(dict.fromkeys(_label(q, tr.tokens[q]) for q in cells["query_pos"]))
+    df = pd.DataFrame({"query": [_label(q, tr.tokens[q]) for q in cells["query_pos"]],
+                       "key": [_label(k, tr.tokens[k]) for k in cells["key_pos"]], "masked": cells["masked"],
+                       "weight": cells["weight"],
+                       "shown": [t("pipeline.att.masked") if m else fmt_pct(w)
+                                 for m, w in zip(cells["masked"], cells["weight"])]})
     base = alt.Chart(df).encode(
         x=alt.X("key:N", sort=labels, title=t("pipeline.axis.key"), axis=alt.Axis(labelAngle=-45, labelLimit=110)),
         y=alt.Y("query:N", sort=labels, title=t("pipeline.axis.query"), axis=alt.Axis(labelLimit=110)),
@@ -173,26 +216,31 @@ def attention_chart(tr: mb.Trace, layer: int, head: int) -> alt.Chart:
 def attention_panel(tr: mb.Trace) -> None:
     info = tr.info
     c1, c2 = st.columns([3, 1])
-    layer = c1.slider(t("pipeline.att.layer"), 1, info.n_layers, 1, key="pipeline_att_layer") - 1
-    heads = list(range(info.n_heads))
-    head = c2.selectbox(t("pipeline.att.head"), heads, format_func=lambda h: str(h + 1), key="pipeline_att_head")
+    layer = c1.slider(t("pipeline.att.layer"), 1, info.n_layers, key="pipeline_att_layer") - 1
+    head = c2.selectbox(t("pipeline.att.head"), list(range(1, info.n_heads + 1)), key="pipeline_att_head") - 1
     kind = t(f"pipeline.att.{info.layer_types[layer]}", window=fmt_int(info.sliding_window or 0))
-    _show(attention_chart(tr, layer, head), "pipeline.att.caption", layer=layer + 1, head=head + 1, kind=kind,
+    cells = attention_frame(tr, layer, head)
+    _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer + 1, head=head + 1, kind=kind,
           n=MAX_HEATMAP_TOKENS)
+    downloads(cells, f"pipeline-attention-L{layer + 1}-H{head + 1}", key="pipeline_dl_att")
 
 
 def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     info = tr.info
-    layer = st.slider(t("pipeline.mlp.layer"), 1, info.n_layers, info.n_layers // 2, key="pipeline_mlp_layer") - 1
+    layer = st.slider(t("pipeline.mlp.layer"), 1, info.n_layers, key="pipeline_mlp_layer") - 1
     view = mlp_view(backend.bundle(), mlp_inputs_cached(prompt), layer)
     kind = t("pipeline.mlp.gated" if view.gated else "pipeline.mlp.plain", act=view.activation)
     st.markdown(t("pipeline.mlp.text", d=fmt_int(view.d_model), f=fmt_int(view.d_ff), act=view.activation,
                   x=fmt_float(view.expansion, 1), params=fmt_int(view.n_params), kind=kind))
     for key, values in (("in", view.x), ("hidden", view.hidden), ("out", view.out)):
         st.markdown(t(f"pipeline.mlp.{key}", n=fmt_int(len(values)), first=_numbers(values)))
-        st.altair_chart(_strip(values, height=24), width="stretch")
+        show(_strip(values, height=24))
     active = int((np.abs(view.hidden) > 0.1 * np.abs(view.hidden).max()).sum())
     st.caption(t("pipeline.mlp.caption", layer=layer + 1, active=fmt_int(active), f=fmt_int(view.d_ff)))
+    df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
+                    (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
+    downloads(df.assign(layer=layer + 1)[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer + 1}",
+              key="pipeline_dl_mlp")
 
 
 def residual_panel(tr: mb.Trace) -> None:
@@ -215,6 +263,7 @@ def residual_panel(tr: mb.Trace) -> None:
     chart = (base.mark_line(color=PRIMARY) + points).properties(height=320)
     _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(norms[:-1].max(), 0),
           last=fmt_float(norms[-1], 1), layers=tr.info.n_layers)
+    downloads(df[["layer", "norm"]], "pipeline-residual-norms", key="pipeline_dl_res")
 
 
 def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
@@ -242,15 +291,18 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         logit = base.mark_bar(color=OKABE_ITO[1]).encode(x=alt.X("logit:Q", title=t("pipeline.col.logit")))
         prob = base.mark_bar(color=PRIMARY).encode(x=alt.X("prob:Q", title=t("pipeline.col.prob"),
                                                            axis=alt.Axis(format="%")))
-        st.altair_chart(logit.properties(height=alt.Step(20)), width="stretch")
-        st.altair_chart(prob.properties(height=alt.Step(20)), width="stretch")
+        show(logit.properties(height=alt.Step(20)))
+        show(prob.properties(height=alt.Step(20)))
     st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
                  v=fmt_int(sm.vocab_size)))
+    downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
+                            "logit": [float(v) for v in sm.logits], "prob": [float(p) for p in sm.probs]}),
+              "pipeline-softmax-top", key="pipeline_dl_sm")
 
 
 def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:
     bundle = backend.bundle()
-    seed = st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, 0, step=1, key="pipeline_seed")
+    seed = st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, step=1, key="pipeline_seed")
     drawn_id = pick(tr.last_logits, mb.SamplingParams(temperature=1.0, seed=int(seed)))
     drawn = token_info(bundle.tokenizer, drawn_id)
     drawn_prob = float(mb.distributions(tr.last_logits, mb.SamplingParams())[0][1][drawn_id])
@@ -279,7 +331,7 @@ def lens_panel(tr: mb.Trace) -> None:
         for rank, cand in enumerate(lens.top[:top_n], start=1):
             token = visible(cand.text) or "∅"
             rows.append({"layer": name, "rank": rank, "token": token, "prob": cand.prob, "shown": fmt_pct(cand.prob),
-                         "short": token if len(token) <= 9 else token[:8] + "…"})
+                         "short": token if len(token) <= 9 else token[:8] + "…", "n": lens.layer, "id": cand.id})
     df = pd.DataFrame(rows)
     order = list(dict.fromkeys(df["layer"]))
     base = alt.Chart(df).encode(
@@ -294,6 +346,8 @@ def lens_panel(tr: mb.Trace) -> None:
     text = base.mark_text(fontSize=13).encode(
         text="short:N", color=alt.condition("datum.prob > 0.5", alt.value("black"), alt.value("white")))
     _show((cells + text).properties(height=alt.Step(24)), "pipeline.lens.caption", out=t("pipeline.lens.out"))
+    downloads(df.rename(columns={"layer": "stage", "n": "layer"})[["layer", "stage", "rank", "id", "token", "prob"]],
+              "pipeline-logit-lens", key="pipeline_dl_lens")
 
 
 def model_card(info: mb.ModelInfo) -> None:

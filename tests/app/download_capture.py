@@ -1,0 +1,44 @@
+"""Read back what a page's download buttons would send: AppTest keeps no media, so the storage is watched.
+
+Use the `captured` fixture (import it into a test module): a dict file name -> bytes of the latest run."""
+import io
+import json
+
+import pandas as pd
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    files: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def keep(self, path_or_data, mimetype, kind, filename=None):
+        if filename and isinstance(path_or_data, bytes):
+            files[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    return files
+
+
+def both(files: dict[str, bytes], name: str) -> pd.DataFrame:
+    """The CSV and the JSON of one download, checked to be well-formed and to hold the same table."""
+    csv = pd.read_csv(io.BytesIO(files[f"{name}.csv"]), keep_default_na=False, na_values=[""])
+    records = json.loads(files[f"{name}.json"].decode("utf-8"))
+    assert isinstance(records, list) and len(records) == len(csv)
+    assert list(records[0]) == list(csv.columns)
+    from_json = pd.DataFrame.from_records(records)
+    for col in csv.columns:
+        for a, b in zip(csv[col], from_json[col]):
+            assert _same(a, b), (name, col, a, b)
+    return from_json
+
+
+def _same(a, b) -> bool:
+    a, b = ("" if x is None or (isinstance(x, float) and x != x) else x for x in (a, b))
+    try:
+        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+    except (TypeError, ValueError):
+        return str(a) == str(b)
