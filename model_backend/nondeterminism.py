@@ -257,9 +257,9 @@ def greedy_batch(bundle: ModelBundle, rows: Sequence[Sequence[int]], n_tokens: i
         logits = out.logits[:, -1, :].float()  # [B, V]
         if first is None:
             first = logits.cpu()
-        top2 = torch.topk(logits, k=2, dim=-1)  # values, indices: [B, 2]
-        next_ids = top2.indices[:, 0]  # [B] greedy: the argmax
-        for row, (token, gap) in enumerate(zip(next_ids.tolist(), (top2.values[:, 0] - top2.values[:, 1]).tolist())):
+        next_ids = torch.argmax(logits, dim=-1)  # [B] greedy, as the app's loop: on an exact tie, the lower id
+        top2 = torch.topk(logits, k=2, dim=-1).values  # [B, 2] only for the lead over the runner-up
+        for row, (token, gap) in enumerate(zip(next_ids.tolist(), (top2[:, 0] - top2[:, 1]).tolist())):
             picked[row].append((token, gap))
         step_input = next_ids[:, None]  # [B, 1]
         mask = torch.cat([mask, torch.ones_like(step_input)], dim=1)  # [B, S + t]

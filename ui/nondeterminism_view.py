@@ -19,6 +19,7 @@ from ui.i18n import fmt_float, fmt_int, lang, t
 from ui.widgets import model_text, truncation_notice
 
 FINISH = ("stop", "length", "stop_sequence")
+BRANCH_COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]  # yellow is too pale for thin lines on white
 
 
 def cell(text: str) -> str:
@@ -104,7 +105,7 @@ def tree_frame(branches: tuple[nd.Branch, ...]) -> pd.DataFrame:
         "parent_lane": [lanes[b.parent] if b.parent is not None else b.lane for b in branches],
         "label": [visible(b.text) if b.token_ids else t("nondeterminism.ended") for b in branches],
         "runs": [", ".join(str(r + 1) for r in b.runs) for b in branches],
-        "colour": [str(b.id % len(OKABE_ITO)) if b.parent is not None else "root" for b in branches],
+        "colour": [str(b.id % len(BRANCH_COLOURS)) if b.parent is not None else "root" for b in branches],
     })
 
 
@@ -115,8 +116,8 @@ def tree_chart(branches: tuple[nd.Branch, ...], n_tokens: int) -> alt.LayerChart
               axis=alt.Axis(values=list(range(1, n_tokens + 1)), format="d"))
     y = alt.Y("lane:Q", axis=None, scale=alt.Scale(domain=[nodes["lane"].max() + 0.6, -0.6]))
     colours = alt.Color("colour:N", legend=None,
-                        scale=alt.Scale(domain=["root"] + [str(i) for i in range(len(OKABE_ITO))],
-                                        range=["#555555"] + OKABE_ITO))
+                        scale=alt.Scale(domain=["root"] + [str(i) for i in range(len(BRANCH_COLOURS))],
+                                        range=["#555555"] + BRANCH_COLOURS))
     tips = [alt.Tooltip("branch:Q", title=t("nondeterminism.tree.branch")),
             alt.Tooltip("start:Q", title=t("nondeterminism.tree.start")),
             alt.Tooltip("runs:N", title=t("nondeterminism.col.runs")),
@@ -277,9 +278,9 @@ def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int
     m1.metric(t("nondeterminism.m.diff"), fmt_float(result.max_abs_diff, 6 if result.max_abs_diff < 0.01 else 4),
               help=t("nondeterminism.m.diff.help", vocab=fmt_int(vocab)))
     m2.metric(t("nondeterminism.m.top"), t("nondeterminism.m.top.same" if result.same_top else "nondeterminism.m.top.changed"))
-    split = (t("nondeterminism.m.split.none", n=n) if result.diverge_at is None
+    split = (t("nondeterminism.m.split.none") if result.diverge_at is None
              else t("nondeterminism.m.split.at", pos=result.diverge_at + 1))
-    m3.metric(t("nondeterminism.m.split"), split)
+    m3.metric(t("nondeterminism.m.split"), split, help=t("nondeterminism.m.split.help", n=n))
     if result.max_abs_diff == 0:
         st.caption(t("nondeterminism.zero"))
     elif result.diverge_at is None:

@@ -44,7 +44,7 @@ def test_unseeded_sampled_runs_differ(real_bundle):
 
 
 def test_float32_and_bfloat16_logits_differ_and_the_difference_is_reported(real_bundle, bf16_bundle):
-    prompt, n = "Albert Einstein nasceu em", 6
+    prompt, n = "Albert Einstein nasceu em", 12  # bfloat16 has an exact tie at token 11 here: argmax must match
     a = nd.run_alone(real_bundle, prompt, n, "float32")
     b = nd.run_alone(bf16_bundle, prompt, n, "bfloat16")
     result = nd.compare(a, b)

@@ -205,9 +205,14 @@ STRINGS = {
     "nondeterminism.m.top": ("Token mais provável", "Most likely token"),
     "nondeterminism.m.top.same": ("o mesmo", "the same"),
     "nondeterminism.m.top.changed": ("mudou", "changed"),
-    "nondeterminism.m.split": ("Continuações greedy", "Greedy continuations"),
-    "nondeterminism.m.split.at": ("separam-se no token nº {pos}", "part at token #{pos}"),
-    "nondeterminism.m.split.none": ("iguais nos {n} tokens", "equal for all {n} tokens"),
+    "nondeterminism.m.split": ("Primeiro token diferente (greedy)", "First different token (greedy)"),
+    "nondeterminism.m.split.at": ("nº {pos}", "#{pos}"),
+    "nondeterminism.m.split.none": ("nenhum", "none"),
+    "nondeterminism.m.split.help": (
+        "Onde as duas continuações greedy (temperatura 0) de {n} tokens escolhem tokens diferentes pela "
+        "primeira vez.",
+        "Where the two greedy (temperature 0) continuations of {n} tokens first choose different tokens.",
+    ),
     "nondeterminism.zero": (
         "Aqui a diferença foi exatamente zero: nesta máquina, os dois jeitos fizeram as mesmas contas na mesma "
         "ordem. Em GPUs, kernels diferentes para cada tamanho de lote costumam mudar essa ordem.",
