@@ -14,19 +14,20 @@ def controls() -> mb.SamplingParams:
     cap = backend.settings().max_new_tokens
     with st.expander(t("loop.ctl.title"), icon=":material/tune:"):
         c1, c2, c3, c4 = st.columns(4)
-        temperature = c1.slider(t("loop.ctl.temperature"), 0.0, 2.0, 0.7, 0.05, key="loop_temperature",
+        # Values come from session_state (defaults or a shared link: view.link_params), never from value=.
+        temperature = c1.slider(t("loop.ctl.temperature"), 0.0, 2.0, step=0.05, key="loop_temperature",
                                 help=t("loop.ctl.temperature.help"))
         greedy = temperature == 0
-        top_k = c2.number_input(t("loop.ctl.top_k"), 0, 1000, 0, 1, key="loop_top_k", disabled=greedy,
+        top_k = c2.number_input(t("loop.ctl.top_k"), 0, 1000, step=1, key="loop_top_k", disabled=greedy,
                                 help=t("loop.ctl.top_k.help"))
-        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, 0.9, 0.05, key="loop_top_p", disabled=greedy)
-        penalty = c4.slider(t("loop.ctl.penalty"), 1.0, 2.0, 1.0, 0.05, key="loop_penalty",
+        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, step=0.05, key="loop_top_p", disabled=greedy)
+        penalty = c4.slider(t("loop.ctl.penalty"), 1.0, 2.0, step=0.05, key="loop_penalty",
                             help=t("loop.ctl.penalty.help"))
         c5, c6, c7 = st.columns([1, 2, 1])
-        max_new = c5.number_input(t("loop.ctl.max_new"), 1, cap, min(20, cap), 1, key="loop_max_new")
+        max_new = c5.number_input(t("loop.ctl.max_new"), 1, cap, step=1, key="loop_max_new")
         stops = c6.multiselect(t("loop.ctl.stop"), view.STOP_PRESETS, key="loop_stop", accept_new_options=True,
                                placeholder=t("loop.ctl.stop.placeholder"), help=t("loop.ctl.stop.help"))
-        seed = c7.number_input(t("loop.ctl.seed"), 0, 2**31 - 1, 42, 1, key="loop_seed", disabled=greedy)
+        seed = c7.number_input(t("loop.ctl.seed"), 0, 2**31 - 1, step=1, key="loop_seed", disabled=greedy)
     params = mb.SamplingParams(temperature=float(temperature), top_k=int(top_k), top_p=float(top_p),
                                repetition_penalty=float(penalty), max_new_tokens=int(max_new),
                                stop=view.parse_stops(stops), seed=None if greedy else int(seed))
@@ -36,10 +37,18 @@ def controls() -> mb.SamplingParams:
 
 def render() -> None:
     intro("loop")
+    links = view.link_params(backend.settings().max_new_tokens)
+    from_link = view.restore_link(links)  # before any widget exists
+    view.publish_link(links)  # a notice here, at the top, if the link had bad values
     prompt = prompt_box("loop")
     params = controls()
-    if prompt is None:
-        return
+    if prompt is not None:
+        loop(prompt, params, from_link)
+    view.publish_link(links, box=True)  # the URL and a copyable link to this view
+    next_page_link("loop")
+
+
+def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     try:
         mb.check_params(params, backend.settings().max_new_tokens)
     except mb.InvalidInput as exc:
@@ -48,6 +57,8 @@ def render() -> None:
     tr = backend.trace(prompt)  # the prompt's forward pass (cached, shared with the other pages)
     truncation_notice(tr.truncated_from, len(tr.tokens))
     run = view.current_run(prompt, params)
+    if from_link and not run.steps:  # a link carries settings, not tokens: one click makes the same ones
+        st.info(t("loop.link.hint"), icon=":material/link:")
 
     b1, b2, b3 = st.columns(3)
     step_once = b1.button(t("loop.btn.next"), icon=":material/skip_next:", type="primary", disabled=run.done,
@@ -93,7 +104,6 @@ def render() -> None:
     st.subheader(t("loop.pos.title"))
     st.markdown(t("loop.pos.what"))
     view.positions_panel(tr, run)
-    next_page_link("loop")
 
 
 render()

@@ -1,6 +1,7 @@
 """The loop page's state and drawings: runs kept per visitor, stepped without recomputation, and their charts."""
 from __future__ import annotations
 
+import json
 import textwrap
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -14,8 +15,10 @@ import model_backend as mb
 from model_backend.pipeline import kv_bytes_per_position, loop_ended
 from model_backend.text import visible
 from ui import backend
-from ui.charts import OKABE_ITO, PRIMARY
+from ui.charts import OKABE_ITO, PRIMARY, show
+from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
+from ui.share import Param, publish, restore, share_box
 from ui.widgets import model_text
 
 MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
@@ -23,6 +26,64 @@ ESCAPES = (("\\n", "\n"), ("\\t", "\t"))
 STOP_PRESETS = ["\\n", ".", "\\n\\n"]
 CHOSEN = OKABE_ITO[1]
 ROW = 35  # table row height in px, so a table's height fits its rows exactly
+STOP_LINK = "loop_stop_link"  # the stop sequences in a link, as JSON (the multiselect holds a list)
+MAX_STOPS, MAX_STOP_CHARS = 8, 50  # what a link may carry as stop sequences
+
+
+# --- links that carry the settings ---------------------------------------------------------------
+
+def link_params(cap: int) -> list[Param]:
+    """The prompt and every sampling setting; the course text's defaults (T 0.7, top-p 0.9)."""
+    return [Param("prompt", "prompt_loop", str, "A capital da França é"),
+            Param("temperature", "loop_temperature", float, 0.7, low=0.0, high=2.0),
+            Param("top_k", "loop_top_k", int, 0, low=0, high=1000),
+            Param("top_p", "loop_top_p", float, 0.9, low=0.05, high=1.0),
+            Param("rep", "loop_penalty", float, 1.0, low=1.0, high=2.0),
+            Param("max_new", "loop_max_new", int, min(20, cap), low=1, high=cap),
+            Param("seed", "loop_seed", int, 42, low=0, high=2**31 - 1),
+            Param("stop", STOP_LINK, str, "[]")]
+
+
+def stops_from_link(raw: str) -> list[str] | None:
+    """A link's stop sequences: a JSON list of up to MAX_STOPS short strings, as typed. None if not that."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    ok = isinstance(value, list) and len(value) <= MAX_STOPS and all(
+        isinstance(s, str) and 0 < len(s) <= MAX_STOP_CHARS and "\x00" not in s for s in value)
+    return list(dict.fromkeys(value)) if ok else None
+
+
+def restore_link(links: list[Param]) -> bool:
+    """Put a shared link's values into the widgets' state (before they exist); True if this visit came from one.
+
+    The loop keeps its tokens in this session only: a link brings the prompt and settings, and the same
+    settings (same seed) make the same tokens again.
+    """
+    if "loop_from_link" not in st.session_state:
+        st.session_state["loop_from_link"] = any(p.name in st.query_params for p in links)
+    restore("loop", links)
+    raw = st.session_state.pop(STOP_LINK, None)  # only there on the run that read the link
+    if raw is not None:
+        stops = stops_from_link(raw)
+        if stops is None:  # the same notice as restore()'s other rejected values
+            st.session_state.setdefault("_rejected_loop", []).append("stop")
+        else:
+            st.session_state["loop_stop"] = stops
+    for p in links[1:-1]:
+        st.session_state.setdefault(p.key, p.default)
+    st.session_state.setdefault("loop_stop", [])
+    return st.session_state["loop_from_link"]
+
+
+def publish_link(links: list[Param], box: bool = False) -> None:
+    """Write the settings into the URL (with box=True also show the copyable link)."""
+    st.session_state[STOP_LINK] = json.dumps(list(st.session_state.get("loop_stop") or []), ensure_ascii=False)
+    try:
+        (share_box if box else publish)("loop", links)
+    finally:
+        st.session_state.pop(STOP_LINK, None)  # else the next run would take it for a link's value
 
 
 def parse_stops(entries: list[str]) -> tuple[str, ...]:
@@ -148,7 +209,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}")))
-            st.altair_chart(candidates_chart(step), width="stretch")
+            show(candidates_chart(step))
             st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
         else:
             st.info(t("loop.empty"), icon=":material/touch_app:")
@@ -206,6 +267,29 @@ def steps_table(steps: list[mb.Step]) -> None:
         t("loop.col.kv"): [fmt_bytes(s.kv_cache_bytes) for s in steps],
     })
     st.dataframe(df, hide_index=True, row_height=ROW, height=min(420, ROW * (len(df) + 1) + 3))
+    downloads(steps_frame(steps), "loop-steps", key="loop_dl_steps")
+
+
+def steps_frame(steps: list[mb.Step]) -> pd.DataFrame:
+    """One row per step taken: the table's values (raw numbers) plus the text so far, for the files."""
+    return pd.DataFrame({
+        "step": [s.index + 1 for s in steps], "phase": [s.phase for s in steps],
+        "id": [s.token.id for s in steps], "token": [s.token.display for s in steps],
+        "prob": [float(s.prob) for s in steps], "rank": [s.rank for s in steps], "ms": [float(s.ms) for s in steps],
+        "kv_cache_bytes": [int(s.kv_cache_bytes) for s in steps], "completion": [s.text for s in steps],
+    })
+
+
+def candidates_frame(steps: list[mb.Step]) -> pd.DataFrame:
+    """Every step's top candidates (the bars of the candidates charts): step, rank, id, token, prob, chosen."""
+    rows = []
+    for s in steps:
+        rows += [{"step": s.index + 1, "rank": rank, "id": c.id, "token": visible(c.text) or "∅",
+                  "prob": float(c.prob), "chosen": c.id == s.token.id} for rank, c in enumerate(s.top, start=1)]
+        if s.token.id not in [c.id for c in s.top]:  # the chart adds the chosen token when it was not in the top
+            rows.append({"step": s.index + 1, "rank": s.rank, "id": s.token.id, "token": visible(s.token.text) or "∅",
+                         "prob": float(s.prob), "chosen": True})
+    return pd.DataFrame(rows, columns=["step", "rank", "id", "token", "prob", "chosen"])
 
 
 def inspector(run: LoopRun) -> None:
@@ -218,8 +302,9 @@ def inspector(run: LoopRun) -> None:
     context = run.prompt + (run.steps[n - 2].text if n > 1 else "")
     st.markdown(t("loop.inspect.context", n=n))
     model_text(context)
-    st.altair_chart(candidates_chart(step), width="stretch")
+    show(candidates_chart(step))
     st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
+    downloads(candidates_frame(run.steps), "loop-candidates", key="loop_dl_cand")
 
 
 def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
@@ -235,7 +320,7 @@ def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
         tooltip=[alt.Tooltip("step:O", title=t("loop.axis.step")), alt.Tooltip("phase:N", title=t("loop.col.phase")),
                  alt.Tooltip("shown:N", title=t("loop.axis.ms"))],
     ).properties(height=300)
-    st.altair_chart(chart, width="stretch")
+    show(chart)
     decode = sorted(s.ms for s in steps if s.phase == "decode")
     median = decode[len(decode) // 2] if decode else 0.0
     st.caption(t("loop.time.caption", n=fmt_int(n_prompt), prefill=fmt_float(steps[0].ms, 0),
@@ -253,7 +338,7 @@ def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
                  alt.Tooltip("shown:N", title=t("loop.axis.bytes"))],
     )
     chart = base.mark_line(color=PRIMARY) + base.mark_point(color=PRIMARY, filled=True, size=50)
-    st.altair_chart(chart.properties(height=300), width="stretch")
+    show(chart.properties(height=300))
     per = kv_bytes_per_position(info)
     st.caption(t("loop.kv.caption", per=fmt_bytes(per), layers=info.n_layers, kv=info.n_kv_heads,
                  hd=info.head_dim, dtype=info.dtype, total=fmt_bytes(steps[-1].kv_cache_bytes)))
@@ -271,6 +356,13 @@ def positions_panel(tr: mb.Trace, run: LoopRun) -> None:
     })
     st.dataframe(df, hide_index=True, row_height=ROW, height=min(420, ROW * (len(df) + 1) + 3))
     st.caption(t("loop.pos.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
+    downloads(pd.DataFrame({"position": range(len(tr.tokens)), "id": [tok.id for tok in tr.tokens],
+                            "token": [tok.display for tok in tr.tokens],
+                            "guess_id": [top[0].id for top in tr.top],
+                            "guess": [visible(top[0].text) or "∅" for top in tr.top],
+                            "prob": [float(top[0].prob) for top in tr.top],
+                            "used": [i == last for i in range(len(tr.tokens))]}),
+              "loop-prompt-positions", key="loop_dl_pos")
     if run.steps:
         st.markdown(t("loop.pos.match"))
         model_text(f"{visible(tr.top[-1][0].text)}  ({fmt_pct(tr.top[-1][0].prob)})  ≈  "

@@ -47,6 +47,12 @@ STRINGS = {
         "Nenhum token gerado ainda. Clique em **Próximo token** para a primeira volta do loop (o prefill).",
         "No token generated yet. Click **Next token** for the first turn of the loop (the prefill).",
     ),
+    "loop.link.hint": (
+        "Este link trouxe o prompt e as configurações, não os tokens. Clique em **Gerar até o fim**: as mesmas "
+        "configurações, com a mesma seed, geram os mesmos tokens.",
+        "This link brought the prompt and the settings, not the tokens. Click **Generate to the end**: the same "
+        "settings, with the same seed, generate the same tokens.",
+    ),
     # live area
     "loop.text.label": ("**Prompt + o que o modelo escreveu** (tokens novos: {n}):",
                         "**Prompt + what the model wrote** (new tokens: {n}):"),

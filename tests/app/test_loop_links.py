@@ -1,0 +1,89 @@
+"""The loop page from a link: the prompt and every sampling setting come back (stop sequences too), the
+same settings make the same tokens in another session, hostile values fall back with a notice, and the
+downloads hold the steps shown."""
+import json
+
+import pytest
+
+from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.helpers import texts
+from tests.app.link_helpers import open_link, query_value
+
+PROMPT = "O gato sentou no"
+LINK = {"prompt": PROMPT, "temperature": "0.9", "top_k": "40", "top_p": "0.8", "rep": "1.2", "max_new": "3",
+        "seed": "7", "stop": json.dumps(["\\n\\n", "!"]), "lang": "en"}
+KEYS = {"temperature": "loop_temperature", "top_k": "loop_top_k", "top_p": "loop_top_p", "rep": "loop_penalty",
+        "max_new": "loop_max_new", "seed": "loop_seed"}
+
+
+def _settings(at) -> dict:
+    return {name: at.session_state[key] for name, key in KEYS.items()}
+
+
+def _generate(at):
+    next(b for b in at.button if b.label == "Generate to the end").click().run()
+    assert not at.exception
+    return next(reversed(at.session_state["loop_runs"].values()))
+
+
+def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):  # noqa: F811
+    at = open_link("loop", LINK)
+    assert not at.exception
+    assert at.text_area(key="prompt_loop").value == PROMPT
+    assert _settings(at) == {"temperature": 0.9, "top_k": 40, "top_p": 0.8, "rep": 1.2, "max_new": 3, "seed": 7}
+    assert at.multiselect(key="loop_stop").value == ["\\n\\n", "!"]
+    shown = texts(at)
+    assert "T = 0.90 · top-k 40 · top-p 0.80" in shown and "seed 7" in shown  # the settings line
+    assert "This link brought the prompt and the settings" in shown  # and says what to press
+    assert not [i for i in at.info if "invalid" in i.value]
+    assert "loop_runs" not in at.session_state or not any(r.steps for r in at.session_state["loop_runs"].values())
+    for name in KEYS:  # the page publishes the same view back
+        assert float(query_value(at, name)) == float(LINK[name])
+    assert json.loads(query_value(at, "stop")) == ["\\n\\n", "!"]
+
+    run = _generate(at)
+    assert run.params.seed == 7 and run.params.top_k == 40 and run.params.stop == ("\n\n", "!")
+    assert len(run.steps) <= 3 and run.done
+    # The downloads hold the steps the table shows.
+    steps = both(captured, "loop-steps")
+    table = next(df.value for df in at.dataframe if "phase" in df.value.columns)
+    assert list(steps["token"]) == list(table["token"]) == [s.token.display for s in run.steps]
+    assert [f"{100 * p:.1f}%" for p in steps["prob"]] == list(table["probability"])
+    assert list(steps["id"]) == [s.token.id for s in run.steps] and steps["completion"].iloc[-1] == run.steps[-1].text
+    cand = both(captured, "loop-candidates")
+    assert set(cand["step"]) == set(range(1, len(run.steps) + 1))
+    chosen = cand[cand["chosen"].astype(str) == "True"]
+    assert list(chosen["id"]) == [s.token.id for s in run.steps]
+    pos = both(captured, "loop-prompt-positions")
+    assert pos["guess_id"].iloc[-1] == run.steps[0].top[0].id  # the last position's guess = step 1's first candidate
+
+    # Another visitor opens the link the page published: same settings, so the same tokens.
+    published = {k: query_value(at, k) for k in [*KEYS, "prompt", "stop", "lang"]}
+    other = open_link("loop", published)
+    again = _generate(other)
+    assert [s.token.id for s in again.steps] == [s.token.id for s in run.steps]
+    assert again.result.finish_reason == run.result.finish_reason
+
+
+@pytest.mark.parametrize("value", ["<img src=x onerror=alert(1)>", "nan", "x" * 10_000, "99999999999999999999"])
+def test_hostile_link_values_fall_back_with_a_notice(value):
+    names = ["prompt", *KEYS, "stop"]
+    at = open_link("loop", {**{k: value for k in names}, "lang": "en"})
+    assert not at.exception
+    notice = " ".join(i.value for i in at.info)
+    rejected = [*KEYS, "stop"] + (["prompt"] if len(value) > 2_000 else [])
+    for name in rejected:
+        assert name in notice, (name, notice)
+    assert _settings(at) == {"temperature": 0.7, "top_k": 0, "top_p": 0.9, "rep": 1.0, "max_new": 20, "seed": 42}
+    assert at.multiselect(key="loop_stop").value == []
+    assert at.text_area(key="prompt_loop").value == ("A capital da França é" if len(value) > 2_000 else value)
+    for md in at.markdown:
+        assert "<img" not in md.value
+
+
+def test_a_stop_list_that_is_not_a_list_of_short_strings_is_rejected():
+    from ui.loop_view import stops_from_link
+
+    assert stops_from_link('["\\\\n", ".", "."]') == ["\\n", "."]
+    for raw in ('"."', "[1]", '[""]', json.dumps(["x" * 51]), json.dumps(["a"] * 9), "{", '["a\\u0000"]'):
+        assert stops_from_link(raw) is None, raw
