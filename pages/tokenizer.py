@@ -10,10 +10,8 @@ from ui.charts import PRIMARY, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
-from ui.share import Param, restore, share_box
+from ui.share import publish, restore, share_box
 from ui.widgets import intro, model_text
-
-PARAMS = [Param("prompt", "prompt_tokenizer", str, view.PRESETS["hello"])]
 
 
 def _show(chart, caption: str, **kwargs) -> None:
@@ -55,15 +53,20 @@ def _pick(shown) -> str:
 
 
 @st.fragment
-def tokens_panel() -> None:
+def tokens_panel(params) -> None:
+    """Reruns alone while the visitor types; its link box and the URL follow every change."""
     _presets()
     text = view.text_box()
-    if text is None:
-        return
+    if text is not None:
+        tokens(text)
+    share_box("tokenizer", params)
+
+
+def tokens(text: str) -> None:
     items = view.entries()
     main = items[0]
     tok = view.tokenize(main.key, text, main.tokenizer)
-    show_special = st.toggle(t("tokenizer.special"), value=True, key="tok_special")
+    show_special = st.toggle(t("tokenizer.special"), key="tok_special")
     shown = [p for p in tok.pieces if show_special or not p.info.special]
     a, b, c = st.columns(3)
     a.metric(t("tokenizer.m.chars"), fmt_int(tok.n_chars))
@@ -80,7 +83,6 @@ def tokens_panel() -> None:
     st.subheader(t("tokenizer.table.head"))
     st.dataframe(table, hide_index=True, height=280)
     downloads(table, "tokens", key="tok_dl")
-    share_box("tokenizer", PARAMS)
     embedding(shown, pick_key, main.tokenizer)
 
 
@@ -105,11 +107,13 @@ def compare(text, items) -> None:
             _chips([p for p in tok.pieces if not p.info.special], limit=view.MAX_CHIPS // 2)
     if len(items) < 2:
         st.info(t("tokenizer.compare.missing"))
+    downloads(view.compare_frame(text, items), "tokens-by-tokenizer", key="tok_dl_compare")
     costs = {e.label: view.language_cost(e.key, e.tokenizer) for e in items}
     st.subheader(t("tokenizer.cost.head"))
     show(view.cost_chart(costs))
     each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(c.extra, 0)) for name, c in costs.items())
     st.caption(t("tokenizer.cost.caption", n=len(view.PARALLEL), each=each))
+    downloads(view.cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
     with st.expander(t("tokenizer.cost.sentences")):
         st.dataframe(pd.DataFrame(view.PARALLEL, columns=[t("tokenizer.cost.pt"), t("tokenizer.cost.en")]),
                      hide_index=True)
@@ -135,19 +139,19 @@ def embedding(shown, pick_key, tokenizer) -> None:
     _show(view.strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id),
                                          scale=fmt_float(look.embed_scale, 2)))
     model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:8]) + ", …]")
+    downloads(pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
+              f"embedding-row-{token_id}", key="tok_dl_row")
 
 
-@st.fragment
-def neighbours_panel() -> None:
+def neighbours_panel() -> None:  # not a fragment: a new word reruns the page, so the link box follows it
     st.subheader(t("tokenizer.nb.head"))
     st.markdown(t("tokenizer.nb.text"))
     with st.container(horizontal=True):
         for word in ("gato", "Paris", "rei"):
             st.button(word, key=f"tok_nb_{word}", on_click=st.session_state.__setitem__, args=("tok_word", word))
-    st.session_state.setdefault("tok_word", "gato")
     word = st.text_input(t("tokenizer.nb.word"), key="tok_word", max_chars=100, live="400ms")
-    space = st.checkbox(t("tokenizer.nb.space"), value=True, key="tok_space")
-    k = st.slider(t("tokenizer.nb.k"), 5, 25, 10, key="tok_k")
+    space = st.checkbox(t("tokenizer.nb.space"), key="tok_space")
+    k = st.slider(t("tokenizer.nb.k"), 5, 25, key="tok_k")
     if not word.strip():
         st.warning(t("tokenizer.nb.empty"))
         return
@@ -170,13 +174,12 @@ def neighbours_panel() -> None:
                  alt.Tooltip("cosine:Q", format=".3f", title=t("tokenizer.nb.axis"))])
     _show(bars.properties(height=alt.Step(24)), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)),
                                                    ms=fmt_float(found.ms, 0)))
+    downloads(df.assign(query=query)[["query", "token", "id", "cosine"]], "neighbours", key="tok_dl_nb")
 
 
-@st.fragment
-def map_panel() -> None:
+def map_panel() -> None:  # not a fragment either, for the same reason
     st.subheader(t("tokenizer.map.head"))
     st.markdown(t("tokenizer.map.text"))
-    st.session_state.setdefault("tok_words", t("tokenizer.map.default"))
     raw = st.text_area(t("tokenizer.map.words"), key="tok_words", height=90)
     words = parse_words(raw)
     if len(words) < 3:
@@ -192,12 +195,19 @@ def map_panel() -> None:
     chart = (base.mark_circle(size=90, color=PRIMARY) + base.mark_text(align="left", dx=7, fontSize=15).encode(
         text="word:N")).properties(height=420)
     _show(chart, t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0)))
+    downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
+              key="tok_dl_map")
 
 
 def render() -> None:
-    restore("tokenizer", PARAMS)
+    params = view.link_params()
+    restore("tokenizer", params)  # a shared link's text and settings, before any widget exists
+    for p in params[1:]:
+        if p.name != "pos":  # the token picker has its own default (the first text token)
+            st.session_state.setdefault(p.key, p.default)
     intro("tokenizer")
-    tokens_panel()
+    publish("tokenizer", params)  # a notice here, at the top, if the link had bad values
+    tokens_panel(params)
     st.divider()
     neighbours_panel()
     st.divider()

@@ -21,6 +21,7 @@ from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_promp
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY
 from ui.i18n import fmt_int, t
+from ui.share import Param
 from ui.widgets import show_error
 
 log = logging.getLogger("token_by_token")
@@ -47,6 +48,17 @@ MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
 MAX_LABEL = 18  # characters on a chip; the tooltip has the whole token
 UNIT_PX = 9.5  # one character unit on screen, in pixels, at the chips' 16 px font
 BUDGETS = (14, 20, 28, 40, 56, 80, 112)  # row widths in character units; the chart picks by its width
+
+
+def link_params() -> list[Param]:
+    """What a link to this page carries: the text, the token picked, and the neighbour and map inputs."""
+    return [Param("prompt", "prompt_tokenizer", str, PRESETS["hello"]),
+            Param("special", "tok_special", bool, True),
+            Param("pos", "tok_pos", int, 1, low=0, high=MAX_CHIPS - 1),
+            Param("word", "tok_word", str, "gato"),
+            Param("space", "tok_space", bool, True),
+            Param("k", "tok_k", int, 10, low=5, high=25),
+            Param("words", "tok_words", str, t("tokenizer.map.default"))]
 
 
 # --- the tokenizers -----------------------------------------------------------------------------
@@ -143,6 +155,25 @@ def tokenize(key: str, text: str, _tokenizer) -> tk.Tokenization:
 @st.cache_data(show_spinner=False, max_entries=16)
 def language_cost(key: str, _tokenizer) -> tk.LanguageCost:
     return tk.language_cost(_tokenizer, PARALLEL)
+
+
+def compare_frame(text: str, items: list[Entry]) -> pd.DataFrame:
+    """Every token of the text by every tokenizer side by side (the comparison's chips, all of them)."""
+    frames = []
+    for e in items:
+        pieces = tokenize(e.key, text, e.tokenizer).pieces
+        frames.append(pd.DataFrame({
+            "tokenizer": e.label, "position": [p.position for p in pieces], "id": [p.info.id for p in pieces],
+            "token": [p.label for p in pieces], "bytes": [hex_bytes(p) for p in pieces],
+            "partial": [p.partial for p in pieces], "special": [p.info.special for p in pieces]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def cost_frame(costs: dict[str, tk.LanguageCost]) -> pd.DataFrame:
+    """The language-cost chart's numbers: tokens and characters of the parallel sentences, per tokenizer."""
+    return pd.DataFrame([{"tokenizer": name, "pt_tokens": c.pt_tokens, "en_tokens": c.en_tokens,
+                          "pt_chars": c.pt_chars, "en_chars": c.en_chars, "extra": c.extra}
+                         for name, c in costs.items()])
 
 
 def contrast_table(items: list[Entry]) -> pd.DataFrame:
