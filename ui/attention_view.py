@@ -1,24 +1,52 @@
-"""The attention page's panels: the big heatmap, the 18 x 4 grid, one token's bars, Q/K/V sizes, "banco"."""
+"""The attention page's panels: the big heatmap, one token, the grid of heads, generated text, Q/K/V sizes,
+"banco", with their downloads and the settings a link carries."""
 from __future__ import annotations
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import model_backend as mb
 from model_backend import attention as att
+from model_backend.validation import InvalidInput, check_prompt
+from ui import attention_charts as fig
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
+from ui.attention_charts import AVG, axis_value, token_labels, view_title
+from ui.charts import show
+from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.share import Param, share_box
+from ui.widgets import model_text, show_error
 
-HEATMAP_LIMIT = 32  # columns of the big heatmap (first token, the hidden middle, the last 30)
-GRID_LIMIT = 12  # columns of each small multiple
-BARS_LIMIT = 30  # bars for one token; the rest are summed into one bar
-TEXT_IN_CELLS = 14  # write the weight inside each cell up to this many columns (projector-readable)
-AVG = -1  # layer or head "number" of an average
-MARK = OKABE_ITO[5]  # vermilion: the boundary between prompt and generated tokens, the picked head
-LABEL_CHARS = 14
+LAYER, HEAD, QUERY, GEN_QUERY = "attention_layer", "attention_head", "attention_query", "attention_gen_query"
+GRID, COLS = "attention_grid_group", "attention_cols"
+BANCO = {"a": "attention_banco_a", "b": "attention_banco_b", "word": "attention_banco_word"}  # field -> state key
+BANCO_CHARS = {"a": 400, "b": 400, "word": 40}  # the text boxes' max_chars
+DEFAULT_LAYER, DEFAULT_HEAD = 2, 3  # layer 2, head 3 mostly looks one token back
+
+
+# ---------------------------------------------------------------- links that carry this view
+
+
+def link_params(info: mb.ModelInfo) -> list[Param]:
+    """What a link to this page carries: the prompt, layer, head (-1 = average), the picked token (-1 = the
+    last), the heatmap's size, the grid's layer group and the three "banco" boxes."""
+    return [Param("prompt", "prompt_attention", str, "A capital da França é"),
+            Param("layer", LAYER, int, min(DEFAULT_LAYER, info.n_layers - 1), low=AVG, high=info.n_layers - 1),
+            Param("head", HEAD, int, min(DEFAULT_HEAD, info.n_heads - 1), low=AVG, high=info.n_heads - 1),
+            Param("token", QUERY, int, -1, low=-1, high=backend.settings().max_prompt_tokens - 1),
+            Param("cols", COLS, int, fig.HEATMAP_LIMIT, choices=fig.HEATMAP_SIZES),
+            Param("grid", GRID, int, AVG, choices=tuple(fig.grid_groups(info.n_layers))),
+            *[Param(field, key, str, t(f"attention.banco.seed.{field}")) for field, key in BANCO.items()]]
+
+
+def check_link(page: str) -> None:
+    """After restore(): "banco" texts longer than their boxes allow fall back too (a box cannot hold them)."""
+    for field, key in BANCO.items():
+        value = st.session_state.get(key)
+        if isinstance(value, str) and len(value) > BANCO_CHARS[field]:
+            st.session_state[key] = t(f"attention.banco.seed.{field}")
+            st.session_state.setdefault(f"_rejected_{page}", []).append(field)
 
 
 # ---------------------------------------------------------------- selections (pure: unit-tested)
@@ -53,9 +81,12 @@ def grid_to_view(event, n_layers: int, n_heads: int) -> tuple[int, int] | None:
     return layer, head
 
 
-def axis_value(choice: int) -> int | None:
-    """Widget value -> the argument att.pattern() takes (None = average over that axis)."""
-    return None if choice == AVG else choice
+def _pick_query(chart_key: str, state_key: str):
+    def callback():  # a click on a heatmap cell picks that row's token
+        pick = picked(st.session_state.get(chart_key), "row_pick", ("q",))
+        if pick is not None:
+            st.session_state[state_key] = pick[0]
+    return callback
 
 
 # ---------------------------------------------------------------- cached forward passes
@@ -81,17 +112,7 @@ def generated_trace(prompt: str, n: int, progress=lambda fraction, key: None) ->
     return tr, att.first_generated(tr.tokens, seen), gen
 
 
-# ---------------------------------------------------------------- labels and pickers
-
-
-def short(text: str) -> str:
-    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
-
-
-def token_labels(tokens, generated_from: int | None = None) -> list[str]:
-    """'3: ·gato' for each position; generated tokens get a '▸' so they stand out on the axes."""
-    return [f"{'▸' if generated_from is not None and i >= generated_from else ''}{i}: {short(tok.display)}"
-            for i, tok in enumerate(tokens)]
+# ---------------------------------------------------------------- pickers
 
 
 def layer_options(info: mb.ModelInfo) -> dict[int, str]:
@@ -110,86 +131,26 @@ def head_options(info: mb.ModelInfo) -> dict[int, str]:
     return out
 
 
-def view_title(info: mb.ModelInfo, layer: int, head: int) -> str:
-    """What the big heatmap shows, saying 'average' whenever it is one."""
-    if layer == AVG and head == AVG:
-        return t("attention.view.avg_all", n=info.n_layers * info.n_heads)
-    if layer == AVG:
-        return t("attention.view.avg_layers", head=head, n=info.n_layers)
-    if head == AVG:
-        return t("attention.view.avg_heads", layer=layer, n=info.n_heads)
-    return t("attention.view.one", layer=layer, head=head)
+def pickers(info: mb.ModelInfo) -> tuple[int, int]:
+    """The layer and head pickers (valid for this model even after a switch to one with fewer layers)."""
+    layers, heads = layer_options(info), head_options(info)
+    if st.session_state.get(LAYER) not in layers:
+        st.session_state[LAYER] = min(DEFAULT_LAYER, info.n_layers - 1)
+    if st.session_state.get(HEAD) not in heads:
+        st.session_state[HEAD] = min(DEFAULT_HEAD, info.n_heads - 1)
+    c1, c2 = st.columns([2, 3])
+    layer = c1.selectbox(t("attention.pick.layer"), list(layers), key=LAYER, format_func=layers.get,
+                         help=t("attention.pick.layer.help"))
+    head = c2.radio(t("attention.pick.head"), list(heads), key=HEAD, format_func=heads.get, horizontal=True,
+                    help=t("attention.pick.head.help", n=info.n_heads))
+    return layer, head
 
 
 # ---------------------------------------------------------------- the big heatmap
 
 
-def _key_label(k: int, labels: list[str], win: att.Window) -> str:
-    return t("attention.hidden_col", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else labels[k]
-
-
-def heatmap_frame(cut: att.Cropped, tokens, labels: list[str], sum_digits: int = 3) -> pd.DataFrame:
-    """One row per drawn cell, plus one 'Σ' cell per row with the row's sum."""
-    win, rows = cut.window, []
-    for r, q in enumerate(win.queries):
-        for c, k in enumerate(win.keys):
-            w, ok = float(cut.weights[r, c]), bool(cut.allowed[r, c])
-            key_text = t("attention.hidden_tip", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else tokens[k].display
-            rows.append({"q": q, "ql": labels[q], "kl": _key_label(k, labels, win), "w": w,
-                         "kind": "cell" if ok else "masked", "txt": fmt_float(w, 2) if ok else "–",
-                         "query": tokens[q].display, "key": key_text,
-                         "shown": fmt_float(w, 4) if ok else t("attention.masked")})
-        total = float(cut.weights[r].sum())
-        rows.append({"q": q, "ql": labels[q], "kl": "Σ", "w": total, "kind": "sum", "txt": fmt_float(total, sum_digits),
-                     "query": tokens[q].display, "key": "Σ", "shown": fmt_float(total, 6)})
-    return pd.DataFrame(rows)
-
-
-def heatmap(cut: att.Cropped, tokens, labels: list[str], boundary: str | None = None) -> alt.LayerChart:
-    """Queries down, keys across; masked cells grey with '–'; a Σ column with each row's sum.
-
-    boundary: the label of the first generated token; a vermilion rule is drawn before it.
-    """
-    win = cut.window
-    big = len(win.keys) <= TEXT_IN_CELLS  # few columns: numbers in the cells, slanted labels
-    df = heatmap_frame(cut, tokens, labels, sum_digits=3 if big else 2)
-    x_order = [_key_label(k, labels, win) for k in win.keys] + ["Σ"]
-    y_order = [labels[q] for q in win.queries]
-    x = alt.X("kl:N", sort=x_order, title=t("attention.axis.key"),
-              axis=alt.Axis(orient="top", labelAngle=-55 if big else -90, labelLimit=130,
-                            labelOverlap=False if big else "greedy"))  # narrow phones drop some
-    y = alt.Y("ql:N", sort=y_order, title=t("attention.axis.query"), axis=alt.Axis(labelLimit=150, labelOverlap=False))
-    tips = [alt.Tooltip("query:N", title=t("attention.tip.query")), alt.Tooltip("key:N", title=t("attention.tip.key")),
-            alt.Tooltip("shown:N", title=t("attention.tip.weight"))]
-    pick = alt.selection_point(name="row_pick", fields=["q"], on="click")
-    base = alt.Chart(df).encode(x=x, y=y, tooltip=tips)
-    cells = base.transform_filter("datum.kind != 'sum'").mark_rect(stroke="white", strokeWidth=0.5).encode(
-        color=alt.condition("datum.kind == 'masked'", alt.value(MASKED),
-                            alt.Color("w:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
-                                      title=t("attention.legend.weight"), legend=alt.Legend(orient="bottom"))),
-    ).add_params(pick)
-    text = base.mark_text(fontSize=14 if big else 12).encode(
-        text="txt:N",
-        color=alt.when("datum.kind == 'cell' && datum.w > 0.55").then(alt.value("black"))
-        .when("datum.kind == 'cell'").then(alt.value("white")).otherwise(alt.value("#555555")),
-    )
-    if not big:  # too small for numbers: keep the dashes out, keep the Σ column
-        text = text.transform_filter("datum.kind == 'sum'")
-    layers = [cells, text]
-    if boundary is not None and boundary in y_order:
-        rule = pd.DataFrame({"ql": [boundary], "kl": [boundary]})
-        layers.append(alt.Chart(rule).mark_rule(color=MARK, strokeWidth=3).encode(
-            y=alt.Y("ql:N", sort=y_order, bandPosition=0)))
-        if boundary in x_order:
-            layers.append(alt.Chart(rule).mark_rule(color=MARK, strokeWidth=3).encode(
-                x=alt.X("kl:N", sort=x_order, bandPosition=0)))
-    step = 34 if big else 20
-    return alt.layer(*layers).properties(height=alt.Step(step))
-
-
 def show_heatmap(cut: att.Cropped, tokens, labels, key: str, on_pick, boundary: str | None = None) -> None:
-    st.altair_chart(heatmap(cut, tokens, labels, boundary), width="stretch", key=key, on_select=on_pick,
-                    selection_mode="row_pick")
+    show(fig.heatmap(cut, tokens, labels, boundary), key=key, on_select=on_pick, selection_mode="row_pick")
 
 
 def row_sum_note(cut: att.Cropped, dtype: str) -> str:
@@ -198,33 +159,48 @@ def row_sum_note(cut: att.Cropped, dtype: str) -> str:
     return t("attention.rowsum", dev=fmt_float(dev, 6 if dev < 1e-4 else 4), dtype=dtype)
 
 
+def file_part(layer: int, head: int) -> str:
+    """'L2-H3', 'Lavg-H3', ... for file names."""
+    def part(v):
+        return "avg" if v == AVG else str(v)
+    return f"L{part(layer)}-H{part(head)}"
+
+
+def data_downloads(info: mb.ModelInfo, tokens, cut: att.Cropped, layer: int, head: int, name: str,
+                   generated_from: int | None = None) -> None:
+    """The tokens and the drawn attention cells, as CSV and JSON, in a closed expander."""
+    with st.expander(t("attention.dl.title"), icon=":material/download:"):
+        st.caption(t("attention.dl.tokens", n=fmt_int(len(tokens))))
+        downloads(fig.tokens_frame(tokens, generated_from), f"{name}-tokens", key=f"{name}_dl_tokens")
+        st.caption(t("attention.dl.matrix", what=view_title(info, layer, head), n=fmt_int(cut.weights.size)))
+        downloads(fig.cells_frame(cut, tokens, layer, head), f"{name}-{file_part(layer, head)}", key=f"{name}_dl_cells")
+
+
+def heatmap_columns(n: int) -> int:
+    """For a long text, let the visitor pick how many columns the heatmap draws (fewer: readable on a phone)."""
+    if st.session_state.get(COLS) not in fig.HEATMAP_SIZES:
+        st.session_state[COLS] = fig.HEATMAP_LIMIT
+    if n <= min(fig.HEATMAP_SIZES):
+        return fig.HEATMAP_LIMIT  # every column fits: nothing to pick
+    names = {k: t("attention.cols.n", n=k - 2) for k in fig.HEATMAP_SIZES}
+    return st.segmented_control(t("attention.cols"), fig.HEATMAP_SIZES, key=COLS, format_func=names.get,
+                                required=True, help=t("attention.cols.help"))
+
+
+def heatmap_panel(tr: mb.Trace, pat: np.ndarray, layer: int, head: int, labels: list[str]) -> None:
+    info, n = tr.info, len(tr.tokens)
+    limit = heatmap_columns(n)
+    cut = att.crop(pat, att.layer_allowed(info, axis_value(layer), n), att.window(n, limit))
+    st.markdown(f"**{view_title(info, layer, head)}**")
+    show_heatmap(cut, tr.tokens, labels, "attention_map", _pick_query("attention_map", QUERY))
+    st.caption(t("attention.heatmap.caption") + " " + row_sum_note(cut, info.dtype))
+    if cut.window.capped:
+        st.info(t("attention.capped", n=fmt_int(n), rows=len(cut.window.queries), hidden=fmt_int(cut.window.n_hidden)),
+                icon=":material/content_cut:")
+    data_downloads(info, tr.tokens, cut, layer, head, "attention")
+
+
 # ---------------------------------------------------------------- one token: bars and strongest heads
-
-
-def bars(tr: mb.Trace, pat: np.ndarray, query: int, generated_from: int | None = None) -> alt.Chart:
-    """Where one query token looks: its row over the earlier tokens (the strongest BARS_LIMIT if long)."""
-    row = pat[query, : query + 1]  # [query+1] keys it may see
-    keep, rest = att.top_keys(row, BARS_LIMIT)
-    labels = token_labels(tr.tokens, generated_from)
-    gen_name, prompt_name = t("attention.kind.generated"), t("attention.kind.prompt")
-    df = pd.DataFrame({"key": [labels[k] for k in keep], "w": [float(row[k]) for k in keep],
-                       "kind": [gen_name if generated_from is not None and k >= generated_from else prompt_name
-                                for k in keep]})
-    if rest > 0:
-        df.loc[len(df)] = [t("attention.others", n=fmt_int(len(row) - len(keep))), rest, t("attention.kind.others")]
-    df["label"] = [fmt_pct(w) for w in df["w"]]
-    order = list(df["key"])
-    kinds = {prompt_name: PRIMARY, gen_name: OKABE_ITO[1], t("attention.kind.others"): MASKED}
-    present = [k for k in kinds if k in set(df["kind"])]  # a legend only lists what is drawn
-    colour = alt.Color("kind:N", title=None, legend=alt.Legend(orient="bottom") if len(present) > 1 else None,
-                       scale=alt.Scale(domain=present, range=[kinds[k] for k in present]))
-    base = alt.Chart(df).encode(
-        y=alt.Y("key:N", sort=order, title=t("attention.axis.key"), axis=alt.Axis(labelLimit=160, labelOverlap=False)),
-        x=alt.X("w:Q", title=t("attention.tip.weight"), scale=alt.Scale(domain=[0, 1])),
-        tooltip=[alt.Tooltip("key:N", title=t("attention.tip.key")), alt.Tooltip("label:N", title=t("attention.tip.weight"))],
-    )
-    chart = base.mark_bar().encode(color=colour) + base.mark_text(align="left", dx=4).encode(text="label:N")
-    return chart.properties(height=alt.Step(26))
 
 
 def strongest_table(tr: mb.Trace, query: int) -> pd.DataFrame:
@@ -239,94 +215,81 @@ def strongest_table(tr: mb.Trace, query: int) -> pd.DataFrame:
     })
 
 
+def token_panel(tr, pat, labels, state_key: str, generated_from: int | None = None) -> None:
+    positions = list(range(generated_from or 0, len(tr.tokens)))
+    seen = tuple(tok.id for tok in tr.tokens)
+    stamp, value = st.session_state.get(f"{state_key}_for"), st.session_state.get(state_key)
+    if value not in positions or (stamp is not None and stamp != seen):  # a new text starts at its newest token
+        if stamp is None and isinstance(value, int) and value != -1:  # a link named a token this text lacks
+            st.info(t("share.rejected", names="token"), icon=":material/link_off:")
+        st.session_state[state_key] = positions[-1]
+    st.session_state[f"{state_key}_for"] = seen
+    names = dict(enumerate(labels))
+    q = st.selectbox(t("attention.pick.token"), positions, key=state_key, format_func=names.get)
+    left, right = st.columns([3, 2])
+    with left:
+        show(fig.bars(tr, pat, q, generated_from))
+        st.caption(t("attention.bars.caption", n=fig.BARS_LIMIT))
+    with right:
+        st.markdown(t("attention.strongest.title"))
+        st.dataframe(strongest_table(tr, q), hide_index=True, width="stretch")
+        st.caption(t("attention.strongest.caption", n=tr.info.n_layers * tr.info.n_heads))
+
+
 # ---------------------------------------------------------------- the grid of small multiples
 
 
-def grid_frame(tr: mb.Trace, limit: int = GRID_LIMIT) -> tuple[pd.DataFrame, att.Window]:
-    """Every head (and the averages) cut to the same window, laid out: columns = layers, rows = heads."""
-    info, n = tr.info, len(tr.tokens)
-    win = att.window(n, limit)
-    nr, nc = len(win.queries), len(win.keys)
-    layers, heads = [*range(info.n_layers), AVG], [*range(info.n_heads), AVG]
-    frames = []
-    r_idx, c_idx = np.meshgrid(np.arange(nr), np.arange(nc), indexing="ij")  # [R, C] each
-    for col, layer in enumerate(layers):
-        ok = att.layer_allowed(info, axis_value(layer), n)
-        for row, head in enumerate(heads):
-            cut = att.crop(att.pattern(tr.attentions, axis_value(layer), axis_value(head)), ok, win)
-            x0, y0 = col * (nc + 1), row * (nr + 1)  # one empty cell between blocks
-            frames.append(pd.DataFrame({
-                "layer": layer, "head": head, "x": (x0 + c_idx).ravel(), "y": (y0 + r_idx).ravel(),
-                "w": cut.weights.ravel().astype(float), "ok": cut.allowed.ravel(),
-                "r": r_idx.ravel(), "c": c_idx.ravel()}))
-    df = pd.concat(frames, ignore_index=True)
-    df["x2"], df["y2"] = df["x"] + 1, df["y"] + 1
-    qtext = [tr.tokens[q].display for q in win.queries]
-    ktext = [t("attention.hidden_tip", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else tr.tokens[k].display
-             for k in win.keys]
-    df["query"] = [qtext[r] for r in df["r"]]
-    df["key"] = [ktext[c] for c in df["c"]]
-    df["shown"] = [fmt_float(w, 3) if ok else t("attention.masked") for w, ok in zip(df["w"], df["ok"])]
-    layer_names = {AVG: t("attention.grid.avg")}
-    df["layer_name"] = [layer_names.get(v, str(v)) for v in df["layer"]]
-    df["head_name"] = [layer_names.get(v, str(v)) for v in df["head"]]
-    return df.drop(columns=["r", "c"]), win
-
-
-def grid(tr: mb.Trace, current: tuple[int, int]) -> alt.LayerChart:
-    """All heads as small multiples; click one to open it large. The picked block has a vermilion frame."""
+def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
     info = tr.info
-    df, win = grid_frame(tr)
-    nr, nc = len(win.queries), len(win.keys)
-    width, height = (info.n_layers + 1) * (nc + 1), (info.n_heads + 1) * (nr + 1)
-    xs = alt.Scale(domain=[-0.5, width], nice=False, zero=False)
-    ys = alt.Scale(domain=[-(nr + 1) * 0.9, height], nice=False, zero=False, reverse=True)
-    pick = alt.selection_point(name="grid_pick", fields=["layer", "head"], on="click")
-    cells = alt.Chart(df).mark_rect().encode(
-        x=alt.X("x:Q", scale=xs, axis=None), x2="x2", y=alt.Y("y:Q", scale=ys, axis=None), y2="y2",
-        color=alt.condition("datum.ok", alt.Color("w:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
-                                                  title=t("attention.legend.weight"), legend=alt.Legend(orient="bottom")),
-                            alt.value(MASKED)),
-        tooltip=[alt.Tooltip("layer_name:N", title=t("attention.col.layer")),
-                 alt.Tooltip("head_name:N", title=t("attention.col.head")),
-                 alt.Tooltip("query:N", title=t("attention.tip.query")), alt.Tooltip("key:N", title=t("attention.tip.key")),
-                 alt.Tooltip("shown:N", title=t("attention.tip.weight"))],
-    ).add_params(pick)
-    layers = [cells, _grid_headers(info, nr, nc), _grid_frame_mark(current, info, nr, nc)]
-    return alt.layer(*layers).properties(height=max(240, 8 * height))
+    groups = fig.grid_groups(info.n_layers)
+    names = {g: t("attention.grid.all") if g == AVG else
+             t("attention.grid.group", a=g, b=min(g + fig.GRID_GROUP, info.n_layers) - 1) for g in groups}
+    if st.session_state.get(GRID) not in groups:
+        st.session_state[GRID] = AVG
+    group = st.segmented_control(t("attention.grid.pick"), groups, key=GRID, format_func=names.get, required=True,
+                                 help=t("attention.grid.pick.help"))
+
+    def open_from_grid():
+        pick = grid_to_view(st.session_state.get("attention_grid"), info.n_layers, info.n_heads)
+        if pick is not None:
+            st.session_state[LAYER], st.session_state[HEAD] = pick
+
+    show(fig.grid(tr, (layer, head), group), key="attention_grid", on_select=open_from_grid, selection_mode="grid_pick")
+    heads = info.n_layers * info.n_heads
+    if group == AVG:
+        st.caption(t("attention.grid.caption", n=fig.GRID_LIMIT, heads=heads))
+    else:
+        columns = fig.grid_columns(info.n_layers, group)
+        st.caption(t("attention.grid.caption.group", a=columns[0], b=columns[-1], n=fig.GRID_LIMIT, heads=heads))
 
 
-def _grid_headers(info: mb.ModelInfo, nr: int, nc: int) -> alt.LayerChart:
-    """Layer numbers on top (full-attention layers in vermilion, bold), head names on the left."""
-    cols = [*range(info.n_layers), AVG]
-    top = pd.DataFrame({"x": [i * (nc + 1) + nc / 2 for i in range(len(cols))], "y": -(nr + 1) * 0.45,
-                        "label": [t("attention.grid.avg") if c == AVG else str(c) for c in cols],
-                        "kind": [t("attention.grid.avg_tip") if c == AVG else
-                                 t(f"attention.type.{info.layer_types[c]}") for c in cols],
-                        "full": [c != AVG and info.layer_types[c] == "full_attention" for c in cols]})
-    heads = [*range(info.n_heads), AVG]
-    side = pd.DataFrame({"x": -0.5, "y": [i * (nr + 1) + nr / 2 for i in range(len(heads))],
-                         "label": [t("attention.grid.head_short", n=h) if h != AVG else t("attention.grid.avg")
-                                   for h in heads]})
-    tips = [alt.Tooltip("label:N", title=t("attention.col.layer")), alt.Tooltip("kind:N", title=" ")]
-    sliding = alt.Chart(top).transform_filter("!datum.full").mark_text(fontSize=13, color="#333333").encode(
-        x="x:Q", y="y:Q", text="label:N", tooltip=tips)
-    full = alt.Chart(top).transform_filter("datum.full").mark_text(fontSize=14, fontWeight="bold", color=MARK).encode(
-        x="x:Q", y="y:Q", text="label:N", tooltip=tips)
-    side_text = alt.Chart(side).mark_text(fontSize=12, align="right", dx=-2).encode(
-        x="x:Q", y="y:Q", text="label:N", tooltip=[alt.Tooltip("label:N", title=t("attention.col.head"))])
-    return alt.layer(sliding, full, side_text)
+# ---------------------------------------------------------------- attention over generated text
 
 
-def _grid_frame_mark(current: tuple[int, int], info: mb.ModelInfo, nr: int, nc: int) -> alt.Chart:
-    layer, head = current
-    col = info.n_layers if layer == AVG else layer
-    row = info.n_heads if head == AVG else head
-    box = pd.DataFrame({"x": [col * (nc + 1) - 0.4], "x2": [col * (nc + 1) + nc + 0.4],
-                        "y": [row * (nr + 1) - 0.4], "y2": [row * (nr + 1) + nr + 0.4],
-                        "what": [view_title(info, layer, head)]})
-    return alt.Chart(box).mark_rect(fill=None, stroke=MARK, strokeWidth=3).encode(
-        x="x:Q", x2="x2", y="y:Q", y2="y2", tooltip=[alt.Tooltip("what:N", title=" ")])
+@st.fragment
+def generated_panel(prompt: str, layer: int, head: int) -> None:
+    st.subheader(t("attention.gen.title"))
+    n = st.slider(t("attention.gen.n"), 1, 16, 6, key="attention_gen_n")
+    if st.button(t("attention.gen.button"), icon=":material/play_arrow:", key="attention_gen_go"):
+        st.session_state["attention_gen_for"] = prompt
+    if st.session_state.get("attention_gen_for") != prompt:
+        st.caption(t("attention.gen.hint"))
+        return
+    bar = st.progress(0.05, text=t("attention.gen.running", n=n))
+    tr, first, gen = generated_trace(prompt, n, lambda f, key: bar.progress(f, text=t(key, n=n)))
+    bar.empty()
+    model_text(gen.completion)
+    labels = token_labels(tr.tokens, first)
+    pat = att.pattern(tr.attentions, axis_value(layer), axis_value(head))
+    cut = att.crop(pat, att.layer_allowed(tr.info, axis_value(layer), len(tr.tokens)),
+                   att.window(len(tr.tokens), st.session_state.get(COLS, fig.HEATMAP_LIMIT)))
+    st.markdown(f"**{view_title(tr.info, layer, head)}**")
+    boundary = labels[first] if first < len(labels) else None
+    show_heatmap(cut, tr.tokens, labels, "attention_gen_map", _pick_query("attention_gen_map", GEN_QUERY), boundary)
+    st.caption(t("attention.gen.caption", n=fmt_int(len(tr.tokens) - first)) + " " + row_sum_note(cut, tr.info.dtype))
+    data_downloads(tr.info, tr.tokens, cut, layer, head, "attention-generated", generated_from=first)
+    if first < len(tr.tokens):
+        token_panel(tr, pat, labels, GEN_QUERY, generated_from=first)
 
 
 # ---------------------------------------------------------------- Q, K, V with the real sizes
@@ -354,34 +317,7 @@ def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
                   limit=fmt_int(backend.settings().max_prompt_tokens)))
 
 
-# ---------------------------------------------------------------- "banco"
-
-
-def similarity_chart(sim: att.Similarity, show_raw: bool) -> alt.Chart:
-    """Cosine similarity over layers: the word with itself (centred), different words (baseline), raw."""
-    n = len(sim.centred)
-    names = {"centred": t("attention.banco.line.word"), "baseline": t("attention.banco.line.base"),
-             "raw": t("attention.banco.line.raw")}
-    series = [("centred", sim.centred), ("baseline", sim.baseline)] + ([("raw", sim.raw)] if show_raw else [])
-    df = pd.DataFrame([{"layer": layer, "sim": v, "series": names[name], "solid": name == "centred",
-                        "shown": fmt_float(v, 3) if np.isfinite(v) else "—",
-                        "where": t("attention.banco.embedding") if layer == 0 else
-                        (t("attention.banco.final", n=n - 1) if layer == n - 1 else str(layer))}
-                       for name, values in series for layer, v in enumerate(values)])
-    palette = {"centred": PRIMARY, "baseline": "#777777", "raw": OKABE_ITO[1]}
-    colour = alt.Color("series:N", title=None,
-                       legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=320),
-                       scale=alt.Scale(domain=[names[k] for k, _ in series], range=[palette[k] for k, _ in series]))
-    base = alt.Chart(df).encode(
-        x=alt.X("layer:Q", title=t("attention.banco.axis.layer", n=n - 1), scale=alt.Scale(domain=[0, n - 1], nice=False),
-                axis=alt.Axis(tickMinStep=1, values=list(range(n)))),
-        y=alt.Y("sim:Q", title=t("attention.banco.axis.sim"), scale=alt.Scale(domain=[-0.3, 1.0])),
-        color=colour,
-        strokeDash=alt.condition("datum.solid", alt.value([1, 0]), alt.value([6, 4])),
-        tooltip=[alt.Tooltip("where:N", title=t("attention.col.layer")), alt.Tooltip("series:N", title=" "),
-                 alt.Tooltip("shown:N", title=t("attention.banco.axis.sim"))],
-    )
-    return (base.mark_line(strokeWidth=3) + base.mark_point(filled=True, size=60)).properties(height=440)  # includes the legend
+# ---------------------------------------------------------------- "banco": one word, two contexts
 
 
 def word_table(word_spans: list[tuple[mb.Trace, att.WordSpan]]) -> pd.DataFrame:
@@ -394,3 +330,53 @@ def word_table(word_spans: list[tuple[mb.Trace, att.WordSpan]]) -> pd.DataFrame:
                                          for tr, span in word_spans],
     })
 
+
+def _banco_preset(which: str) -> None:
+    for field, key in BANCO.items():
+        st.session_state[key] = t(f"attention.banco.{which}.{field}")
+
+
+def banco_panel() -> None:
+    st.subheader(t("attention.banco.title"))
+    st.markdown(t("attention.banco.intro"))
+    for field, key in BANCO.items():
+        st.session_state.setdefault(key, t(f"attention.banco.seed.{field}"))
+    c1, c2 = st.columns(2)
+    c1.button(t("attention.banco.seed"), on_click=_banco_preset, args=("seed",), width="stretch", key="attention_seed")
+    c2.button(t("attention.banco.before"), on_click=_banco_preset, args=("before",), width="stretch",
+              key="attention_before")
+    sentences = [st.text_input(t("attention.banco.sentence", n=i + 1), key=BANCO[f], max_chars=BANCO_CHARS[f])
+                 for i, f in enumerate("ab")]
+    word = st.text_input(t("attention.banco.word"), key=BANCO["word"], max_chars=BANCO_CHARS["word"]).strip()
+    try:
+        traces = [backend.trace(check_prompt(s)) for s in sentences]
+    except InvalidInput as exc:
+        show_error(exc)
+        return
+    spans = [att.find_word(tr.tokens, word) for tr in traces]
+    missing = [i + 1 for i, span in enumerate(spans) if span is None]
+    if missing:
+        st.warning(t("attention.banco.missing", n=", ".join(map(str, missing))), icon=":material/search_off:")
+        return
+    sim = att.word_similarity(traces[0], spans[0], traces[1], spans[1])
+    st.table(word_table(list(zip(traces, spans))), hide_index=True)
+    show_raw = st.toggle(t("attention.banco.raw"), key="attention_banco_raw")
+    show(fig.similarity_chart(sim, show_raw))
+    if all(np.isfinite(sim.centred)):
+        st.caption(t("attention.banco.caption", first=fmt_float(sim.centred[0], 3),
+                     emb=fmt_float(sim.embedding_centred, 3), last=fmt_float(sim.centred[-1], 3),
+                     lowest=fmt_float(min(sim.centred), 3)))
+    else:  # e.g. both sentences are the word alone: each vector *is* the mean, nothing is left to compare
+        st.warning(t("attention.banco.undefined"), icon=":material/info:")
+    with st.expander(t("attention.dl.title"), icon=":material/download:"):
+        st.caption(t("attention.dl.banco"))
+        downloads(fig.similarity_frame(sim), "attention-banco-similarity", key="attention_dl_banco")
+    st.info(t("attention.banco.causal"), icon=":material/arrow_forward:")
+
+
+@st.fragment
+def banco_and_link(params: list[Param]) -> None:
+    """The "banco" demo and the link to this view, in one fragment: typing a sentence reruns only this part,
+    and the link (and the address bar) still follow it."""
+    banco_panel()
+    share_box("attention", params)

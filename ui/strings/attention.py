@@ -253,4 +253,47 @@ STRINGS = {
         "text's example the clues (“dinheiro”, “praça”) come **after** it and cannot change that vector; what "
         "changes it is “Fui ao” versus “Sentei no”. Click “Context before the word” to put the clue first.",
     ),
+    # the grid's layer groups (larger blocks on a phone or a projector)
+    "attention.grid.pick": ("Camadas na grade", "Layers in the grid"),
+    "attention.grid.pick.help": (
+        "Num celular ou num projetor, escolha um grupo de camadas para ver cada miniatura maior.",
+        "On a phone or a projector, pick one group of layers to see each thumbnail larger.",
+    ),
+    "attention.grid.all": ("Todas", "All"),
+    "attention.grid.group": ("{a}–{b}", "{a}–{b}"),
+    "attention.grid.caption.group": (
+        "Colunas = as camadas {a} a {b} (números em laranja: atenção completa; as outras usam janela deslizante); "
+        "linhas = cabeças, e a última linha é a **média** das cabeças. Cada miniatura mostra até {n} colunas do fim "
+        "do texto. Clique numa miniatura para abri-la em tamanho grande acima; o quadro laranja marca a que está "
+        "aberta. Escolha “Todas” para ver as {heads} cabeças de uma vez.",
+        "Columns = layers {a} to {b} (orange numbers: full attention; the others use a sliding window); rows = "
+        "heads, and the last row is the **average** of the heads. Each thumbnail shows up to {n} columns from the "
+        "end of the text. Click a thumbnail to open it large above; the orange frame marks the open one. Pick "
+        "“All” to see all {heads} heads at once.",
+    ),
+    # downloads
+    "attention.dl.title": ("Baixar estes dados (CSV ou JSON)", "Download this data (CSV or JSON)"),
+    "attention.dl.tokens": ("Os {n} tokens: posição, id, o token como aparece nos eixos e o texto dele.",
+                            "The {n} tokens: position, id, the token as the axes show it, and its text."),
+    "attention.dl.matrix": (
+        "{what}: as {n} células desenhadas, com o peso exato (vazio onde a máscara esconde o token; camada ou "
+        "cabeça -1 = média; key_pos -1 = a coluna que soma o meio de um texto longo).",
+        "{what}: the {n} cells drawn, with the exact weight (empty where the mask hides the key; layer or head "
+        "-1 = average; key_pos -1 = the column summing the middle of a long text).",
+    ),
+    "attention.dl.banco": (
+        "As curvas acima, uma linha por camada (0 = embeddings): cosseno centrado, a referência e o cosseno sem "
+        "centrar.",
+        "The curves above, one row per layer (0 = embeddings): centred cosine, the reference, and the cosine "
+        "without centring.",
+    ),
+    # the heatmap's size for long texts
+    "attention.cols": ("Tokens na figura", "Tokens in the figure"),
+    "attention.cols.n": ("Últimos {n}", "Last {n}"),
+    "attention.cols.help": (
+        "Num celular, 10 colunas continuam legíveis; com 30, alguns rótulos somem. O primeiro token e a soma do "
+        "meio do texto ficam sempre.",
+        "On a phone, 10 columns stay readable; with 30, some labels drop out. The first token and the sum of the "
+        "middle of the text always stay.",
+    ),
 }

@@ -1,0 +1,201 @@
+"""The attention page from a link: prompt, layer, head, picked token, grid group and the "banco" sentences
+come back; hostile values fall back to the defaults with a notice; the downloads hold what the page draws."""
+import io
+import json
+
+import pandas as pd
+import pytest
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+from streamlit.testing.v1 import AppTest
+
+from tests.app.helpers import APP, texts
+
+PROMPT = "O gato sentou no"
+LINK = {"prompt": PROMPT, "layer": "5", "head": "1", "token": "2", "cols": "12", "grid": "6", "lang": "en",
+        "a": "Precisava de dinheiro, então fui ao banco", "b": "Cansado de andar pela praça, sentei no banco",
+        "word": "banco"}
+SETTINGS = ("layer", "head", "token", "cols", "grid")
+
+
+def open_link(query: dict[str, str]) -> AppTest:
+    """What a browser does with a link to /attention: app.py reads lang once, the page restores the rest.
+    (AppTest starts on home, which publishes its own query; the link's query is set again for the page.)"""
+    at = AppTest.from_file(APP, default_timeout=600)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("pages/attention.py")
+    at.query_params.clear()
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    return at
+
+
+def published(at: AppTest, name: str):
+    value = at.query_params.get(name)
+    return value[0] if isinstance(value, list) else value
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    """File name -> bytes of every download button the page made (AppTest keeps no media of its own)."""
+    files: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def keep(self, path_or_data, mimetype, kind, filename=None):
+        if filename and isinstance(path_or_data, bytes):
+            files[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
+    return files
+
+
+def both(files: dict[str, bytes], name: str) -> pd.DataFrame:
+    """A download as CSV and as JSON: both well-formed, the same table."""
+    csv = pd.read_csv(io.BytesIO(files[f"{name}.csv"]), keep_default_na=False, na_values=[""])
+    records = json.loads(files[f"{name}.json"].decode("utf-8"))
+    assert isinstance(records, list) and records and list(records[0]) == list(csv.columns)
+    js = pd.DataFrame.from_records(records)
+    assert len(js) == len(csv)
+    for col in csv.columns:
+        left, right = csv[col].tolist(), js[col].tolist()
+        if pd.api.types.is_numeric_dtype(csv[col]):
+            assert all((pd.isna(a) and pd.isna(b)) or abs(a - b) < 1e-9 for a, b in zip(left, right)), col
+        else:
+            assert [str(v) for v in left] == [str(v) for v in right], col
+    return js
+
+
+def picked(at: AppTest) -> dict[str, object]:
+    """The segmented controls' values by key (the heatmap's size exists only for long texts)."""
+    return {g.key: g.value for g in at.get("button_group")}
+
+
+def rejected(at: AppTest) -> set[str]:
+    """The parameter names the page's notices say it replaced by defaults."""
+    names = set()
+    for info in at.info:
+        if "replaced by defaults:" in info.value:
+            names |= set(info.value.split("defaults:")[1].strip(" .").split(", "))
+    return names
+
+
+def chart_data(at: AppTest, index: int) -> pd.DataFrame:
+    """The table a drawn chart was given (what its marks and tooltips show)."""
+    proto = at.get("vega_lite_chart")[index].proto
+    return convert_arrow_bytes_to_pandas_df(proto.datasets[0].data.data)
+
+
+def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):
+    at = open_link(LINK)
+    assert not at.exception
+    assert at.text_area(key="prompt_attention").value == PROMPT
+    assert at.selectbox(key="attention_layer").value == 5
+    assert at.radio(key="attention_head").value == 1
+    assert at.selectbox(key="attention_query").value == 2
+    assert picked(at) == {"attention_grid_group": 6}  # a short text has no size picker; the grid: layers 6-11
+    for field in ("a", "b", "word"):
+        assert at.text_input(key=f"attention_banco_{field}").value == LINK[field]
+    shown = texts(at)
+    assert "Attention: what does each token look at?" in shown and "Layer 5, head 1" in shown
+    assert "Columns = layers 6 to 11" in shown
+    assert "At layer 0 it is 1.000" in shown  # the banco curve of the link's sentences
+    assert not rejected(at)
+    for name in (*SETTINGS, "prompt", "a", "b", "word"):  # the page publishes the same view back
+        assert published(at, name) == LINK[name], name
+    link = next(c.value for c in at.code if "/attention?" in c.value)  # the copyable link
+    assert "prompt=O+gato+sentou+no" in link and "layer=5&head=1&token=2&cols=12&grid=6" in link and "lang=en" in link
+
+    # Tokens: the same as the token picker offers.
+    tokens = both(captured, "attention-tokens")
+    options = at.selectbox(key="attention_query").options
+    assert [f"{p}: {tok}" for p, tok in zip(tokens["position"], tokens["token"])] == options
+    assert tokens["text"].str.cat() == "<bos>" + PROMPT
+    # The matrix of layer 5, head 1: every cell the heatmap draws, with the weight its tooltip shows.
+    cells = both(captured, "attention-L5-H1")
+    n = len(tokens)
+    assert len(cells) == n * n and set(cells["layer"]) == {5} and set(cells["head"]) == {1}
+    drawn = chart_data(at, 0)
+    drawn = drawn[drawn["kind"] != "sum"]
+    assert len(drawn) == len(cells)
+    for (_, cell), (_, mark) in zip(cells.iterrows(), drawn.iterrows()):
+        assert mark["query"] == cell["query"] and mark["key"] == cell["key"]
+        if cell["masked"]:
+            assert pd.isna(cell["weight"]) and mark["kind"] == "masked"
+        else:
+            assert mark["shown"] == f"{cell['weight']:.4f}"  # the page is in English
+    assert cells["masked"].tolist() == [k > q for q, k in zip(cells["query_pos"], cells["key_pos"])]  # causal
+    sums = cells.groupby("query_pos")["weight"].sum()
+    assert ((sums - 1).abs() < 2e-2).all()  # every row sums to 1 (bfloat16 weights)
+    # The banco curve: the numbers the caption quotes.
+    curve = both(captured, "attention-banco-similarity")
+    assert list(curve["layer"]) == list(range(19))
+    caption = next(c.value for c in at.caption if "Cosine similarity" in c.value)
+    assert f"it is {curve['centred'][0]:.3f}" in caption
+    assert f"ends at {curve['centred'].iloc[-1]:.3f}" in caption
+
+
+def test_averages_and_the_last_token_travel_as_minus_one():
+    at = open_link({"prompt": PROMPT, "layer": "-1", "head": "-1", "token": "-1", "lang": "en"})
+    assert not at.exception
+    assert "Average of all 72 heads in every layer" in texts(at)
+    query = at.selectbox(key="attention_query")
+    assert query.value == query.options.index(query.options[-1])  # the last token
+    assert published(at, "layer") == "-1" and published(at, "head") == "-1"
+
+
+@pytest.mark.parametrize("value", ["<img src=x onerror=alert(1)>", "nan", "abc", "x" * 10_000, "99999999999999999999",
+                                   "3.5", "-7"])
+def test_hostile_link_values_fall_back_with_a_notice(value):
+    query = {k: value for k in ("prompt", *SETTINGS, "a", "b", "word")}
+    at = open_link({**query, "lang": "en"})
+    assert not at.exception
+    as_text = len(value) <= 40  # short enough for every text box: kept, as plain text
+    assert rejected(at) == set(SETTINGS) | (set() if as_text else {"prompt", "a", "b", "word"})
+    assert at.selectbox(key="attention_layer").value == 2 and at.radio(key="attention_head").value == 3
+    assert picked(at)["attention_grid_group"] == -1  # every layer
+    assert picked(at).get("attention_cols", 32) == 32  # the last 30 tokens
+    query_box = at.selectbox(key="attention_query")
+    assert query_box.value == len(query_box.options) - 1
+    assert at.text_area(key="prompt_attention").value == (value if as_text else "A capital da França é")
+    assert at.text_input(key="attention_banco_a").value == (value if as_text else "Fui ao banco sacar dinheiro")
+    for md in at.markdown:
+        assert "<img" not in md.value
+
+
+def test_too_long_banco_sentence_and_a_token_the_text_lacks_fall_back():
+    at = open_link({"prompt": PROMPT, "token": "40", "a": "banco " * 100, "lang": "en"})
+    assert not at.exception
+    assert rejected(at) == {"a", "token"}
+    assert at.text_input(key="attention_banco_a").value == "Fui ao banco sacar dinheiro"
+    query = at.selectbox(key="attention_query")
+    assert query.value == len(query.options) - 1
+
+
+def test_pt_br_link_and_projection_mode():
+    at = open_link({"prompt": PROMPT, "layer": "0", "head": "2", "lang": "pt-BR", "projection": "1"})
+    assert not at.exception
+    assert "Camada 0, cabeça 2" in texts(at)
+    assert published(at, "projection") == "1"
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert spec["config"]["axis"]["labelFontSize"] == 22  # projection mode: larger labels
+
+
+def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):
+    prompt = "O gato sentou no tapete e dormiu. " * 6  # about 60 tokens
+    at = open_link({"prompt": prompt, "cols": "12", "layer": "3", "head": "0", "lang": "en"})
+    assert not at.exception
+    assert picked(at) == {"attention_cols": 12, "attention_grid_group": -1}
+    n = len(at.selectbox(key="attention_query").options)
+    assert f"the figure shows the last 10 rows, the first token and one column summing the {n - 11} middle" in texts(at)
+    cells = both(captured, "attention-L3-H0")
+    assert len(cells) == 10 * 12 and sorted(set(cells["query_pos"])) == list(range(n - 10, n))
+    assert sorted(set(cells["key_pos"])) == [-1, 0, *range(n - 10, n)]
+    hidden = cells[cells["key_pos"] == -1]
+    assert hidden["key"].str.endswith(f"(1–{n - 11})").all()  # names the positions it sums
+    assert ((cells.groupby("query_pos")["weight"].sum() - 1).abs() < 2e-2).all()  # still sums to 1
+    drawn = chart_data(at, 0)
+    assert len(drawn[drawn["kind"] != "sum"]) == len(cells)
