@@ -73,3 +73,14 @@ def test_the_model_two_ways_reports_a_nonzero_float32_bfloat16_difference():
     assert float(diffs[0].value.replace(",", "")) > 0  # float32 against bfloat16: never exactly equal
     assert "float32 vs bfloat16" in texts(at)
     assert at.code  # the continuations, shown as text
+
+
+def test_your_own_numbers_are_added_both_ways_in_float32():
+    at = run_page("nondeterminism", lang="en", **SMALL)
+    assert "The two groupings give different results." in texts(at)  # 1e8, -1e8, 1 by default
+    for key, value in (("nd_a", 1.0), ("nd_b", 2.0), ("nd_c", 3.0)):
+        at.number_input(key=key).set_value(value)
+    at.run()
+    assert not at.exception
+    shown = texts(at)
+    assert "both groupings agree" in shown and "(a + b) + c = **6**" in shown

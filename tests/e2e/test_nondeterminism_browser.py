@@ -15,13 +15,6 @@ def wait_idle(page, wait: float = 600) -> None:
     time.sleep(2)  # let Vega draw
 
 
-def tall(page, width: int) -> None:
-    """Streamlit scrolls inside its own container: grow the viewport so the full-page shot has everything."""
-    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
-    page.set_viewport_size({"width": width, "height": min(int(height) + 40, 16000)})
-    time.sleep(2)
-
-
 @pytest.mark.parametrize("width, locale, title, compare, metric", [
     (1280, "pt-BR", "Por que o mesmo prompt", "Comparar", "Maior diferença entre logits"),
     (390, "en-US", "Why the same prompt", "Compare", "Largest logit difference"),
@@ -37,7 +30,6 @@ def test_nondeterminism_page(browser, server_url, width, locale, title, compare,
         wait_idle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         assert metric in page.inner_text("body")
-        tall(page, width)
         shoot(page, f"nondeterminism-{width}-{locale}")
     finally:
         page.close()

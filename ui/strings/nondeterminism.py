@@ -205,7 +205,7 @@ STRINGS = {
     "nondeterminism.m.top": ("Token mais provável", "Most likely token"),
     "nondeterminism.m.top.same": ("o mesmo", "the same"),
     "nondeterminism.m.top.changed": ("mudou", "changed"),
-    "nondeterminism.m.split": ("Primeiro token diferente (greedy)", "First different token (greedy)"),
+    "nondeterminism.m.split": ("Primeiro token diferente", "First different token"),
     "nondeterminism.m.split.at": ("nº {pos}", "#{pos}"),
     "nondeterminism.m.split.none": ("nenhum", "none"),
     "nondeterminism.m.split.help": (
