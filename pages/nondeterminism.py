@@ -6,21 +6,26 @@ from model_backend.validation import InvalidInput, check_prompt
 from ui import nondeterminism_view as view
 from ui.i18n import t
 from ui.nav import next_page_link
+from ui.share import publish, restore, share_box
 from ui.widgets import intro, prompt_box, show_error, truncation_notice
+
+PARAMS = view.link_params()
 
 
 def sampling_controls() -> tuple[mb.SamplingParams, list[int], bool]:
-    """The widgets of section 1: (settings without a seed, one seed per run, whether the seed is fixed)."""
+    """The widgets of section 1: (settings without a seed, one seed per run, whether the seed is fixed).
+
+    Values come from session_state (defaults or a link: view.prepare_state), never from value=."""
     c1, c2, c3 = st.columns(3)
-    temperature = c1.slider(t("nondeterminism.temperature"), 0.0, 1.5, 0.7, 0.05, key="nd_temperature")
-    runs = c2.slider(t("nondeterminism.runs"), 2, 8, 5, key="nd_runs")
-    tokens = c3.slider(t("nondeterminism.tokens"), 4, 24, 12, key="nd_tokens")
+    temperature = c1.slider(t("nondeterminism.temperature"), 0.0, 1.5, step=0.05, key="nd_temperature")
+    runs = c2.slider(t("nondeterminism.runs"), 2, view.MAX_RUNS, key="nd_runs")
+    tokens = c3.slider(t("nondeterminism.tokens"), 4, 24, key="nd_tokens")
     modes = {m: t(f"nondeterminism.mode.{m}") for m in ("fresh", "fixed")}
     m1, m2 = st.columns([2, 1], vertical_alignment="bottom")
     mode = m1.radio(t("nondeterminism.mode"), list(modes), format_func=modes.get, horizontal=True, key="nd_mode")
     fixed = mode == "fixed"
     if fixed:
-        seed = m2.number_input(t("nondeterminism.seed"), 0, 2**31 - 1, 42, key="nd_seed")
+        seed = m2.number_input(t("nondeterminism.seed"), 0, view.MAX_SEED, step=1, key="nd_seed")
         run_seeds = [int(seed)] * runs
     else:
         redraw = m2.button(t("nondeterminism.redraw"), help=t("nondeterminism.redraw.help"),
@@ -33,10 +38,9 @@ def model_section() -> None:
     """Section 3c: the real model computed two ways, run on request and cached."""
     st.subheader(t("nondeterminism.model.head"))
     st.markdown(t("nondeterminism.model.text"))
-    st.session_state.setdefault("nd_model_prompt", t("nondeterminism.model.default_prompt"))
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     text = c1.text_input(t("nondeterminism.model.prompt"), key="nd_model_prompt", max_chars=2000)
-    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, 20, key="nd_model_tokens")
+    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, key="nd_model_tokens")
     if st.button(t("nondeterminism.model.run"), type="primary", icon=":material/compare_arrows:", key="nd_compare"):
         st.session_state["nd_compared"] = True
     if not st.session_state.get("nd_compared"):
@@ -49,7 +53,11 @@ def model_section() -> None:
 
 
 def render() -> None:
+    restore("nondeterminism", PARAMS)  # before any widget exists
+    view.prepare_state(PARAMS)
     intro("nondeterminism")
+    # A notice here, at the top, if the link had bad values (the seeds join the URL once they are drawn).
+    publish("nondeterminism", view.shared_params(PARAMS, fixed=True))
     prompt = prompt_box("nondeterminism")
 
     st.header(t("nondeterminism.sample.head"))
@@ -74,6 +82,7 @@ def render() -> None:
     st.markdown(t("nondeterminism.sum.text"))
     view.ordered_sums()
     model_section()
+    share_box("nondeterminism", view.shared_params(PARAMS, fixed))
 
     st.header(t("nondeterminism.dev.head"))
     st.markdown(t("nondeterminism.dev.text"))

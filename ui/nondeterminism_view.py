@@ -14,8 +14,10 @@ from model_backend import nondeterminism as nd
 from model_backend.loading import pick_device, pick_dtype
 from model_backend.text import visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO
+from ui.charts import MASKED, OKABE_ITO, show
+from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, lang, t
+from ui.share import Param
 from ui.widgets import model_text, truncation_notice
 
 FINISH = ("stop", "length", "stop_sequence")
@@ -34,6 +36,61 @@ def number(x: float, exact: bool = False) -> str:
     return text.replace(".", ",") if lang() == "pt-BR" else text
 
 
+# ---------------------------------------------------------------- links that carry the view
+
+PAGE = "nondeterminism"
+MAX_RUNS = 8
+MAX_SEED = 2**31 - 1
+SUM_SIZES = (1_000, 10_000, 100_000, 1_000_000)
+FLOAT32_MAX = 3.4e38  # the float example inputs stay finite once rounded to float32
+
+
+def link_params() -> list[Param]:
+    """Everything a link to this page carries (query name, widget key, type, default, range)."""
+    floats = [Param(name, f"nd_{name}", float, default, -FLOAT32_MAX, FLOAT32_MAX)
+              for name, default in zip("abc", (1e8, -1e8, 1.0))]
+    return [Param("prompt", f"prompt_{PAGE}", str, t("common.default_prompt")),
+            Param("temperature", "nd_temperature", float, 0.7, 0.0, 1.5),
+            Param("runs", "nd_runs", int, 5, 2, MAX_RUNS),
+            Param("max_new", "nd_tokens", int, 12, 4, 24),
+            Param("mode", "nd_mode", str, "fresh", choices=("fresh", "fixed")),
+            Param("seed", "nd_seed", int, 42, 0, MAX_SEED),
+            Param("seeds", "nd_seeds_link", str, ""),  # the fresh seeds, so a link repeats the same runs
+            Param("vec", "nd_sum_n", int, 100_000, choices=SUM_SIZES),
+            *floats,
+            Param("mprompt", "nd_model_prompt", str, t("nondeterminism.model.default_prompt")),
+            Param("mtokens", "nd_model_tokens", int, 20, 4, 32)]
+
+
+def parse_seeds(raw: str) -> list[int] | None:
+    """A link's "seeds" value ("12,345,...": 1 to MAX_RUNS seeds in [0, 2**31-1]) as a list, or None if bad."""
+    parts = raw.split(",") if isinstance(raw, str) and len(raw) <= 12 * MAX_RUNS else []
+    if not 1 <= len(parts) <= MAX_RUNS or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        return None
+    out = [int(p) for p in parts]
+    return out if all(0 <= s <= MAX_SEED for s in out) else None
+
+
+def prepare_state(params: list[Param]) -> None:
+    """After restore(): turn a link's seeds into the kept fresh seeds, and give every widget its default."""
+    raw = st.session_state.pop("nd_seeds_link", None)
+    if raw is not None:
+        parsed = parse_seeds(raw)
+        if parsed is None:
+            rejected = st.session_state.setdefault(f"_rejected_{PAGE}", [])
+            rejected.append("seeds")
+        else:
+            st.session_state["nd_seeds"] = parsed
+    for p in params:
+        if p.key.startswith("nd_") and p.name != "seeds":
+            st.session_state.setdefault(p.key, p.default)
+
+
+def shared_params(params: list[Param], fixed: bool) -> list[Param]:
+    """What this view's link holds: the fresh seeds only when they are in use."""
+    return [p for p in params if not (fixed and p.name == "seeds")]
+
+
 # ---------------------------------------------------------------- 1. sampled runs
 
 
@@ -44,6 +101,7 @@ def seeds(runs: int, redraw: bool) -> list[int]:
         kept = []
     kept = (kept + [secrets.randbelow(2**31) for _ in range(runs)])[:runs]
     st.session_state["nd_seeds"] = kept
+    st.session_state["nd_seeds_link"] = ",".join(str(s) for s in kept)
     return kept
 
 
@@ -58,6 +116,18 @@ def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -
     return out
 
 
+def runs_frame(gens: list[mb.Generation]) -> pd.DataFrame:
+    """The runs for download: raw text, why each stopped, its seed (empty when greedy) and its token ids."""
+    return pd.DataFrame({
+        "run": range(1, len(gens) + 1),
+        "text": [g.completion for g in gens],
+        "finish_reason": [g.finish_reason for g in gens],
+        "seed": [g.seed if g.seed is not None else "" for g in gens],
+        "temperature": [g.params.temperature for g in gens],
+        "token_ids": [" ".join(str(s.token.id) for s in g.steps) for g in gens],
+    })
+
+
 def runs_table(gens: list[mb.Generation]) -> None:
     finish = {k: t(f"nondeterminism.finish.{k}") for k in FINISH}
     text_col = t("nondeterminism.col.text")
@@ -70,6 +140,7 @@ def runs_table(gens: list[mb.Generation]) -> None:
     })
     st.dataframe(df, hide_index=True, width="stretch", column_config={text_col: st.column_config.TextColumn(width="large")})
     st.caption(t("nondeterminism.table.caption"))
+    downloads(runs_frame(gens), "nondeterminism-runs", key="nd_dl_runs")
 
 
 def divergence(gens: list[mb.Generation], greedy: bool, fixed: bool) -> int | None:
@@ -88,6 +159,8 @@ def divergence(gens: list[mb.Generation], greedy: bool, fixed: bool) -> int | No
     st.dataframe(pd.DataFrame({t("nondeterminism.col.choice"): list(groups),
                                t("nondeterminism.col.runs"): [", ".join(r) for r in groups.values()]}),
                  hide_index=True)
+    downloads(pd.DataFrame({"position": at + 1, "choice": list(groups),
+                            "runs": [", ".join(r) for r in groups.values()]}), "nondeterminism-split", key="nd_dl_split")
     return at
 
 
@@ -145,15 +218,29 @@ def branch_table(branches: tuple[nd.Branch, ...]) -> None:
     st.dataframe(df, hide_index=True, width="stretch")
 
 
+def branches_frame(branches: tuple[nd.Branch, ...]) -> pd.DataFrame:
+    """The tree for download: each branch's parent, first token number (from 1), runs, text and token ids."""
+    branches = tuple(b for b in branches if b.token_ids or b.parent is not None)
+    return pd.DataFrame({
+        "branch": [b.id + 1 for b in branches],
+        "parent": [b.parent + 1 if b.parent is not None else "" for b in branches],
+        "start": [b.start + 1 for b in branches],
+        "runs": [", ".join(str(r + 1) for r in b.runs) for b in branches],
+        "text": [b.text for b in branches],
+        "token_ids": [" ".join(str(i) for i in b.token_ids) for b in branches],
+    })
+
+
 def cascade(gens: list[mb.Generation], n_tokens: int) -> None:
     branches = nd.branch_tree([[s.token.id for s in g.steps] for g in gens],
                               [[s.token.text for s in g.steps] for g in gens])
     if len(branches) < 2:
         st.info(t("nondeterminism.tree.one"), icon=":material/info:")
         return
-    st.altair_chart(tree_chart(branches, n_tokens), width="stretch")
+    show(tree_chart(branches, n_tokens))
     st.caption(t("nondeterminism.tree.caption"))
     branch_table(branches)
+    downloads(branches_frame(branches), "nondeterminism-branches", key="nd_dl_branches")
 
 
 # ---------------------------------------------------------------- 3. floating point
@@ -169,14 +256,17 @@ def associativity_table() -> None:
         t("nondeterminism.col.exact"): [number(r.exact, exact=True) for r in rows],
     }), hide_index=True, width="stretch")
     st.caption(t("nondeterminism.assoc.caption"))
+    downloads(pd.DataFrame({"a": [r.a for r in rows], "b": [r.b for r in rows], "c": [r.c for r in rows],
+                            "left": [r.left for r in rows], "right": [r.right for r in rows],
+                            "equal": [r.associative for r in rows], "exact": [r.exact for r in rows]}),
+              "nondeterminism-associativity", key="nd_dl_assoc")
 
 
-@st.fragment
-def own_numbers() -> None:
+def own_numbers() -> None:  # not a fragment: a new number reruns the page, so the link box follows it
     with st.expander(t("nondeterminism.assoc.own")):
         cols = st.columns(3)
-        values = [col.number_input(name, value=default, format="%.9g", key=f"nd_{name}")
-                  for col, name, default in zip(cols, "abc", (1e8, -1e8, 1.0))]
+        values = [col.number_input(name, min_value=-FLOAT32_MAX, max_value=FLOAT32_MAX, format="%.9g",
+                                   key=f"nd_{name}") for col, name in zip(cols, "abc")]
         r = nd.associativity(*values)
         st.markdown(t("nondeterminism.assoc.result", left=number(r.left), right=number(r.right),
                       exact=number(r.exact, exact=True)))
@@ -188,10 +278,8 @@ def vector_sums(n: int) -> tuple[tuple[nd.OrderedSum, ...], float]:
     return nd.sums_in_orders(nd.random_vector(n, seed=0), seed=0)
 
 
-@st.fragment
-def ordered_sums() -> None:
-    n = st.select_slider(t("nondeterminism.sum.n"), options=[1_000, 10_000, 100_000, 1_000_000], value=100_000,
-                         format_func=fmt_int, key="nd_sum_n")
+def ordered_sums() -> None:  # not a fragment either (the sums are cached): the link box follows the size
+    n = st.select_slider(t("nondeterminism.sum.n"), options=list(SUM_SIZES), format_func=fmt_int, key="nd_sum_n")
     sums, exact = vector_sums(n)
     labels = [t(f"nondeterminism.order.{s.order}") for s in sums]
     df = pd.DataFrame({"order": labels, "total": [fmt_float(s.total, 4) for s in sums],
@@ -207,8 +295,11 @@ def ordered_sums() -> None:
                  alt.Tooltip("total:N", title=t("nondeterminism.col.total")),
                  alt.Tooltip("error_text:N", title=t("nondeterminism.col.error"))],
     ).properties(height=alt.Step(30))
-    st.altair_chart(bars, width="stretch")
+    show(bars)
     st.caption(t("nondeterminism.sum.caption", n=fmt_int(n), exact=fmt_float(exact, 4)))
+    downloads(pd.DataFrame({"n": n, "order": [s.order for s in sums], "label": labels,
+                            "total": [s.total for s in sums], "error": [s.error for s in sums], "exact": exact}),
+              "nondeterminism-sums", key="nd_dl_sums")
 
 
 # ---------------------------------------------------------------- 3. the model, two ways
@@ -302,12 +393,29 @@ def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int
         st.caption(t("nondeterminism.split.caption"))
 
 
+def two_ways_frame(results: list[tuple[str, nd.TwoWays, tuple[str, str]]]) -> pd.DataFrame:
+    """The comparisons for download: one row per way, with the comparison's figures and its continuation."""
+    rows = []
+    for title, result, labels in results:
+        at = result.diverge_at
+        for label, run in zip(labels, (result.a, result.b)):
+            c = run.continuation
+            rows.append({"comparison": title, "way": label, "max_abs_logit_diff": result.max_abs_diff,
+                         "same_top_token": result.same_top, "top_token": visible(run.top.text),
+                         "split_at": at + 1 if at is not None else "",
+                         "token_at_split": c.tokens[at] if at is not None and at < len(c.tokens) else "",
+                         "gap_at_split": c.gaps[at] if at is not None and at < len(c.gaps) else "",
+                         "text": c.text, "token_ids": " ".join(str(i) for i in c.token_ids)})
+    return pd.DataFrame(rows)
+
+
 def model_two_ways(prompt: str, n: int) -> None:
     results = comparisons(prompt, n)
     first = results[0][1].a
     truncation_notice(first.truncated_from, first.prompt_tokens)
     for title, result, labels in results:
         two_ways(title, result, labels, vocab=first.last_logits.shape[0])
+    downloads(two_ways_frame(results), "nondeterminism-model-two-ways", key="nd_dl_model")
     with st.expander(t("nondeterminism.fillers")):
         for filler in nd.BATCH_FILLERS:
             model_text(filler)
