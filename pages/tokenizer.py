@@ -6,7 +6,7 @@ import streamlit as st
 from model_backend.text import token_info
 from model_backend.tokenizers import parse_words, tokenizer_kind
 from ui import tokenizer_view as view
-from ui.charts import PRIMARY, show
+from ui.charts import PRIMARY, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
@@ -172,7 +172,7 @@ def neighbours_panel() -> None:  # not a fragment: a new word reruns the page, s
         y=alt.Y("token:N", sort="-x", title=None, axis=alt.Axis(labelOverlap=False)),
         tooltip=[alt.Tooltip("token:N", title=t("tokenizer.col.token")), alt.Tooltip("id:Q", title="ID"),
                  alt.Tooltip("cosine:Q", format=".3f", title=t("tokenizer.nb.axis"))])
-    _show(bars.properties(height=alt.Step(24)), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)),
+    _show(bars.properties(height=alt.Step(36 if projection_on() else 24)), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)),
                                                    ms=fmt_float(found.ms, 0)))
     downloads(df.assign(query=query)[["query", "token", "id", "cosine"]], "neighbours", key="tok_dl_nb")
 

@@ -15,7 +15,7 @@ import model_backend as mb
 from model_backend.pipeline import kv_bytes_per_position, loop_ended
 from model_backend.text import visible
 from ui import backend
-from ui.charts import OKABE_ITO, PRIMARY, show
+from ui.charts import OKABE_ITO, PRIMARY, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param, publish, restore, share_box
@@ -84,6 +84,11 @@ def publish_link(links: list[Param], box: bool = False) -> None:
         (share_box if box else publish)("loop", links)
     finally:
         st.session_state.pop(STOP_LINK, None)  # else the next run would take it for a link's value
+
+
+def table_height(rows: int) -> int:
+    """A table's height in px: its rows exactly, up to 420 (then it scrolls); projection mode's header is taller."""
+    return min(420, ROW * (rows + 1) + 3) + (ROW if projection_on() else 0)
 
 
 def parse_stops(entries: list[str]) -> tuple[str, ...]:
@@ -191,8 +196,9 @@ def candidates_chart(step: mb.Step) -> alt.Chart:
     )
     bars = base.mark_bar().encode(color=alt.Color(
         "chosen:N", scale=alt.Scale(domain=[t("loop.cand.chosen"), t("loop.cand.other")], range=[CHOSEN, PRIMARY]),
-        title=None, legend=alt.Legend(orient="bottom")))
-    return (bars + base.mark_text(align="left", dx=4).encode(text="shown:N")).properties(height=alt.Step(24))
+        title=None, legend=alt.Legend(orient="bottom", direction="vertical" if projection_on() else "horizontal")))
+    return (bars + base.mark_text(align="left", dx=4).encode(text="shown:N")).properties(
+        height=alt.Step(36 if projection_on() else 24))  # projection mode: larger labels need taller rows
 
 
 def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
@@ -231,7 +237,8 @@ def flowchart(run: LoopRun, n_prompt: int, vocab: int) -> str:
     }
     hot = "I" if run.done else "A"
     lines = ['digraph { rankdir=TB; bgcolor="transparent"; nodesep=0.3; ranksep=0.35;',
-             'node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize=13, fillcolor="#ffffff"];']
+             'node [shape=box, style="rounded,filled", fontname="sans-serif", '
+             f'fontsize={18 if projection_on() else 13}, fillcolor="#ffffff"];']
     for name, label in nodes.items():
         shape = ", shape=diamond" if name == "G" else ""
         fill = f', fillcolor="{CHOSEN}"' if name == hot else ""
@@ -266,7 +273,7 @@ def steps_table(steps: list[mb.Step]) -> None:
         t("loop.col.ms"): [fmt_float(s.ms, 1) for s in steps],
         t("loop.col.kv"): [fmt_bytes(s.kv_cache_bytes) for s in steps],
     })
-    st.dataframe(df, hide_index=True, row_height=ROW, height=min(420, ROW * (len(df) + 1) + 3))
+    st.dataframe(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
     downloads(steps_frame(steps), "loop-steps", key="loop_dl_steps")
 
 
@@ -354,7 +361,7 @@ def positions_panel(tr: mb.Trace, run: LoopRun) -> None:
         t("loop.col.prob"): [fmt_pct(top[0].prob) for top in tr.top],
         t("loop.col.used"): [t("loop.pos.used") if i == last else t("loop.pos.unused") for i in range(len(tr.tokens))],
     })
-    st.dataframe(df, hide_index=True, row_height=ROW, height=min(420, ROW * (len(df) + 1) + 3))
+    st.dataframe(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
     st.caption(t("loop.pos.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
     downloads(pd.DataFrame({"position": range(len(tr.tokens)), "id": [tok.id for tok in tr.tokens],
                             "token": [tok.display for tok in tr.tokens],

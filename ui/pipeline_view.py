@@ -10,7 +10,7 @@ import model_backend as mb
 from model_backend.pipeline import SoftmaxView, mlp_inputs, mlp_view, pick, residual_norms, visible_keys
 from model_backend.text import token_info, visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
@@ -64,6 +64,11 @@ def _show(chart: alt.Chart, key: str, **values) -> None:
     st.caption(t(key, **values))
 
 
+def _step(px: int) -> alt.Step:
+    """Room per bar or row: more in projection mode, where the labels are half as large again."""
+    return alt.Step(round(px * 1.5) if projection_on() else px)
+
+
 def _strip(values: np.ndarray, height: int = 30) -> alt.Chart:
     """Every number of a vector as one coloured cell: the vector *is* the representation."""
     df = pd.DataFrame({"dim": np.arange(len(values)), "value": values.astype(float), "row": 0})
@@ -106,8 +111,9 @@ def overview(prompt: str, tr: mb.Trace, sm: SoftmaxView, chosen: mb.TokenInfo) -
         "mlp": f"{fmt_int(info.d_model)} → {fmt_int(info.d_ff)} → {fmt_int(info.d_model)}",
         "softmax": t("pipeline.ov.softmax", v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 0)),
     }
-    for row in (STAGES[:4], STAGES[4:]):
-        for col, stage in zip(st.columns(4), row):
+    n = 2 if projection_on() else 4  # projection mode's large text needs wider cards
+    for row in (STAGES[i:i + n] for i in range(0, len(STAGES), n)):
+        for col, stage in zip(st.columns(n), row):
             with col.container(border=True, gap=None):
                 head = f"**{STAGES.index(stage) + 1} · {t(f'pipeline.stage.{stage}')}**"
                 if stage == "sampling":  # model text: shown as text, never inside Markdown
@@ -168,7 +174,7 @@ def embedding_panel(tr: mb.Trace) -> None:
         st.markdown(t("pipeline.emb.text", d=fmt_int(info.d_model), first=_numbers(row),
                       scale=fmt_float(info.embed_scale, 2)))
         _show(_strip(row), "pipeline.emb.caption", d=fmt_int(info.d_model), id=fmt_int(tok.id))
-        downloads(vector_frame(row), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
+    downloads(vector_frame(tr.embeddings[pos]), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
 
 
 def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
@@ -210,7 +216,7 @@ def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None
     seen = base.transform_filter("!datum.masked").mark_rect(stroke="white").encode(
         color=alt.Color("weight:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]), title=t("pipeline.axis.weight"),
                         legend=alt.Legend(format="%")))
-    return (masked + seen).properties(height=alt.Step(30 if len(labels) <= 10 else 22))
+    return (masked + seen).properties(height=_step(30 if len(labels) <= 10 else 22))
 
 
 def attention_panel(tr: mb.Trace) -> None:
@@ -259,7 +265,7 @@ def residual_panel(tr: mb.Trace) -> None:
     kinds = [t("pipeline.res.stream"), t("pipeline.res.final")]
     points = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[PRIMARY, OKABE_ITO[1]]), title=None,
-                        legend=alt.Legend(orient="bottom", direction="vertical")))
+                        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
     chart = (base.mark_line(color=PRIMARY) + points).properties(height=320)
     _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(norms[:-1].max(), 0),
           last=fmt_float(norms[-1], 1), layers=tr.info.n_layers)
@@ -279,7 +285,8 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
                                                                                     fmt_pct(sm.total, 2)]})
     left, right = st.columns([2, 3])
     with left:
-        st.dataframe(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3)
+        extra = ROW if projection_on() else 0  # projection mode's taller header row
+        st.dataframe(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3 + extra)
     with right:  # two charts stacked (not side by side) so each fits a phone's width
         bars = pd.DataFrame({"token": names, "logit": sm.logits, "prob": sm.probs,
                              "shown": [fmt_pct(p) for p in sm.probs]})
@@ -291,8 +298,8 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         logit = base.mark_bar(color=OKABE_ITO[1]).encode(x=alt.X("logit:Q", title=t("pipeline.col.logit")))
         prob = base.mark_bar(color=PRIMARY).encode(x=alt.X("prob:Q", title=t("pipeline.col.prob"),
                                                            axis=alt.Axis(format="%")))
-        show(logit.properties(height=alt.Step(20)))
-        show(prob.properties(height=alt.Step(20)))
+        show(logit.properties(height=_step(20)))
+        show(prob.properties(height=_step(20)))
     st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
                  v=fmt_int(sm.vocab_size)))
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
@@ -345,7 +352,7 @@ def lens_panel(tr: mb.Trace) -> None:
                         legend=alt.Legend(format="%", orient="bottom")))
     text = base.mark_text(fontSize=13).encode(
         text="short:N", color=alt.condition("datum.prob > 0.5", alt.value("black"), alt.value("white")))
-    _show((cells + text).properties(height=alt.Step(24)), "pipeline.lens.caption", out=t("pipeline.lens.out"))
+    _show((cells + text).properties(height=_step(24)), "pipeline.lens.caption", out=t("pipeline.lens.out"))
     downloads(df.rename(columns={"layer": "stage", "n": "layer"})[["layer", "stage", "rank", "id", "token", "prob"]],
               "pipeline-logit-lens", key="pipeline_dl_lens")
 
@@ -358,7 +365,8 @@ def model_card(info: mb.ModelInfo) -> None:
         ("context", fmt_int(info.context_length)), ("activation", info.activation),
         ("flops", f"≈ {fmt_flops(info.flops_per_token)}"), ("dtype", f"{info.dtype} · {info.device}"),
     ]
-    left, right = st.columns([2, 3])
+    # Side by side; stacked in projection mode, where the comparison table needs the whole width.
+    left, right = (st.container(), st.container()) if projection_on() else st.columns([2, 3])
     with left:  # st.table: our own numbers only (it renders Markdown, so never model text here)
         st.markdown(t("pipeline.card.ours", name=info.name))
         st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],

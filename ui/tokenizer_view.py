@@ -19,7 +19,7 @@ from model_backend.loading import cache_is_valid, cache_path, catalog_entry
 from model_backend.text import token_info, visible
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, projection_on
 from ui.i18n import fmt_int, t
 from ui.share import Param
 from ui.widgets import show_error
@@ -281,17 +281,20 @@ def chip_frame(pieces: tuple[tk.Piece, ...]) -> pd.DataFrame:
     return df
 
 
-def _budget_expr() -> str:
-    """Vega expression: the widest row budget that fits the chart's current width."""
+def _budget_expr(scale: float = 1.0) -> str:
+    """Vega expression: the widest row budget that fits the chart's current width (scale: larger font)."""
     expr = str(BUDGETS[0])
     for b in BUDGETS[1:]:
-        expr = f"width >= {b * UNIT_PX:g} ? {b} : ({expr})"
+        expr = f"width >= {b * UNIT_PX * scale:g} ? {b} : ({expr})"
     return expr
 
 
 def chips_chart(df: pd.DataFrame, selectable: bool = False, selected: int | None = None) -> alt.Chart:
-    """Tokens as coloured chips that wrap like text. The layout follows the chart's width."""
-    budget = alt.param(name="budget", expr=_budget_expr())
+    """Tokens as coloured chips that wrap like text. The layout follows the chart's width.
+
+    In projection mode the chips are half as large again, like the rest of the text."""
+    scale = 1.5 if projection_on() else 1.0
+    budget = alt.param(name="budget", expr=_budget_expr(scale))
     base = alt.Chart(df).transform_calculate(
         x="datum['x_' + budget]", row="datum['row_' + budget]",
     ).transform_calculate(x2="datum.x + datum.w", mid="datum.x + datum.w / 2")
@@ -311,14 +314,14 @@ def chips_chart(df: pd.DataFrame, selectable: bool = False, selected: int | None
         x=x, x2="x2:Q", y=y, fill=fill, strokeWidth=stroke_width, tooltip=tooltip,
         strokeDash=alt.condition("datum.kind == 'partial'", alt.value([4, 3]), alt.value([1, 0])),
     )
-    text = base.mark_text(fontSize=16, color="#111111").encode(
+    text = base.mark_text(fontSize=round(16 * scale), color="#111111").encode(
         x=alt.X("mid:Q", scale=alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="budget"), nice=False)),
         y=y, text="label:N", tooltip=tooltip,
     )
     if selectable:
         pick = alt.selection_point(name="chip", fields=["pos"], on="click", clear=False)
         rect = rect.add_params(pick)
-    return alt.layer(rect, text).add_params(budget).properties(height=alt.Step(38))
+    return alt.layer(rect, text).add_params(budget).properties(height=alt.Step(round(38 * scale)))
 
 
 def digest(ids) -> str:
@@ -366,13 +369,13 @@ def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
                        legend=alt.Legend(title=None, orient="top"))
     base = alt.Chart(df).encode(
         x=alt.X("tokens:Q", title=t("tokenizer.cost.axis")),
-        y=alt.Y("tokenizer:N", title=None, sort=list(costs), axis=alt.Axis(labelLimit=160)),
+        y=alt.Y("tokenizer:N", title=None, sort=list(costs), axis=alt.Axis(labelLimit=300 if projection_on() else 160)),
         yOffset=alt.YOffset("lang:N", sort=[pt, en]),
         tooltip=tooltip,
     )
     bars = base.mark_bar().encode(color=colour)
     text = base.mark_text(align="left", dx=4).encode(text="tokens:Q")
-    return alt.layer(bars, text).properties(height=alt.Step(24))
+    return alt.layer(bars, text).properties(height=alt.Step(30 if projection_on() else 24))
 
 
 # --- one-hot and the embedding row --------------------------------------------------------------

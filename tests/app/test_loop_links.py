@@ -11,7 +11,7 @@ from tests.app.link_helpers import open_link, query_value
 
 PROMPT = "O gato sentou no"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "top_k": "40", "top_p": "0.8", "rep": "1.2", "max_new": "3",
-        "seed": "7", "stop": json.dumps(["\\n\\n", "!"]), "lang": "en"}
+        "seed": "7", "stop": json.dumps(["\\n\\n", "!"]), "lang": "en", "projection": "1"}
 KEYS = {"temperature": "loop_temperature", "top_k": "loop_top_k", "top_p": "loop_top_p", "rep": "loop_penalty",
         "max_new": "loop_max_new", "seed": "loop_seed"}
 
@@ -29,6 +29,7 @@ def _generate(at):
 def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):  # noqa: F811
     at = open_link("loop", LINK)
     assert not at.exception
+    assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it
     assert at.text_area(key="prompt_loop").value == PROMPT
     assert _settings(at) == {"temperature": 0.9, "top_k": 40, "top_p": 0.8, "rep": 1.2, "max_new": 3, "seed": 7}
     assert at.multiselect(key="loop_stop").value == ["\\n\\n", "!"]

@@ -14,12 +14,13 @@ def pct(p: float, digits: int = 1) -> str:
     return f"{100 * p:,.{digits}f}%"
 
 
-LINK = {"prompt": PROMPT, "layer": "6", "head": "3", "pos": "2", "mlp": "4", "seed": "7", "lang": "en"}
+LINK = {"prompt": PROMPT, "layer": "6", "head": "3", "pos": "2", "mlp": "4", "seed": "7", "lang": "en", "projection": "1"}
 
 
 def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
     at = open_link("pipeline", LINK)
     assert not at.exception
+    assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it
     assert at.text_area(key="prompt_pipeline").value == PROMPT
     assert at.slider(key="pipeline_att_layer").value == 6
     assert at.selectbox(key="pipeline_att_head").value == 3

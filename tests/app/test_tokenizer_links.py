@@ -10,7 +10,7 @@ from ui.tokenizer_view import PRESETS
 TEXT = "O gato sentou no tapete."
 WORDS = "rei, rainha, gato, Paris"
 LINK = {"prompt": TEXT, "special": "0", "pos": "3", "word": "Paris", "space": "0", "k": "7", "words": WORDS,
-        "lang": "en"}
+        "lang": "en", "projection": "1"}
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +27,7 @@ def _picker(at):
 def test_a_link_restores_the_text_and_every_setting(captured, gemma):  # noqa: F811
     at = open_link("tokenizer", LINK)
     assert not at.exception
+    assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it
     assert at.text_input(key="prompt_tokenizer").value == TEXT
     assert at.toggle(key="tok_special").value is False
     ids = gemma(TEXT, add_special_tokens=False)["input_ids"]

@@ -1,0 +1,38 @@
+"""A real browser opens a link to the pipeline page: the same prompt, tokens and settings are on the page,
+in projection mode, and the screenshot at 1280x720 is saved to be looked at."""
+import re
+import urllib.parse
+
+from tests.e2e.test_browser_shell import open_page, shoot
+
+PROMPT = "O gato sentou no"
+LINK = {"prompt": PROMPT, "layer": "6", "head": "3", "pos": "2", "mlp": "4", "seed": "7", "lang": "en",
+        "projection": "1"}
+
+
+def test_a_link_opens_the_same_view_in_projection_mode(browser, server_url):
+    page = open_page(browser, f"{server_url}/pipeline?{urllib.parse.urlencode(LINK)}", locale="en-US")
+    try:
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert page.locator("textarea").first.input_value() == PROMPT
+        body = page.inner_text("body")
+        assert "Pipeline overview" in body  # the link's language, not the browser's
+        assert "2: ·gato" in body and "6 tokens → 6 IDs" in body  # the same tokens, and the picked one
+        assert "layer 6, head 3" in body and "seed 7" in body and "layer 4's MLP" in body
+        assert page.get_by_label(re.compile("^Projection mode")).is_checked()
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
+        assert size >= 44  # projection mode's large text
+        for name, value in LINK.items():
+            assert f"{name}={urllib.parse.quote_plus(value)}" in page.url  # the address bar holds the view
+        shoot(page, "pipeline-link-projection-1280")
+        page.get_by_text("Attention weights of layer 6, head 3").scroll_into_view_if_needed()
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(_path("pipeline-link-projection-1280-attention")))
+    finally:
+        page.close()
+
+
+def _path(name: str):
+    from tests.conftest import ARTIFACTS
+
+    return ARTIFACTS / "screenshots" / f"{name}.png"
