@@ -126,13 +126,14 @@ def heatmap(cut: att.Cropped, tokens, labels: list[str], boundary: str | None = 
     boundary: the label of the first generated token; a vermilion rule is drawn before it.
     """
     win = cut.window
-    big = len(win.keys) <= TEXT_IN_CELLS  # few columns: numbers in the cells, slanted labels
+    big = len(win.keys) <= TEXT_IN_CELLS and not win.capped  # a short text: numbers in the cells, slanted labels
     df = heatmap_frame(cut, tokens, labels, sum_digits=3 if big else 2)
     x_order = [_key_label(k, labels, win) for k in win.keys] + ["Σ"]
     y_order = [labels[q] for q in win.queries]
     x = alt.X("kl:N", sort=x_order, title=t("attention.axis.key"),
               axis=alt.Axis(orient="top", labelAngle=-55 if big else -90, labelLimit=130,
-                            labelOverlap=False if big else "greedy"))  # narrow phones drop some
+                            labelFontSize=_size(14 if big else 12),  # upright labels: one per narrow column
+                            labelOverlap=False if big else "greedy"))  # on a phone, 30 columns drop some
     y = alt.Y("ql:N", sort=y_order, title=t("attention.axis.query"), axis=alt.Axis(labelLimit=150, labelOverlap=False))
     tips = [alt.Tooltip("query:N", title=t("attention.tip.query")), alt.Tooltip("key:N", title=t("attention.tip.key")),
             alt.Tooltip("shown:N", title=t("attention.tip.weight"))]

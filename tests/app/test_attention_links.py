@@ -1,72 +1,21 @@
 """The attention page from a link: prompt, layer, head, picked token, grid group and the "banco" sentences
 come back; hostile values fall back to the defaults with a notice; the downloads hold what the page draws."""
-import io
 import json
 
 import pandas as pd
 import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
-from tests.app.helpers import APP, texts
+from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.helpers import texts
+from tests.app.link_helpers import open_link, query_value
 
 PROMPT = "O gato sentou no"
 LINK = {"prompt": PROMPT, "layer": "5", "head": "1", "token": "2", "cols": "12", "grid": "6", "lang": "en",
         "a": "Precisava de dinheiro, então fui ao banco", "b": "Cansado de andar pela praça, sentei no banco",
         "word": "banco"}
 SETTINGS = ("layer", "head", "token", "cols", "grid")
-
-
-def open_link(query: dict[str, str]) -> AppTest:
-    """What a browser does with a link to /attention: app.py reads lang once, the page restores the rest.
-    (AppTest starts on home, which publishes its own query; the link's query is set again for the page.)"""
-    at = AppTest.from_file(APP, default_timeout=600)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/attention.py")
-    at.query_params.clear()
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    return at
-
-
-def published(at: AppTest, name: str):
-    value = at.query_params.get(name)
-    return value[0] if isinstance(value, list) else value
-
-
-@pytest.fixture
-def captured(monkeypatch):
-    """File name -> bytes of every download button the page made (AppTest keeps no media of its own)."""
-    files: dict[str, bytes] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, path_or_data, mimetype, kind, filename=None):
-        if filename and isinstance(path_or_data, bytes):
-            files[filename] = path_or_data
-        return original(self, path_or_data, mimetype, kind, filename)
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
-    return files
-
-
-def both(files: dict[str, bytes], name: str) -> pd.DataFrame:
-    """A download as CSV and as JSON: both well-formed, the same table."""
-    csv = pd.read_csv(io.BytesIO(files[f"{name}.csv"]), keep_default_na=False, na_values=[""])
-    records = json.loads(files[f"{name}.json"].decode("utf-8"))
-    assert isinstance(records, list) and records and list(records[0]) == list(csv.columns)
-    js = pd.DataFrame.from_records(records)
-    assert len(js) == len(csv)
-    for col in csv.columns:
-        left, right = csv[col].tolist(), js[col].tolist()
-        if pd.api.types.is_numeric_dtype(csv[col]):
-            assert all((pd.isna(a) and pd.isna(b)) or abs(a - b) < 1e-9 for a, b in zip(left, right)), col
-        else:
-            assert [str(v) for v in left] == [str(v) for v in right], col
-    return js
 
 
 def picked(at: AppTest) -> dict[str, object]:
@@ -89,8 +38,8 @@ def chart_data(at: AppTest, index: int) -> pd.DataFrame:
     return convert_arrow_bytes_to_pandas_df(proto.datasets[0].data.data)
 
 
-def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):
-    at = open_link(LINK)
+def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):  # noqa: F811
+    at = open_link("attention", LINK)
     assert not at.exception
     assert at.text_area(key="prompt_attention").value == PROMPT
     assert at.selectbox(key="attention_layer").value == 5
@@ -105,7 +54,7 @@ def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured)
     assert "At layer 0 it is 1.000" in shown  # the banco curve of the link's sentences
     assert not rejected(at)
     for name in (*SETTINGS, "prompt", "a", "b", "word"):  # the page publishes the same view back
-        assert published(at, name) == LINK[name], name
+        assert query_value(at, name) == LINK[name], name
     link = next(c.value for c in at.code if "/attention?" in c.value)  # the copyable link
     assert "prompt=O+gato+sentou+no" in link and "layer=5&head=1&token=2&cols=12&grid=6" in link and "lang=en" in link
 
@@ -139,19 +88,19 @@ def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured)
 
 
 def test_averages_and_the_last_token_travel_as_minus_one():
-    at = open_link({"prompt": PROMPT, "layer": "-1", "head": "-1", "token": "-1", "lang": "en"})
+    at = open_link("attention", {"prompt": PROMPT, "layer": "-1", "head": "-1", "token": "-1", "lang": "en"})
     assert not at.exception
     assert "Average of all 72 heads in every layer" in texts(at)
     query = at.selectbox(key="attention_query")
     assert query.value == query.options.index(query.options[-1])  # the last token
-    assert published(at, "layer") == "-1" and published(at, "head") == "-1"
+    assert query_value(at, "layer") == "-1" and query_value(at, "head") == "-1"
 
 
 @pytest.mark.parametrize("value", ["<img src=x onerror=alert(1)>", "nan", "abc", "x" * 10_000, "99999999999999999999",
                                    "3.5", "-7"])
 def test_hostile_link_values_fall_back_with_a_notice(value):
     query = {k: value for k in ("prompt", *SETTINGS, "a", "b", "word")}
-    at = open_link({**query, "lang": "en"})
+    at = open_link("attention", {**query, "lang": "en"})
     assert not at.exception
     as_text = len(value) <= 40  # short enough for every text box: kept, as plain text
     assert rejected(at) == set(SETTINGS) | (set() if as_text else {"prompt", "a", "b", "word"})
@@ -167,7 +116,7 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
 
 
 def test_too_long_banco_sentence_and_a_token_the_text_lacks_fall_back():
-    at = open_link({"prompt": PROMPT, "token": "40", "a": "banco " * 100, "lang": "en"})
+    at = open_link("attention", {"prompt": PROMPT, "token": "40", "a": "banco " * 100, "lang": "en"})
     assert not at.exception
     assert rejected(at) == {"a", "token"}
     assert at.text_input(key="attention_banco_a").value == "Fui ao banco sacar dinheiro"
@@ -176,17 +125,17 @@ def test_too_long_banco_sentence_and_a_token_the_text_lacks_fall_back():
 
 
 def test_pt_br_link_and_projection_mode():
-    at = open_link({"prompt": PROMPT, "layer": "0", "head": "2", "lang": "pt-BR", "projection": "1"})
+    at = open_link("attention", {"prompt": PROMPT, "layer": "0", "head": "2", "lang": "pt-BR", "projection": "1"})
     assert not at.exception
     assert "Camada 0, cabeça 2" in texts(at)
-    assert published(at, "projection") == "1"
+    assert query_value(at, "projection") == "1"
     spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
     assert spec["config"]["axis"]["labelFontSize"] == 22  # projection mode: larger labels
 
 
-def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):
+def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):  # noqa: F811
     prompt = "O gato sentou no tapete e dormiu. " * 6  # about 60 tokens
-    at = open_link({"prompt": prompt, "cols": "12", "layer": "3", "head": "0", "lang": "en"})
+    at = open_link("attention", {"prompt": prompt, "cols": "12", "layer": "3", "head": "0", "lang": "en"})
     assert not at.exception
     assert picked(at) == {"attention_cols": 12, "attention_grid_group": -1}
     n = len(at.selectbox(key="attention_query").options)

@@ -6,11 +6,12 @@ import pytest
 from tests.e2e.test_browser_shell import open_page, shoot
 
 
-def open_attention(browser, url: str, width: int, locale: str):
+def open_attention(browser, url: str, width: int, locale: str, query: str = ""):
     """Visit the home page first: a fresh server that is asked for /attention before it ever ran app.py
-    runs the page file alone, without the app's navigation (Streamlit's legacy pages/ mode)."""
+    runs the page file alone, without the app's navigation (Streamlit's legacy pages/ mode).
+    query: a link's query string (without '?')."""
     open_page(browser, url, width=width, locale=locale).close()
-    return open_page(browser, f"{url}/attention", width=width, locale=locale)
+    return open_page(browser, f"{url}/attention" + (f"?{query}" if query else ""), width=width, locale=locale)
 
 
 def shoot_whole(page, name: str) -> None:
