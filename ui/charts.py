@@ -38,9 +38,11 @@ def projection_on() -> bool:
 def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """Apply per-visitor chart settings (projection mode: much larger labels)."""
     if projection_on():
-        chart = chart.configure_axis(labelFontSize=22, titleFontSize=22, labelLimit=320).configure_legend(
-            labelFontSize=20, titleFontSize=20).configure_header(labelFontSize=20, titleFontSize=22).configure_title(
-            fontSize=26)
+        chart = chart.configure_axis(labelFontSize=22, titleFontSize=22, labelLimit=320, labelColor="#000",
+                                     titleColor="#000").configure_legend(
+            labelFontSize=20, titleFontSize=20, labelColor="#000", titleColor="#000").configure_header(
+            labelFontSize=20, titleFontSize=22, labelColor="#000", titleColor="#000").configure_title(
+            fontSize=26, color="#000")
     return chart
 
 
