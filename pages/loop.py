@@ -4,6 +4,7 @@ import streamlit as st
 import model_backend as mb
 from ui import backend
 from ui import loop_view as view
+from ui.charts import projection_on
 from ui.i18n import t
 from ui.nav import next_page_link
 from ui.widgets import intro, prompt_box, show_error, truncation_notice
@@ -60,7 +61,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     if from_link and not run.steps:  # a link carries settings, not tokens: one click makes the same ones
         st.info(t("loop.link.hint"), icon=":material/link:")
 
-    b1, b2, b3 = st.columns(3)
+    b1, b2, b3 = st.columns([1, 1.4, 1] if projection_on() else 3)  # the longest label gets room in projection mode
     step_once = b1.button(t("loop.btn.next"), icon=":material/skip_next:", type="primary", disabled=run.done,
                           width="stretch")
     to_end = b2.button(t("loop.btn.generate"), icon=":material/fast_forward:", disabled=run.done, width="stretch")
