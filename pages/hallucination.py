@@ -1,0 +1,106 @@
+"""Hallucination: every generated token with the probability the model gave it, the seed's examples, and
+fact/invention pairs that measure whether confidence tells them apart (it is computed live, not claimed)."""
+import streamlit as st
+
+import model_backend as mb
+from model_backend import confidence as cf
+from ui import hallucination_view as view
+from ui.charts import show
+from ui.export import downloads
+from ui.i18n import fmt_pct, t
+from ui.nav import next_page_link
+from ui.share import Param, restore, share_box
+from ui.widgets import intro, model_text, prompt_box, truncation_notice
+
+FIRST = view.config()["presets"][0]  # Einstein: shown on the first visit
+PARAMS = [Param("prompt", "prompt_hallucination", str, FIRST["prompt"]),
+          Param("mode", "hallucination_mode", str, "greedy", choices=("greedy", "sampled")),
+          Param("T", "hallucination_T", float, 1.0, 0.1, 2.0), Param("seed", "hallucination_seed", int, 0, 0, 2**31 - 1),
+          Param("n", "hallucination_n", int, FIRST["max_new_tokens"], 4, 48),
+          Param("dtype", "hallucination_dtype", str, "float32", choices=view.DTYPES),
+          Param("pair", "hallucination_pair", str, view.config()["pairs"][0]["id"],
+                choices=tuple(p["id"] for p in view.config()["pairs"]))]
+
+
+def use_preset(preset: dict) -> None:
+    st.session_state["prompt_hallucination"] = st.session_state["prompt"] = preset["prompt"]
+    st.session_state["hallucination_n"] = preset["max_new_tokens"]
+
+
+def controls() -> tuple[mb.SamplingParams, str]:
+    modes = {m: t(f"hallucination.mode.{m}") for m in ("greedy", "sampled")}
+    a, b, c = st.columns([2, 2, 1])
+    mode = a.segmented_control(t("hallucination.mode"), list(modes), format_func=modes.get, key="hallucination_mode",
+                               help=t("hallucination.mode.help"))
+    dtype = b.segmented_control(t("hallucination.dtype"), list(view.DTYPES), key="hallucination_dtype",
+                                help=t("hallucination.dtype.help")) or "float32"
+    n = c.number_input(t("hallucination.tokens"), 4, 48, key="hallucination_n")
+    if mode != "sampled":
+        return mb.SamplingParams(temperature=0, max_new_tokens=n), dtype
+    a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
+    temp = a.slider(t("hallucination.temperature"), 0.1, 2.0, step=0.1, key="hallucination_T")
+    seed = b.number_input(t("hallucination.seed"), 0, 2**31 - 1, key="hallucination_seed", help=t("hallucination.seed.help"))
+    c.button(t("hallucination.redraw"), on_click=lambda: st.session_state.update(hallucination_seed=(seed + 1) % 2**31),
+             icon=":material/casino:")
+    return mb.SamplingParams(temperature=temp, seed=int(seed), max_new_tokens=n), dtype
+
+
+def completion(prompt: str, params: mb.SamplingParams, dtype: str) -> None:
+    gen = view.generation(prompt, params, dtype)
+    truncation_notice(gen.truncated_from, len(gen.prompt_tokens))
+    preset = view.preset_for(prompt)
+    if preset:
+        st.markdown(t(f"hallucination.preset.{preset['id']}.note"))
+    st.subheader(t("hallucination.output"))
+    model_text(prompt + gen.completion)
+    rows = cf.token_table(gen)
+    summary = cf.summarize(gen)
+    key = "hallucination_step_" + view.digest(prompt, params, dtype)
+    st.session_state.setdefault(key, cf.focus_step(rows, (preset or {}).get("focus")))
+    if not params.greedy:
+        st.info(t("hallucination.sampled.note"), icon=":material/casino:")
+    show(view.chips_chart(view.chip_frame(rows), selected=st.session_state[key]))
+    st.caption(t("hallucination.chips.caption", n=view.N_ALTERNATIVES))
+    m = st.columns(3)
+    m[0].metric(t("hallucination.metric.mean"), fmt_pct(summary.mean_prob), help=t("hallucination.metric.mean.help"))
+    m[1].metric(t("hallucination.metric.min.label", step=summary.min_index + 1), fmt_pct(summary.min_prob),
+                help=t("hallucination.metric.min.help"))
+    m[2].metric(t("hallucination.metric.logprob"), view.fmt_logprob(summary.seq_logprob),
+                help=t("hallucination.metric.logprob.help", whole=view.whole_chance(summary.seq_logprob)))
+    view.inspect_step(rows, key)
+    st.subheader(t("hallucination.charts"))
+    df = view.token_frame(rows, gen.steps)
+    left, right = st.columns(2)
+    with left:
+        show(view.line_chart(df, "prob", t("hallucination.col.prob"), "%", [0, 1], st.session_state[key]))
+        st.caption(t("hallucination.chart.prob.caption"))
+    with right:
+        show(view.line_chart(df, "entropy_bits", t("hallucination.col.entropy_axis"), ".1f", None,
+                             st.session_state[key]))
+        st.caption(t("hallucination.chart.entropy.caption"))
+    downloads(df, "hallucination-tokens", key="hallucination_dl")
+
+
+def render() -> None:
+    restore("hallucination", PARAMS)
+    if not st.session_state.get("_hallucination_seen"):  # first visit: the seed's example comes first
+        st.session_state["_hallucination_seen"] = True
+        st.session_state.setdefault("prompt_hallucination", FIRST["prompt"])
+    for p in PARAMS[1:]:
+        st.session_state.setdefault(p.key, p.default)
+    intro("hallucination")
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption(t("hallucination.presets"))
+        for preset in view.config()["presets"]:
+            st.button(t(f"hallucination.preset.{preset['id']}"), key=f"hallucination_preset_{preset['id']}",
+                      on_click=use_preset, args=(preset,))
+    prompt = prompt_box("hallucination")
+    params, dtype = controls()
+    if prompt is not None:
+        completion(prompt, params, dtype)
+    share_box("hallucination", PARAMS)
+    view.pairs_section(dtype)
+    next_page_link("hallucination")
+
+
+render()

@@ -1,0 +1,432 @@
+"""The hallucination page's runs (float32 by default, with progress) and its drawings: token chips shaded by
+probability, per-token charts, the alternatives at one step, and the fact/invention pairs."""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import model_backend as mb
+from model_backend import confidence as cf
+from model_backend.text import visible
+from ui import backend
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
+from ui.export import downloads
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
+from ui.widgets import model_text
+
+ROOT = Path(__file__).resolve().parent.parent
+DTYPES = ("float32", "bfloat16")
+MAX_LABEL = 16  # characters on a chip; the tooltip has the whole token
+N_ALTERNATIVES = 10  # what each step keeps (model_backend's top_n)
+MEMO_SIZE = 96  # finished runs kept per server process
+KINDS = ("fact", "miss", "invented")  # real prompt that states the known fact / misses it / invented twin
+KIND_COLOURS = {"fact": OKABE_ITO[2], "miss": OKABE_ITO[5], "invented": OKABE_ITO[3]}
+
+
+@lru_cache(maxsize=1)
+def config() -> dict:
+    """assets/hallucination_pairs.json: presets (shown first) and fact/invention pairs."""
+    return json.loads((ROOT / "assets" / "hallucination_pairs.json").read_text(encoding="utf-8"))
+
+
+def preset_for(prompt: str) -> dict | None:
+    return next((p for p in config()["presets"] if p["prompt"] == prompt), None)
+
+
+# --- runs ---------------------------------------------------------------------------------------
+
+@st.cache_resource(show_spinner=False)
+def _memo() -> tuple[OrderedDict, threading.Lock]:
+    """Finished generations, shared by every visitor (they are reproducible: greedy or seeded)."""
+    return OrderedDict(), threading.Lock()
+
+
+def page_bundle(dtype: str) -> mb.ModelBundle:
+    """The visitor's model in this page's precision (prepared on the first run, then loaded once)."""
+    spec = backend.current_model()
+    backend._prepare_with_progress(spec)  # private on purpose: the shared first-run progress bar
+    with st.spinner(t("prepare.loading", model=spec)):
+        return backend._bundle(spec, dtype)  # private on purpose: same cache as every page, another dtype
+
+
+def run_key(prompt: str, params: mb.SamplingParams, dtype: str) -> tuple:
+    return backend.current_model(), dtype, prompt, params, backend.settings().max_prompt_tokens
+
+
+def cached(prompt: str, params: mb.SamplingParams, dtype: str) -> mb.Generation | None:
+    memo, lock = _memo()
+    with lock:
+        return memo.get(run_key(prompt, params, dtype))
+
+
+def generation(prompt: str, params: mb.SamplingParams, dtype: str, bar=None, share: tuple[float, float] = (0, 1)
+               ) -> mb.Generation:
+    """A finished run, from the memo or computed now with a progress bar that moves at each token.
+
+    `bar`/`share`: draw on an existing progress bar, over the fraction range `share`.
+    """
+    found = cached(prompt, params, dtype)
+    if found is not None:
+        return found
+    s = backend.settings()
+    own = bar is None
+    bar = bar or st.progress(0.0, text=t("hallucination.running"))
+    lo, hi = share
+    result = None
+    for event in mb.iter_generation(page_bundle(dtype), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
+                                    max_new_cap=s.max_new_tokens):
+        if isinstance(event, mb.Step):
+            bar.progress(lo + (hi - lo) * (event.index + 1) / params.max_new_tokens, text=t("hallucination.running"))
+        else:
+            result = event
+    if own:
+        bar.empty()
+    memo, lock = _memo()
+    with lock:
+        memo[run_key(prompt, params, dtype)] = result
+        while len(memo) > MEMO_SIZE:
+            memo.popitem(last=False)
+    return result
+
+
+def digest(*parts) -> str:
+    """A short fingerprint (widget keys that must change with the run)."""
+    return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
+
+
+# --- chips --------------------------------------------------------------------------------------
+
+def short(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def alt_line(c: mb.Candidate) -> str:
+    """One alternative as tooltip text: the token with visible whitespace, and its probability."""
+    return f"{visible(c.text) or '∅'}   {fmt_pct(c.prob)}"
+
+
+def chip_frame(rows: tuple[cf.TokenConfidence, ...], params: mb.SamplingParams | None = None) -> pd.DataFrame:
+    """One row per generated token: label, probability, tooltip fields and its (x, row) for every budget."""
+    labels = [short(r.token.display) for r in rows]
+    widths = [max(label_units(s), 4.0) + 1.2 for s in labels]  # room for "99,9%" under the token
+    df = pd.DataFrame({
+        "step": [r.index + 1 for r in rows],  # shown 1-based, as on the loop page
+        "label": labels,
+        "full": [r.token.display for r in rows],
+        "prob": [r.prob for r in rows],
+        "pct": [fmt_pct(r.prob) for r in rows],
+        "rank": [r.rank for r in rows],
+        "entropy": [fmt_float(r.entropy_bits, 2) + " bits" for r in rows],
+        "dark": [r.prob < 0.55 for r in rows],  # viridis is dark below ~0.55: white text there
+        "w": widths,
+    })
+    for i in range(N_ALTERNATIVES):
+        df[f"alt{i + 1}"] = [alt_line(r.alternatives[i]) if i < len(r.alternatives) else "" for r in rows]
+    for budget in BUDGETS:
+        xs, rs = zip(*wrap(widths, budget)) if widths else ((), ())
+        df[f"x_{budget}"] = xs
+        df[f"row_{budget}"] = rs
+    return df
+
+
+def chip_tooltip() -> list[alt.Tooltip]:
+    tips = [alt.Tooltip("step:Q", title=t("hallucination.col.step")),
+            alt.Tooltip("full:N", title=t("hallucination.col.token")),
+            alt.Tooltip("pct:N", title=t("hallucination.col.prob")),
+            alt.Tooltip("rank:Q", title=t("hallucination.col.rank")),
+            alt.Tooltip("entropy:N", title=t("hallucination.col.entropy"))]
+    return tips + [alt.Tooltip(f"alt{i}:N", title=t("hallucination.col.alt", n=i)) for i in range(1, N_ALTERNATIVES + 1)]
+
+
+def _budget_expr() -> str:
+    """Vega expression: the widest row budget that fits the chart's current width."""
+    expr = str(BUDGETS[0])
+    for b in BUDGETS[1:]:
+        expr = f"width >= {b * UNIT_PX:g} ? {b} : ({expr})"
+    return expr
+
+
+def chips_chart(df: pd.DataFrame, selected: int | None = None) -> alt.Chart:
+    """Generated tokens as chips that wrap like text, filled by probability (viridis), % under each token."""
+    budget = alt.param(name="budget", expr=_budget_expr())
+    base = alt.Chart(df).transform_calculate(
+        x="datum['x_' + budget]", row="datum['row_' + budget]",
+    ).transform_calculate(x2="datum.x + datum.w", mid="datum.x + datum.w / 2")
+    scale = alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="budget"), nice=False, zero=True)
+    y = alt.Y("row:O", axis=None, scale=alt.Scale(paddingInner=0.18, paddingOuter=0.05))
+    tips = chip_tooltip()
+    width = alt.value(1)
+    if selected is not None:
+        width = alt.condition(f"datum.step == {int(selected) + 1}", alt.value(4), alt.value(1))
+    fill = alt.Color("prob:Q", title=t("hallucination.col.prob"),
+                     scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
+                     legend=alt.Legend(orient="top", format="%", gradientLength=220, titleOrient="left"))
+    rect = base.mark_rect(cornerRadius=6, stroke="#111111").encode(
+        x=alt.X("x:Q", axis=None, scale=scale), x2="x2:Q", y=y, fill=fill, strokeWidth=width, tooltip=tips)
+    colour = alt.condition("datum.dark", alt.value("#ffffff"), alt.value("#111111"))
+    mid = alt.X("mid:Q", scale=scale)
+    word = base.mark_text(fontSize=16, dy=-9).encode(x=mid, y=y, text="label:N", color=colour, tooltip=tips)
+    pct = base.mark_text(fontSize=12, dy=11).encode(x=mid, y=y, text="pct:N", color=colour, tooltip=tips)
+    return alt.layer(rect, word, pct).add_params(budget).properties(height=alt.Step(50))
+
+
+# --- per-token charts ---------------------------------------------------------------------------
+
+def token_frame(rows: tuple[cf.TokenConfidence, ...], steps: tuple[mb.Step, ...]) -> pd.DataFrame:
+    """The table the page shows and downloads: one row per generated token."""
+    return pd.DataFrame({
+        "step": [r.index + 1 for r in rows],
+        "token": [r.token.display for r in rows],
+        "id": [r.token.id for r in rows],
+        "prob": [r.prob for r in rows],
+        "logprob": [r.logprob for r in rows],
+        "rank": [r.rank for r in rows],
+        "entropy_bits": [r.entropy_bits for r in rows],
+        "sampled_prob": [s.sampled_prob for s in steps],
+    })
+
+
+def line_chart(df: pd.DataFrame, field: str, title: str, fmt: str, domain=None, selected: int | None = None
+               ) -> alt.Chart:
+    """One point per generated token, joined by a line; x = step, tooltip = token and value.
+    A vertical rule marks the step picked in the step slider (0-based `selected`)."""
+    y = alt.Y(f"{field}:Q", title=title, axis=alt.Axis(format=fmt),
+              scale=alt.Scale(domain=domain) if domain else alt.Undefined)
+    tips = [alt.Tooltip("step:Q", title=t("hallucination.col.step")),
+            alt.Tooltip("token:N", title=t("hallucination.col.token")),
+            alt.Tooltip(f"{field}:Q", title=title, format=fmt)]
+    x = alt.X("step:Q", title=t("hallucination.col.step"), axis=alt.Axis(tickMinStep=1))
+    base = alt.Chart(df).encode(x=x, y=y, tooltip=tips)
+    chart = base.mark_line(color=PRIMARY) + base.mark_point(filled=True, size=70, color=PRIMARY)
+    if selected is not None:
+        mark = df[df["step"] == selected + 1]
+        chart = alt.Chart(mark).mark_rule(color=OKABE_ITO[1], strokeWidth=3).encode(x=x, tooltip=tips) + chart
+    return chart.properties(height=230)
+
+
+def alternatives_chart(row: cf.TokenConfidence) -> alt.Chart:
+    """The step's top alternatives as bars; the token the run took is drawn in another colour."""
+    df = pd.DataFrame({
+        "order": range(1, len(row.alternatives) + 1),
+        "token": [visible(c.text) or "∅" for c in row.alternatives],
+        "prob": [c.prob for c in row.alternatives],
+        "pct": [fmt_pct(c.prob) for c in row.alternatives],
+        "chosen": [c.id == row.token.id for c in row.alternatives],
+    })
+    df["name"] = [f"{o}. {short(s)}" for o, s in zip(df["order"], df["token"])]
+    colour = alt.condition("datum.chosen", alt.value(OKABE_ITO[1]), alt.value(PRIMARY))
+    tips = [alt.Tooltip("order:Q", title=t("hallucination.col.rank")),
+            alt.Tooltip("token:N", title=t("hallucination.col.token")),
+            alt.Tooltip("pct:N", title=t("hallucination.col.prob"))]
+    base = alt.Chart(df).encode(
+        y=alt.Y("name:N", sort=alt.SortField("order"), title=None, axis=alt.Axis(labelOverlap=False)),
+        x=alt.X("prob:Q", title=t("hallucination.col.prob"), axis=alt.Axis(format="%")), tooltip=tips)
+    bars = base.mark_bar().encode(color=colour)
+    return (bars + base.mark_text(align="left", dx=4).encode(text="pct:N")).properties(height=alt.Step(28))
+
+
+# --- pairs --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PairRun:
+    """One pair's two greedy completions and their comparison."""
+
+    id: str
+    real_prompt: str
+    invented_prompt: str
+    real: mb.Generation
+    invented: mb.Generation
+    comparison: cf.PairComparison
+    states_fact: bool  # the real prompt's completion contains one of the accepted answers
+
+
+def pair_params() -> mb.SamplingParams:
+    return mb.SamplingParams(temperature=0, max_new_tokens=int(config()["pair_tokens"]))
+
+
+def run_pairs(dtype: str) -> list[PairRun]:
+    """Both completions of every pair (greedy), with one progress bar over the ones not computed yet."""
+    pairs, params = config()["pairs"], pair_params()
+    todo, bar, out = 2 * len(pairs), None, []
+    for i, p in enumerate(pairs):
+        gens = []
+        for j, k in enumerate(("real", "invented")):
+            found = cached(p[k], params, dtype)
+            if found is None:
+                bar = bar or st.progress(0.0, text=t("hallucination.running"))
+                found = generation(p[k], params, dtype, bar=bar, share=((2 * i + j) / todo, (2 * i + j + 1) / todo))
+            gens.append(found)
+        out.append(PairRun(p["id"], p["real"], p["invented"], gens[0], gens[1], cf.compare(*gens),
+                           cf.mentions(gens[0].completion, p["answers"])))
+    if bar:
+        bar.empty()
+    return out
+
+
+def pair_table(run: PairRun) -> pd.DataFrame:
+    """Mean probability, weakest token and sequence log-probability of the two completions."""
+    def col(s: cf.Summary) -> list[str]:
+        return [fmt_pct(s.mean_prob), f"{visible(s.min_token.text) or '∅'}  ({fmt_pct(s.min_prob)})",
+                fmt_float(s.seq_logprob, 2)]
+    c = run.comparison
+    return pd.DataFrame({
+        t("hallucination.pair.measure"): [t("hallucination.metric.mean"), t("hallucination.metric.min"),
+                                          t("hallucination.metric.logprob")],
+        t("hallucination.pair.real"): col(c.real),
+        t("hallucination.pair.invented"): col(c.invented),
+    })
+
+
+def kind_labels() -> dict[str, str]:
+    return {k: t(f"hallucination.kind.{k}") for k in KINDS}
+
+
+def summary_frame(runs: list[PairRun]) -> pd.DataFrame:
+    """Every completion of every pair: which pair, which kind, its prompt, completion and confidence."""
+    labels = kind_labels()
+    rows = []
+    for r in runs:
+        for kind, prompt, gen, s in (("fact" if r.states_fact else "miss", r.real_prompt, r.real, r.comparison.real),
+                                     ("invented", r.invented_prompt, r.invented, r.comparison.invented)):
+            rows.append({"pair": t(f"hallucination.pair.{r.id}.label"), "kind": labels[kind], "prompt": prompt,
+                         "completion": visible(gen.completion), "mean": s.mean_prob, "min": s.min_prob,
+                         "logprob": s.seq_logprob, "mean_pct": fmt_pct(s.mean_prob)})
+    return pd.DataFrame(rows)
+
+
+def summary_chart(df: pd.DataFrame) -> alt.Chart:
+    """Mean probability of every completion: one row per pair (its name written above the row, so narrow
+    screens keep the whole width for the dots), one dot per completion, coloured and shaped by kind."""
+    labels = kind_labels()
+    kinds = [labels[k] for k in KINDS]
+    tips = [alt.Tooltip("pair:N", title=t("hallucination.col.pair")),
+            alt.Tooltip("kind:N", title=t("hallucination.col.kind")),
+            alt.Tooltip("prompt:N", title=t("hallucination.col.prompt")),
+            alt.Tooltip("completion:N", title=t("hallucination.col.completion")),
+            alt.Tooltip("mean_pct:N", title=t("hallucination.metric.mean"))]
+    y = alt.Y("pair:N", title=None, sort=None, axis=None, scale=alt.Scale(paddingOuter=0.6))
+    x = alt.X("mean:Q", title=t("hallucination.metric.mean"), axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1]))
+    base = alt.Chart(df).encode(y=y)
+    names = base.mark_text(align="left", dy=-17, fontSize=13, color="#444444").encode(
+        x=alt.value(0), text="pair:N", tooltip=[alt.Tooltip("pair:N", title=t("hallucination.col.pair"))])
+    rules = base.mark_rule(color=MASKED, strokeWidth=2).encode(
+        x=alt.X("min(mean):Q", title=t("hallucination.metric.mean"), axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1])), x2="max(mean):Q", tooltip=[alt.Tooltip("pair:N", title=t("hallucination.col.pair"))])
+    dots = base.mark_point(filled=True, size=150, opacity=1).encode(
+        x=x, tooltip=tips,
+        color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=kinds, range=[KIND_COLOURS[k] for k in KINDS]),
+                        legend=alt.Legend(orient="top", direction="vertical", labelLimit=400)),
+        shape=alt.Shape("kind:N", title=None, scale=alt.Scale(domain=kinds, range=["circle", "square", "triangle"])))
+    return (rules + dots + names).properties(height=alt.Step(50))
+
+
+def verdict_key(tally: cf.Tally) -> str:
+    """Which honest sentence fits the count: every pair, most pairs, about half or fewer."""
+    if not tally.pairs:
+        return "hallucination.verdict.none"
+    if tally.lower_mean == tally.pairs:
+        return "hallucination.verdict.all"
+    if tally.lower_mean * 4 >= tally.pairs * 3:
+        return "hallucination.verdict.most"
+    if tally.lower_mean * 2 > tally.pairs:
+        return "hallucination.verdict.some"
+    return "hallucination.verdict.none"
+
+
+def most_confident(runs: list[PairRun], kind: str) -> tuple[PairRun, cf.Summary] | None:
+    """The pair whose completion of `kind` ("miss" or "invented") had the highest mean probability."""
+    pool = [(r, r.comparison.real) for r in runs if kind == "miss" and not r.states_fact]
+    pool += [(r, r.comparison.invented) for r in runs if kind == "invented"]
+    return max(pool, key=lambda x: x[1].mean_prob) if pool else None
+
+
+def beaten(runs: list[PairRun], mean: float) -> tuple[int, int]:
+    """How many completions that state the fact had a lower mean probability than `mean`, of how many."""
+    facts = [r.comparison.real.mean_prob for r in runs if r.states_fact]
+    return sum(m < mean for m in facts), len(facts)
+
+
+def fmt_logprob(x: float) -> str:
+    return "−∞" if math.isinf(x) else fmt_float(x, 2)
+
+
+def whole_chance(logprob: float) -> str:
+    """exp(sequence log-probability) in words a class can read: '0,4%' or '1 em 616.000'."""
+    p = math.exp(logprob) if not math.isinf(logprob) else 0.0
+    if p >= 0.001:
+        return fmt_pct(p)
+    if p <= 0:
+        return "0"
+    n = 1 / p
+    return t("hallucination.one_in", n=fmt_int(round(n)) if n < 1e12 else f"10^{math.floor(math.log10(n))}")
+
+
+def inspect_step(rows: tuple[cf.TokenConfidence, ...], key: str) -> None:
+    """One step's alternatives. The slider reruns the page on the memoized run: no forward pass."""
+    st.subheader(t("hallucination.inspect"))
+    labels = {r.index: f"{r.index + 1} · {short(r.token.display)}" for r in rows}
+    i = st.select_slider(t("hallucination.inspect.step"), list(labels), format_func=labels.get, key=key)
+    row = rows[i]
+    other = max((c.prob for c in row.alternatives if c.id != row.token.id), default=0.0)
+    st.markdown(t("hallucination.inspect.text", step=i + 1, prob=fmt_pct(row.prob), rank=row.rank,
+                  other=fmt_pct(other), bits=fmt_float(row.entropy_bits, 2)))
+    show(alternatives_chart(row))
+    st.caption(t("hallucination.inspect.caption", n=len(row.alternatives),
+                 total=fmt_pct(sum(c.prob for c in row.alternatives))))
+
+
+# --- the pairs section --------------------------------------------------------------------------
+
+def pairs_section(dtype: str) -> None:
+    """Pick a pair and see it side by side; then the count over every pair, measured now."""
+    st.header(t("hallucination.pairs.header"))
+    st.markdown(t("hallucination.pairs.intro", n=config()["pair_tokens"]))
+    runs = run_pairs(dtype)
+    labels = {r.id: t(f"hallucination.pair.{r.id}.label") for r in runs}
+    pick = st.selectbox(t("hallucination.pairs.pick"), list(labels), format_func=labels.get, key="hallucination_pair")
+    run = next(r for r in runs if r.id == pick)
+    for col, side, prompt, gen in zip(st.columns(2), ("real", "invented"), (run.real_prompt, run.invented_prompt),
+                                      (run.real, run.invented)):
+        with col:
+            st.markdown(f"**{t(f'hallucination.pair.{side}')}**")
+            model_text(prompt + gen.completion)
+            show(chips_chart(chip_frame(cf.token_table(gen))))
+    st.caption(t("hallucination.pair.caption"))
+    st.dataframe(pair_table(run), hide_index=True, width="stretch")
+    st.markdown(t(f"hallucination.pair.{run.id}.truth"))
+    summary(runs, dtype)
+
+
+def summary(runs: list[PairRun], dtype: str) -> None:
+    tally = cf.tally([r.comparison for r in runs])
+    m = tally.pairs
+    st.subheader(t("hallucination.summary.header", m=m))
+    st.markdown(t("hallucination.summary.count", dtype=dtype, n=tally.lower_mean, k=tally.lower_logprob,
+                  j=tally.lower_min, m=m))
+    st.markdown(t(verdict_key(tally)))
+    st.markdown(t("hallucination.summary.facts", a=sum(r.states_fact for r in runs), m=m))
+    for kind in ("miss", "invented"):
+        top = most_confident(runs, kind)
+        if top is not None:
+            k, n = beaten(runs, top[1].mean_prob)
+            st.markdown(t(f"hallucination.summary.{kind}", pair=t(f"hallucination.pair.{top[0].id}.label"),
+                          p=fmt_pct(top[1].mean_prob), k=k, n=n))
+    df = summary_frame(runs)
+    show(summary_chart(df))
+    st.caption(t("hallucination.summary.caption"))
+    st.markdown(t("hallucination.summary.moral"))
+    with st.expander(t("hallucination.summary.table")):
+        table = df.drop(columns="mean_pct")
+        st.dataframe(table, hide_index=True, width="stretch")
+        downloads(table, "hallucination-pairs", key="hallucination_pairs_dl")

@@ -1,0 +1,254 @@
+"""Strings of the hallucination page: per-token confidence, the seed's presets, fact/invention pairs."""
+
+STRINGS = {
+    "hallucination.title": ("Alucinação e confiança", "Hallucination and confidence"),
+    "hallucination.intro": (
+        "O modelo foi treinado só para prever o próximo token provável: ele escreve o que **combina com o padrão**, "
+        "seja verdade ou não. Aqui cada token gerado vem com a probabilidade que o modelo deu a ele. Procure o ponto "
+        "em que um fato vira invenção e veja se os números avisam — **confiança não é verdade**.",
+        "The model was trained only to predict a likely next token: it writes what **fits the pattern**, true or "
+        "not. Here every generated token carries the probability the model gave it. Find the point where a fact "
+        "turns into an invention and see whether the numbers warn you — **confidence is not truth**.",
+    ),
+    "hallucination.presets": ("Exemplos do texto:", "Examples from the text:"),
+    "hallucination.preset.einstein": ("Albert Einstein nasceu em…", "Albert Einstein nasceu em…"),
+    "hallucination.preset.gondwana": ("O primeiro presidente de Gondwana foi…",
+                                      "O primeiro presidente de Gondwana foi…"),
+    "hallucination.preset.einstein.note": (
+        "**O que é verdade:** Einstein nasceu em 14 de março de **1879** em **Ulm**, no Reino de **Württemberg** "
+        "(não na Baviera), e morreu em 18 de abril de **1955** em **Princeton**, nos Estados Unidos. Compare com o "
+        "que o modelo escreve abaixo, e com a confiança que ele teve em cada pedaço.",
+        "**What is true:** Einstein was born on 14 March **1879** in **Ulm**, in the Kingdom of **Württemberg** "
+        "(not Bavaria), and died on 18 April **1955** in **Princeton**, USA. The prompt is Portuguese (“Albert "
+        "Einstein was born in”). Compare with what the model writes below, and with how sure it was of each piece.",
+    ),
+    "hallucination.preset.gondwana.note": (
+        "**O que é verdade:** Gondwana foi um supercontinente que se desfez há mais de 100 milhões de anos. Nunca "
+        "teve presidente. O modelo aprendeu o padrão “O presidente de [país] foi [nome]” e o preenche assim mesmo.",
+        "**What is true:** Gondwana was a supercontinent that broke apart more than 100 million years ago. It never "
+        "had a president. The prompt is Portuguese (“The first president of Gondwana was”); the model learned the "
+        "pattern “The president of [country] was [name]” and fills it in anyway.",
+    ),
+    # controls
+    "hallucination.mode": ("Como escolher cada token", "How each token is chosen"),
+    "hallucination.mode.greedy": ("greedy", "greedy"),
+    "hallucination.mode.sampled": ("amostrado", "sampled"),
+    "hallucination.mode.help": (
+        "greedy: sempre o token mais provável (a mesma frase toda vez). Amostrado: um sorteio pesado pelas "
+        "probabilidades, depois da temperatura.",
+        "greedy: always the most likely token (the same sentence every time). Sampled: a draw weighted by the "
+        "probabilities, after temperature.",
+    ),
+    "hallucination.temperature": ("Temperatura", "Temperature"),
+    "hallucination.seed": ("Seed do sorteio", "Seed of the draw"),
+    "hallucination.seed.help": ("A mesma seed repete o mesmo sorteio.", "The same seed repeats the same draw."),
+    "hallucination.redraw": ("Sortear de novo", "Draw again"),
+    "hallucination.tokens": ("Tokens a gerar", "Tokens to generate"),
+    "hallucination.dtype": ("Precisão nesta página", "Precision on this page"),
+    "hallucination.dtype.help": (
+        "float32 dá as probabilidades exatas e é a precisão em que o exemplo de Einstein foi medido. bfloat16 "
+        "arredonda: onde dois tokens quase empatam ele pode escolher o outro, e o resto da frase muda.",
+        "float32 gives the exact probabilities and is the precision the Einstein example was measured in. "
+        "bfloat16 rounds: where two tokens nearly tie it can pick the other one, and the rest of the sentence changes.",
+    ),
+    "hallucination.one_in": ("1 em {n}", "1 in {n}"),
+    "hallucination.running": ("O modelo está escrevendo…", "The model is writing…"),
+    # the completion
+    "hallucination.output": ("O que o modelo escreveu", "What the model wrote"),
+    "hallucination.sampled.note": (
+        "No modo amostrado a cor mostra a probabilidade **original** (softmax dos logits, antes da temperatura): "
+        "um sorteio pode pegar tokens que o modelo achava improváveis.",
+        "In sampled mode the colour shows the **original** probability (softmax of the logits, before temperature): "
+        "a draw can take tokens the model found unlikely.",
+    ),
+    "hallucination.chips.caption": (
+        "Cada token gerado, com a probabilidade que o modelo deu a ele no passo em que foi escrito (cor: viridis, "
+        "escuro = pouco provável, amarelo = quase certo). Passe o mouse (ou toque) num token para ver as "
+        "{n} alternativas que o modelo considerou naquele passo.",
+        "Each generated token, with the probability the model gave it at the step where it was written (colour: "
+        "viridis, dark = unlikely, yellow = near certain). Hover (or tap) a token to see the {n} alternatives the "
+        "model considered at that step.",
+    ),
+    "hallucination.metric.mean": ("Probabilidade média", "Mean probability"),
+    "hallucination.metric.mean.help": ("A média das probabilidades dos tokens gerados.",
+                                       "The average of the generated tokens' probabilities."),
+    "hallucination.metric.min": ("Token menos provável", "Least likely token"),
+    "hallucination.metric.min.label": ("Token menos provável (passo {step})", "Least likely token (step {step})"),
+    "hallucination.metric.min.help": ("O elo mais fraco da frase: ele está com borda grossa nos tokens acima "
+                                      "quando é o passo escolhido abaixo.",
+                                      "The weakest link of the sentence: it has a thick border in the tokens above "
+                                      "when it is the step picked below."),
+    "hallucination.metric.logprob": ("Log-probabilidade da sequência", "Sequence log-probability"),
+    "hallucination.metric.logprob.help": (
+        "A soma dos logaritmos (naturais) das probabilidades dos tokens = o log da probabilidade da frase inteira. "
+        "Aqui: {whole} de chance para esta continuação exata.",
+        "The sum of the (natural) logs of the tokens' probabilities = the log of the probability of the whole "
+        "sentence. Here: a {whole} chance for this exact continuation.",
+    ),
+    # one step
+    "hallucination.inspect": ("Um passo de perto: o que mais o modelo considerou", "One step up close: what else the model considered"),
+    "hallucination.inspect.step": ("Passo", "Step"),
+    "hallucination.inspect.text": (
+        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (posição {rank} entre as "
+        "opções dele). A melhor alternativa tinha **{other}**. Entropia do passo: {bits} bits.",
+        "At step **{step}** the model wrote a token with **{prob}** probability (rank {rank} among its options). "
+        "The best alternative had **{other}**. Entropy of the step: {bits} bits.",
+    ),
+    "hallucination.inspect.caption": (
+        "As {n} continuações mais prováveis neste passo, em laranja a que o modelo escreveu. Juntas somam {total}; "
+        "os outros tokens do vocabulário dividem o resto.",
+        "The {n} most likely continuations at this step, in orange the one the model wrote. Together they add up "
+        "to {total}; the other tokens of the vocabulary share the rest.",
+    ),
+    # per-token charts
+    "hallucination.charts": ("Confiança ao longo da frase", "Confidence along the sentence"),
+    "hallucination.chart.prob.caption": (
+        "Probabilidade de cada token gerado, um ponto por passo. Fatos bem conhecidos e invenções podem ficar na "
+        "mesma altura.",
+        "Probability of each generated token, one point per step. Well-known facts and inventions can sit at the "
+        "same height.",
+    ),
+    "hallucination.chart.entropy.caption": (
+        "Entropia (em bits) da distribuição inteira em cada passo: alta = o modelo espalhou a aposta por muitas "
+        "opções; 0 = só uma opção.",
+        "Entropy (in bits) of the whole distribution at each step: high = the model spread its bet over many "
+        "options; 0 = a single option.",
+    ),
+    "hallucination.col.step": ("passo", "step"),
+    "hallucination.col.token": ("token", "token"),
+    "hallucination.col.prob": ("probabilidade", "probability"),
+    "hallucination.col.rank": ("posição", "rank"),
+    "hallucination.col.entropy": ("entropia", "entropy"),
+    "hallucination.col.alt": ("alternativa {n}", "alternative {n}"),
+    "hallucination.col.pair": ("par", "pair"),
+    "hallucination.col.kind": ("tipo", "kind"),
+    "hallucination.col.prompt": ("prompt", "prompt"),
+    "hallucination.col.completion": ("continuação", "completion"),
+    "hallucination.col.entropy_axis": ("entropia (bits)", "entropy (bits)"),
+    # pairs
+    "hallucination.pairs.header": ("Fato ou invenção: a confiança separa?", "Fact or invention: does confidence tell them apart?"),
+    "hallucination.pairs.intro": (
+        "Cada par tem o mesmo padrão de frase: uma vez com algo real, outra com algo inventado (um país, uma "
+        "pessoa, um monumento que não existem). As duas continuações são greedy, com {n} tokens cada.",
+        "Each pair has the same sentence pattern: once with something real, once with something made up (a "
+        "country, a person, a monument that do not exist). Both completions are greedy, {n} tokens each. The "
+        "prompts are Portuguese.",
+    ),
+    "hallucination.pairs.pick": ("Par", "Pair"),
+    "hallucination.pair.real": ("Assunto real", "Real subject"),
+    "hallucination.pair.invented": ("Assunto inventado", "Invented subject"),
+    "hallucination.pair.measure": ("medida", "measure"),
+    "hallucination.pair.capital_fr.label": ("Capital: França ↔ Vastrônia", "Capital: France ↔ Vastronia"),
+    "hallucination.pair.capital_jp.label": ("Capital: Japão ↔ Zemúria", "Capital: Japan ↔ Zemuria"),
+    "hallucination.pair.born_einstein.label": ("Nascimento: Einstein ↔ Pfeffermann", "Born: Einstein ↔ Pfeffermann"),
+    "hallucination.pair.born_machado.label": ("Nascimento: Machado de Assis ↔ Zorbanski",
+                                              "Born: Machado de Assis ↔ Zorbanski"),
+    "hallucination.pair.born_newton.label": ("Nascimento: Newton ↔ Brontovski", "Born: Newton ↔ Brontovski"),
+    "hallucination.pair.president.label": ("Presidente: EUA ↔ Gondwana", "President: USA ↔ Gondwana"),
+    "hallucination.pair.tower.label": ("Torre: Eiffel ↔ Vastroniana", "Tower: Eiffel ↔ Vastronian"),
+    "hallucination.pair.statue.label": ("Cristo: Redentor ↔ Zorbiano", "Christ: the Redeemer ↔ Zorbian"),
+    "hallucination.pair.capital_fr.truth": ("**Verdade:** a capital da França é Paris. A Vastrônia não existe.",
+                                            "**Truth:** the capital of France is Paris. Vastronia does not exist."),
+    "hallucination.pair.capital_jp.truth": ("**Verdade:** a capital do Japão é Tóquio. A Zemúria não existe.",
+                                            "**Truth:** the capital of Japan is Tokyo. Zemuria does not exist."),
+    "hallucination.pair.born_einstein.truth": ("**Verdade:** Einstein nasceu em 1879, em Ulm. Albert Pfeffermann "
+                                               "foi inventado para este par.",
+                                               "**Truth:** Einstein was born in 1879, in Ulm. Albert Pfeffermann was "
+                                               "made up for this pair."),
+    "hallucination.pair.born_machado.truth": ("**Verdade:** Machado de Assis nasceu em 1839, no Rio de Janeiro. "
+                                              "Fabrício Zorbanski foi inventado para este par.",
+                                              "**Truth:** Machado de Assis was born in 1839, in Rio de Janeiro. "
+                                              "Fabrício Zorbanski was made up for this pair."),
+    "hallucination.pair.born_newton.truth": ("**Verdade:** Newton nasceu em 1642 pelo calendário da época "
+                                             "(1643 pelo nosso), em Woolsthorpe, Inglaterra. Isaac Brontovski foi "
+                                             "inventado para este par.",
+                                             "**Truth:** Newton was born in 1642 by the calendar of his time (1643 "
+                                             "by ours), in Woolsthorpe, England. Isaac Brontovski was made up for "
+                                             "this pair."),
+    "hallucination.pair.president.truth": ("**Verdade:** o primeiro presidente dos EUA foi George Washington. "
+                                           "Gondwana foi um supercontinente pré-histórico, sem presidente.",
+                                           "**Truth:** the first president of the USA was George Washington. "
+                                           "Gondwana was a prehistoric supercontinent, with no president."),
+    "hallucination.pair.tower.truth": ("**Verdade:** a Torre Eiffel fica em Paris. A Torre Vastroniana não existe.",
+                                       "**Truth:** the Eiffel Tower is in Paris. The Vastronian Tower does not exist."),
+    "hallucination.pair.statue.truth": ("**Verdade:** o Cristo Redentor fica no Rio de Janeiro, no Corcovado. O "
+                                        "Cristo Zorbiano não existe.",
+                                        "**Truth:** Christ the Redeemer stands in Rio de Janeiro, on Corcovado. "
+                                        "The Zorbian Christ does not exist."),
+    "hallucination.pair.caption": (
+        "As duas continuações do par, token a token, na mesma escala de cor. Passe o mouse num token para ver as "
+        "alternativas.",
+        "Both completions of the pair, token by token, on the same colour scale. Hover a token to see the "
+        "alternatives.",
+    ),
+    # the measurement over all pairs
+    "hallucination.summary.header": ("O que os {m} pares mostram", "What the {m} pairs show"),
+    "hallucination.summary.count": (
+        "Medido agora, com este modelo em {dtype}: em **{n} de {m}** pares o prompt inventado teve a probabilidade "
+        "média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token menos provável, em {j} "
+        "de {m}.",
+        "Measured just now, with this model in {dtype}: in **{n} of {m}** pairs the invented prompt had the "
+        "**lower** mean probability; by sequence log-probability, in {k} of {m}; by the least likely token, in {j} "
+        "of {m}.",
+    ),
+    "hallucination.verdict.all": (
+        "Aqui o assunto inventado baixou a confiança média em todos os pares. Mesmo assim o modelo escreveu uma "
+        "resposta para cada coisa que não existe, e só sabemos quais estão erradas porque já conhecíamos os fatos.",
+        "Here the made-up subject lowered the mean confidence in every pair. Even so, the model wrote an answer "
+        "for every thing that does not exist, and we only know which answers are wrong because we already knew "
+        "the facts.",
+    ),
+    "hallucination.verdict.most": (
+        "Um assunto inventado costuma baixar a confiança do modelo, mas não sempre: pelos números sozinhos não dá "
+        "para apontar quais frases são invenção.",
+        "A made-up subject usually lowers the model's confidence, but not always: from the numbers alone you could "
+        "not point out which sentences are inventions.",
+    ),
+    "hallucination.verdict.some": (
+        "Um assunto inventado baixa a confiança só um pouco mais vezes do que não baixa: para este modelo, a "
+        "confiança está longe de ser um sinal confiável de invenção.",
+        "A made-up subject lowers the confidence only a little more often than not: for this model, confidence is "
+        "far from a reliable sign of invention.",
+    ),
+    "hallucination.verdict.none": (
+        "Nestes pares a confiança não separa fato de invenção: o gêmeo inventado saiu tão confiante quanto o real "
+        "pelo menos metade das vezes.",
+        "In these pairs confidence does not tell fact from invention: the invented twin came out as confident as "
+        "the real one at least half of the time.",
+    ),
+    "hallucination.summary.facts": (
+        "E mesmo com o assunto real o modelo acertou o fato conhecido em só **{a} de {m}** continuações.",
+        "And even with the real subject the model stated the known fact in only **{a} of {m}** completions.",
+    ),
+    "hallucination.summary.miss": (
+        "A continuação **errada** mais confiante de um assunto real (par “{pair}”) teve média de **{p}**: mais do "
+        "que {k} das {n} continuações que acertaram o fato.",
+        "The most confident **wrong** completion of a real subject (pair “{pair}”) had a mean of **{p}**: more than "
+        "{k} of the {n} completions that stated the fact.",
+    ),
+    "hallucination.summary.invented": (
+        "A continuação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: mais do que {k} das {n} "
+        "continuações que acertaram o fato.",
+        "The most confident **invented** completion (pair “{pair}”) had a mean of **{p}**: more than {k} of the "
+        "{n} completions that stated the fact.",
+    ),
+    "hallucination.summary.moral": (
+        "**Confiança não é verdade.** O modelo sempre tem uma distribuição e sempre escolhe dela; probabilidade "
+        "alta só quer dizer que as palavras combinam com os padrões que ele aprendeu. Ele nunca foi treinado para "
+        "dizer “não sei”.",
+        "**Confidence is not truth.** The model always has a distribution and always picks from it; a high "
+        "probability only means the words fit the patterns it learned. It was never trained to say “I don't know”.",
+    ),
+    "hallucination.kind.fact": ("assunto real, fato certo", "real subject, right fact"),
+    "hallucination.kind.miss": ("assunto real, fato errado", "real subject, wrong fact"),
+    "hallucination.kind.invented": ("assunto inventado", "invented subject"),
+    "hallucination.summary.caption": (
+        "Probabilidade média de cada continuação, uma linha por par. Verde: o assunto real com o fato certo; "
+        "vermelho: o assunto real com um fato errado; rosa: o assunto inventado. O fato conta como certo quando a "
+        "continuação contém a resposta conhecida (por exemplo “Paris”).",
+        "Mean probability of each completion, one row per pair. Green: the real subject with the right fact; red: "
+        "the real subject with a wrong fact; pink: the invented subject. A fact counts as right when the completion "
+        "contains the known answer (for example “Paris”).",
+    ),
+    "hallucination.summary.table": ("Todas as continuações dos pares", "Every completion of the pairs"),
+}
