@@ -1,0 +1,275 @@
+"""Views of the sampling chain on cached logits: the seed's table, nucleus sizes, entropy, draws, loops.
+
+Everything here is cheap math on a logit vector that a forward pass already produced: no function
+in this module runs the model. The processors themselves are transformers' own (model_backend.sampling).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from transformers import TemperatureLogitsWarper
+
+from .sampling import kept_count, run_chain, softmax_with_temperature
+from .types import SamplingParams
+from .validation import InvalidInput
+
+# The seed text's worked example ("Temperatura na prática"): three tokens, three temperatures.
+SEED_LOGITS = (2.0, 1.0, 0.1)
+SEED_TABLE = {1.0: (66, 24, 10), 0.5: (86, 12, 2), 2.0: (50, 30, 20)}  # percent, as the seed prints them
+# The seed's line "P(token mais provável) %" against T.
+SEED_CURVE = {0.1: 99, 0.3: 95, 0.5: 86, 0.7: 78, 1.0: 66, 1.5: 55, 2.0: 50}
+MIN_LOGITS, MAX_LOGITS = 2, 10
+MAX_ABS_LOGIT = 1000.0
+_SPLIT = re.compile(r"[;·|\s]+|,(?=\s)")  # ";", "·", "|", spaces, or a comma followed by a space
+
+
+# ---------------------------------------------------------------- the seed's three-token example
+
+@dataclass(frozen=True)
+class TableRow:
+    """One temperature of the worked example."""
+
+    temperature: float
+    probs: tuple[float, ...]  # exact probabilities, one per logit (sum 1)
+    seed_pct: tuple[int, ...] | None  # what the seed prints for this row, if it has the row
+
+    @property
+    def rounded(self) -> tuple[int, ...]:
+        return tuple(round(100 * p) for p in self.probs)
+
+    @property
+    def mismatches(self) -> tuple[int, ...]:
+        """Indices where the seed's printed percent differs from the exact value rounded."""
+        if self.seed_pct is None:
+            return ()
+        return tuple(i for i, (a, b) in enumerate(zip(self.rounded, self.seed_pct)) if a != b)
+
+
+def parse_logits(text: str) -> tuple[float, ...]:
+    """Read 2-10 logits typed by a person: "2.0, 1.0, 0.1", "2,0; 1,0; 0,1" or "2 1 0.1".
+
+    Numbers are separated by spaces, ";", "·", "|" or ", " (comma + space); a comma inside a number
+    is a decimal comma. Raises InvalidInput (keys "logits_number", "logits_count") otherwise.
+    """
+    parts = [p for p in _SPLIT.split(str(text).strip()) if p]
+    values = []
+    for part in parts:
+        clean = part.replace(",", ".") if part.count(",") == 1 and "." not in part else part
+        try:
+            value = float(clean)
+        except ValueError:
+            raise InvalidInput("logits_number", "`{value}` is not a number", value=part) from None
+        if not math.isfinite(value) or abs(value) > MAX_ABS_LOGIT:
+            raise InvalidInput("logits_number", "`{value}` is not a number", value=part)
+        values.append(value)
+    if not MIN_LOGITS <= len(values) <= MAX_LOGITS:
+        raise InvalidInput("logits_count", "give between {lo} and {hi} logits, not {n}",
+                           lo=MIN_LOGITS, hi=MAX_LOGITS, n=len(values))
+    return tuple(values)
+
+
+def temperature_table(logits: tuple[float, ...], temperatures=(1.0, 0.5, 2.0)) -> tuple[TableRow, ...]:
+    """softmax(logits / T) for each T, next to the seed's printed row when the logits are the seed's."""
+    is_seed = tuple(logits) == SEED_LOGITS
+    return tuple(TableRow(temperature=float(t), probs=tuple(softmax_with_temperature(list(logits), t)),
+                          seed_pct=SEED_TABLE.get(t) if is_seed else None) for t in temperatures)
+
+
+def top_prob_curve(logits: tuple[float, ...], temperatures) -> tuple[tuple[float, float], ...]:
+    """(T, probability of the most likely token) for each T: the seed's "P(mais provável)" line."""
+    return tuple((float(t), max(softmax_with_temperature(list(logits), t))) for t in temperatures)
+
+
+# ---------------------------------------------------------------- the chain on a real logit vector
+
+@dataclass(frozen=True)
+class StageView:
+    """The distribution after one processor, seen through a fixed set of display tokens."""
+
+    name: str  # "raw", "repetition_penalty", "temperature", "top_k", "top_p" or "greedy"
+    probs: np.ndarray  # [N] probability of each display token after this stage (0 = cut)
+    kept: int  # tokens of the whole vocabulary still possible after this stage
+    entropy_bits: float  # of the whole [V] distribution
+
+
+@dataclass(frozen=True)
+class ChainView:
+    """What the chain did to one next-token distribution."""
+
+    ids: np.ndarray  # [N] display tokens: the N most likely before any processor (raw logits)
+    stages: tuple[StageView, ...]  # raw first, then one per processor in generate()'s order
+    final: np.ndarray  # [V] the distribution a token is drawn from (one-hot on the argmax if greedy)
+    before_cut: np.ndarray  # [N] display tokens' probabilities before top-k/top-p (after the temperature)
+
+
+def _ctx(context_ids) -> torch.Tensor:
+    ids = list(context_ids or [])
+    return torch.tensor([ids], dtype=torch.long) if ids else torch.zeros((1, 0), dtype=torch.long)
+
+
+def _scores(logits) -> torch.Tensor:
+    return torch.tensor(np.asarray(logits, dtype=np.float32)).reshape(1, -1)  # [1, V], a copy
+
+
+def entropy_bits_np(probs: np.ndarray) -> float:
+    """Shannon entropy in bits of a [V] distribution (0·log 0 = 0), in numpy.
+
+    Same value as sampling.entropy_bits; numpy runs it on one thread, which keeps a slider's rerun
+    fast when the CPU is busy (torch splits every 262k-element op across threads that must meet).
+    """
+    p = probs[probs > 0].astype(np.float64)
+    return float(-(p * np.log2(p)).sum())
+
+
+def chain_view(logits: np.ndarray, params: SamplingParams, context_ids=(), top_n: int = 15) -> ChainView:
+    """Run generate()'s processors over the full vector and keep what a page draws.
+
+    Args:
+        logits: [V] raw next-token logits (cached; no forward pass here).
+        params: the sampling settings; temperature 0 means greedy (argmax after the penalty).
+        context_ids: every token id so far (the repetition penalty reads them), <bos> included.
+        top_n: how many display tokens to keep per stage.
+    """
+    scores = _scores(logits)
+    stages = run_chain(_ctx(context_ids), scores, params)  # transformers' processors, generate()'s order
+    ids = torch.topk(scores[0], k=min(top_n, scores.shape[-1])).indices.numpy()  # [N]
+    views, probs = [], None
+    for s in stages:
+        probs = s.probs[0].numpy()  # [V]: one softmax per stage
+        kept = int((s.scores[0].numpy() > -np.inf).sum())  # = sampling.kept_count
+        views.append(StageView(s.name, probs[ids].copy(), kept, entropy_bits_np(probs)))
+    if params.greedy:  # generate(do_sample=False) takes the argmax of the (penalised) scores
+        argmax = int(torch.argmax(stages[-1].scores))
+        final = np.zeros_like(probs)
+        final[argmax] = 1.0
+        views.append(StageView("greedy", final[ids].copy(), 1, 0.0))
+    else:
+        final = probs
+    cut_from = next(v for v in reversed(views) if v.name in ("temperature", "repetition_penalty", "raw"))
+    return ChainView(ids=ids, stages=tuple(views), final=final, before_cut=cut_from.probs)
+
+
+def nucleus_size(logits: np.ndarray, temperature: float, top_p: float, context_ids=(),
+                 repetition_penalty: float = 1.0) -> int:
+    """How many tokens survive top-p at this temperature (TopPLogitsWarper over the full vector)."""
+    if temperature == 0:
+        return 1
+    params = SamplingParams(temperature=temperature, top_p=top_p, repetition_penalty=repetition_penalty)
+    return kept_count(run_chain(_ctx(context_ids), _scores(logits), params)[-1].scores)
+
+
+def nucleus_row(logits: np.ndarray, temperature: float, top_ps, context_ids=(),
+                repetition_penalty: float = 1.0) -> tuple[int, ...]:
+    """Nucleus sizes for several p at one temperature: one row of the "in the dark" grid."""
+    return tuple(nucleus_size(logits, temperature, p, context_ids, repetition_penalty) for p in top_ps)
+
+
+def entropy_curve(logits: np.ndarray, temperatures, context_ids=(),
+                  repetition_penalty: float = 1.0) -> tuple[tuple[float, float], ...]:
+    """(T, entropy in bits of softmax(penalised logits / T)) for each T; T = 0 (greedy) is 0 bits."""
+    ctx, scores = _ctx(context_ids), _scores(logits)
+    base = run_chain(ctx, scores, SamplingParams(repetition_penalty=repetition_penalty))[-1].scores
+    out = []
+    for t in temperatures:
+        if t == 0:
+            out.append((0.0, 0.0))
+            continue
+        warped = TemperatureLogitsWarper(float(t))(ctx, base.clone())
+        out.append((float(t), entropy_bits_np(torch.softmax(warped, dim=-1)[0].numpy())))
+    return tuple(out)
+
+
+def mass_curve(logits: np.ndarray, temperature: float, ranks) -> tuple[tuple[int, float], ...]:
+    """(n, probability of the n most likely tokens together) at temperature T, for each n in ranks.
+
+    The curve top-p reads: the nucleus is where it first reaches p. For display; the nucleus size
+    itself comes from TopPLogitsWarper (nucleus_size).
+    """
+    warped = TemperatureLogitsWarper(float(temperature))(_ctx(()), _scores(logits))
+    probs = torch.softmax(warped, dim=-1)[0].numpy()  # [V]
+    cum = np.cumsum(np.sort(probs)[::-1], dtype=np.float64)  # [V] most likely first
+    return tuple((int(n), float(cum[n - 1])) for n in ranks if 1 <= n <= len(cum))
+
+
+# ---------------------------------------------------------------- drawing samples
+
+@dataclass(frozen=True)
+class Draw:
+    """N tokens drawn with torch.multinomial from one distribution, with the seed that made them."""
+
+    n: int
+    seed: int
+    ids: np.ndarray  # [N] the display tokens
+    probs: np.ndarray  # [N] their probability in the distribution drawn from
+    counts: np.ndarray  # [N] how many of the n draws were each display token
+    other_prob: float  # probability of every other token together
+    other_count: int  # draws that fell outside the display tokens
+    distinct: int  # how many different tokens came out
+
+
+def draw_samples(final: np.ndarray, ids: np.ndarray, n: int, seed: int) -> Draw:
+    """Draw n tokens (with replacement) the way generate() draws one: torch.multinomial with a seeded
+    torch.Generator. The same (distribution, n, seed) always gives the same draws.
+
+    Args:
+        final: [V] the distribution after the whole chain.
+        ids: [N] tokens to count one by one; the rest are counted together.
+    """
+    probs = torch.tensor(np.asarray(final, dtype=np.float32))  # [V], a copy
+    generator = torch.Generator().manual_seed(int(seed))
+    drawn = torch.multinomial(probs, num_samples=int(n), replacement=True, generator=generator)  # [n]
+    counts = torch.bincount(drawn, minlength=probs.shape[0])  # [V]
+    shown = torch.as_tensor(np.asarray(ids, dtype=np.int64))
+    per = counts[shown]
+    return Draw(n=int(n), seed=int(seed), ids=np.asarray(ids), probs=probs[shown].numpy().copy(),
+                counts=per.numpy().copy(), other_prob=float(max(0.0, 1.0 - float(probs[shown].sum()))),
+                other_count=int(n - int(per.sum())), distinct=int((counts > 0).sum()))
+
+
+# ---------------------------------------------------------------- repetition loops
+
+@dataclass(frozen=True)
+class Loop:
+    """A cycle of tokens that repeats at the end of a text."""
+
+    period: int  # tokens in one cycle (0 = no loop found)
+    repeats: int  # how many whole cycles in a row end the sequence
+    start: int  # index of the first token of the repeating run
+
+
+def find_loop(ids, min_repeats: int = 2, max_period: int = 16) -> Loop:
+    """The shortest cycle that repeats at least min_repeats times at the end of ids.
+
+    A trailing partial cycle is allowed (the text may stop mid-cycle), so "a b c a b c a" is the
+    cycle (a b c) repeated 2 times and then one more a.
+    """
+    ids = list(ids)
+    best = Loop(0, 0, len(ids))
+    for period in range(1, min(max_period, len(ids) // 2) + 1):
+        end = len(ids)
+        # walk back while each token equals the one a period later
+        start = end - period
+        while start > 0 and ids[start - 1] == ids[start - 1 + period]:
+            start -= 1
+        repeats = (end - start) // period
+        if repeats >= min_repeats and (best.period == 0 or repeats * period > best.repeats * best.period):
+            best = Loop(period, repeats, start)
+    return best
+
+
+def counted(completion: str, start: int) -> int:
+    """How many numbers a completion counts on correctly from `start`: " 6, 7, 8," from 6 gives 3."""
+    n, pos = 0, 0
+    while True:
+        number = f" {start + n}"
+        if completion.startswith(number + ",", pos):
+            pos += len(number) + 1
+            n += 1
+        elif completion[pos:] == number:  # the text ended right after the last number
+            return n + 1
+        else:
+            return n

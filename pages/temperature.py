@@ -1,0 +1,168 @@
+"""Temperature and sampling: the seed's worked example, then the real model's distribution through
+generate()'s chain (repetition penalty -> temperature -> top-k -> top-p), draws, and a greedy loop."""
+import streamlit as st
+
+import model_backend as mb
+from model_backend import sampling_views as sv
+from ui import temperature_view as view
+from ui.charts import show
+from ui.export import downloads
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.nav import next_page_link
+from ui.share import publish, restore, share_box
+from ui.widgets import intro, model_text, prompt_box, truncation_notice
+
+
+def seed_example() -> None:
+    st.header(t("temperature.seed.header"))
+    st.markdown(t("temperature.seed.text"))
+    text = st.text_input(t("temperature.seed.input"), key="temperature_logits", help=t("temperature.seed.help"))
+    try:
+        logits = sv.parse_logits(text)
+    except mb.InvalidInput as exc:
+        st.warning(t(f"temperature.err.{exc.key}", **exc.values), icon=":material/error:")
+        return
+    st.dataframe(view.seed_table(sv.temperature_table(logits)), hide_index=True, width="stretch")
+    is_seed = logits == sv.SEED_LOGITS
+    st.caption(t("temperature.seed.caption_seed" if is_seed else "temperature.seed.caption_own"))
+    show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
+    exact = dict(sv.top_prob_curve(logits, sv.SEED_CURVE))
+    st.caption(t("temperature.curve.caption_seed" if is_seed else "temperature.curve.caption_own",
+                 p01=fmt_pct(exact[0.1], 3), p03=fmt_pct(exact[0.3]), p07=fmt_pct(exact[0.7]),
+                 floor=fmt_pct(1 / len(logits))))
+
+
+def controls() -> mb.SamplingParams:
+    """Values live in session_state (defaults or a shared link), never in value=."""
+    c = st.columns(4)
+    temp = c[0].slider(t("temperature.ctl.t"), 0.0, 2.0, step=0.05, key="temperature_T", help=t("temperature.ctl.t.help"))
+    k = c[1].slider(t("temperature.ctl.k"), 0, 100, step=1, key="temperature_k", help=t("temperature.ctl.k.help"))
+    p = c[2].slider(t("temperature.ctl.p"), 0.05, 1.0, step=0.01, key="temperature_p", help=t("temperature.ctl.p.help"))
+    r = c[3].slider(t("temperature.ctl.r"), 1.0, 2.0, step=0.05, key="temperature_r", help=t("temperature.ctl.r.help"))
+    return mb.SamplingParams(temperature=float(temp), top_k=int(k), top_p=float(p), repetition_penalty=float(r))
+
+
+@st.fragment
+def live_panel(prompt: str) -> None:
+    """Everything these sliders change: sampling math on the cached logits, never a forward pass."""
+    params = controls()
+    if params.greedy:
+        st.info(t("temperature.greedy.on"), icon=":material/trending_flat:")
+    chain = view.chain(prompt, params)
+    names = view.labels(chain.ids)
+    nucleus = next((s.kept for s in chain.stages if s.name == "top_p"), None)
+    m = st.columns(3)
+    m[0].metric(t("temperature.metric.kept"), fmt_int(chain.stages[-1].kept),
+                help=t("temperature.metric.kept.help", nucleus=fmt_int(nucleus) if nucleus else "—"))
+    m[1].metric(t("temperature.metric.entropy"), f"{fmt_float(chain.stages[-1].entropy_bits, 2)} bits")
+    m[2].metric(t("temperature.metric.top"), fmt_pct(float(chain.final.max())))
+    show(view.final_bars(chain, names))
+    st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(chain.final))))
+    show(view.entropy_chart(view.entropy(prompt, params.repetition_penalty), params.temperature, chain))
+    st.caption(t("temperature.entropy.caption"))
+
+    st.subheader(t("temperature.chain.header"))
+    st.markdown(t("temperature.chain.text"))
+    show(view.chain_heatmap(chain, names))
+    st.caption(t("temperature.chain.caption"))
+    st.dataframe(view.stage_table(chain, params), hide_index=True, width="stretch")
+    downloads(view.chain_frame(chain, names), "sampling-chain", key="temperature_dl_chain")
+
+    st.subheader(t("temperature.draw.header"))
+    c = st.columns(3)
+    sizes = {n: fmt_int(n) for n in view.DRAW_SIZES}  # precomputed: AppTest formats outside the script
+    n = c[0].segmented_control(t("temperature.draw.n"), list(sizes), key="temperature_n", format_func=sizes.get) or 1000
+    seed = int(c[1].number_input(t("temperature.draw.seed"), 0, 2**31 - 1, step=1, key="temperature_seed"))
+    if c[2].button(t("temperature.draw.button", n=fmt_int(n)), key="temperature_draw", type="primary"):
+        st.session_state["temperature_drawn"] = True
+    if st.session_state.get("temperature_drawn"):
+        draw = sv.draw_samples(chain.final, chain.ids, n, seed)
+        show(view.draw_chart(draw, names))
+        st.caption(t("temperature.draw.caption", n=fmt_int(n), seed=seed, distinct=fmt_int(draw.distinct)))
+    share_box("temperature", view.link_params())  # inside the fragment: the link follows the sliders
+
+
+@st.fragment
+def compare_panel() -> None:
+    st.header(t("temperature.pair.header"))
+    st.markdown(t("temperature.pair.text"))
+    c = st.columns(2)
+    p = c[0].slider(t("temperature.ctl.p"), 0.05, 0.99, 0.9, 0.01, key="temperature_pair_p")
+    temp = c[1].slider(t("temperature.ctl.t"), 0.05, 2.0, 1.0, 0.05, key="temperature_pair_T")
+    sizes = {}
+    for col, prompt in zip(st.columns(2), view.PAIR):
+        chain = view.chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))
+        sizes[prompt] = chain.stages[-1].kept
+        top = ", ".join(f"{name} {fmt_pct(float(chain.final[i]))}" for name, i in
+                        zip(view.labels(chain.ids[:3]), chain.ids[:3]))
+        col.metric(t("temperature.pair.nucleus", prompt=prompt, p=fmt_float(p, 2)), fmt_int(sizes[prompt]),
+                   help=t("temperature.pair.top", top=top))
+    show(view.mass_chart({q: view.mass(q, temp) for q in view.PAIR}, sizes, p))
+    st.caption(t("temperature.pair.caption"))
+
+
+def dark_section(prompt: str) -> None:
+    st.header(t("temperature.dark.header"))
+    st.markdown(t("temperature.dark.text"))
+    show(view.grid_chart(view.nucleus_grid(prompt)))
+    st.caption(t("temperature.dark.caption"))
+
+
+@st.fragment
+def loop_panel() -> None:
+    st.header(t("temperature.loop.header"))
+    st.markdown(t("temperature.loop.text"))
+    shown = {r: fmt_float(r, 1) for r in view.LOOP_PENALTIES}  # precomputed: AppTest formats outside the script
+    r = st.select_slider(t("temperature.ctl.r"), view.LOOP_PENALTIES, value=1.3, key="temperature_loop_r",
+                         format_func=shown.get, help=t("temperature.loop.runs"))
+    for col, (case, prompt, n) in zip(st.columns(2), view.LOOP_CASES):
+        with col:
+            st.subheader(t(f"temperature.loop.case.{case}"))
+            model_text(prompt)
+            for penalty in (1.0, r):
+                run = view.loop_run(prompt, penalty, n)
+                st.markdown(t("temperature.loop.with", r=fmt_float(penalty, 1)) if penalty != 1.0
+                            else t("temperature.loop.without"))
+                model_text(run.completion)
+                if case == "needed":
+                    st.caption(t("temperature.loop.counted", n=sv.counted(run.completion, view.COUNT_FROM)))
+                    continue
+                loop = sv.find_loop([s.token.id for s in run.steps])
+                st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
+                           else t("temperature.loop.none"))
+    st.markdown(t("temperature.loop.warning"))
+
+
+def render() -> None:
+    links = view.link_params()
+    restore("temperature", links)  # a shared link's values, before any widget exists
+    if "prompt_temperature" not in st.session_state and st.session_state.get("prompt") in (
+            None, t("common.default_prompt")):
+        st.session_state["prompt_temperature"] = view.PRESETS[0]  # the issue's preset, unless one was typed
+    st.session_state.setdefault("temperature_logits", t("temperature.seed.default"))  # in the visitor's style
+    for p in links[1:]:
+        st.session_state.setdefault(p.key, p.default)
+    intro("temperature")
+    publish("temperature", links)  # a notice here, at the top, if a link had bad values
+    seed_example()
+    st.header(t("temperature.real.header"))
+    st.pills(t("temperature.presets"), view.PRESETS, key="temperature_preset", on_change=_use_preset)
+    prompt = prompt_box("temperature")
+    if prompt is not None:
+        _, ids, truncated_from = view.prompt_logits(prompt)  # the cached forward pass of this prompt
+        truncation_notice(truncated_from, len(ids))
+        live_panel(prompt)
+        dark_section(prompt)
+    compare_panel()
+    loop_panel()
+    next_page_link("temperature")
+
+
+def _use_preset() -> None:
+    choice = st.session_state.get("temperature_preset")
+    if choice:
+        st.session_state["prompt_temperature"] = choice
+        st.session_state["prompt"] = choice
+
+
+render()

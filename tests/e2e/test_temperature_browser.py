@@ -1,0 +1,53 @@
+"""The temperature page in a real browser: it renders in both languages and widths, a slider moves the
+numbers without an error, and the model's HTML stays text. Screenshots land in artifacts/screenshots/."""
+import time
+
+import pytest
+
+from tests.e2e.test_browser_shell import open_page, shoot
+
+
+def _settle(page, wait: float = 120) -> None:
+    end = time.time() + wait
+    time.sleep(1)
+    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
+        time.sleep(0.3)
+    time.sleep(1.5)
+
+
+@pytest.mark.parametrize("width, locale, words", [
+    (1280, "pt-BR", ["Temperatura e amostragem", "19,4%", "Penalidade 1,3", "Um loop de verdade"]),
+    (390, "en-US", ["Temperature and sampling", "19.4%", "Penalty 1.3", "A real loop"]),
+])
+def test_temperature_page_renders(browser, server_url, width, locale, words):
+    page = open_page(browser, f"{server_url}/temperature", width=width, locale=locale, wait=600)
+    try:
+        tall = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+        page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 12000)})  # the whole page
+        _settle(page)
+        shoot(page, f"temperature-{width}-{locale}")
+        assert page.locator('[data-testid="stException"]').count() == 0
+        body = page.inner_text("body")
+        for word in words:
+            assert word in body, word
+        codes = " ".join(page.locator('[data-testid="stCode"]').all_inner_texts())
+        assert "<strong>" in codes, codes  # the model's HTML, shown as text
+        assert page.locator("canvas, svg.marks").count() >= 7
+    finally:
+        page.close()
+
+
+def test_a_slider_moves_the_numbers(browser, server_url):
+    page = open_page(browser, f"{server_url}/temperature", width=1280, locale="en-US", wait=600)
+    try:
+        metrics = page.locator('[data-testid="stMetricValue"]')
+        before = metrics.first.inner_text()
+        slider = page.get_by_role("slider").nth(0)  # Temperature T
+        slider.focus()
+        for _ in range(8):
+            slider.press("ArrowRight")  # 0.70 -> 1.10
+        _settle(page)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert metrics.first.inner_text() != before  # more tokens can come out at a higher T
+    finally:
+        page.close()

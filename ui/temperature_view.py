@@ -1,0 +1,382 @@
+"""The temperature page's cached math and its charts (the page only reads widgets and lays out)."""
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import model_backend as mb
+from model_backend import sampling_views as sv
+from model_backend.text import token_info
+from ui import backend
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.share import Param
+
+PRESETS = ("A capital da França é a cidade de", "The capital of France is", "Meu animal favorito é o")
+PAIR = ("The capital of France is", "Meu animal favorito é o")  # confident vs uncertain (top-p adapts)
+# Greedy runs for the repetition penalty: (case, prompt, tokens). "muito" falls into a loop, as the seed's
+# "muito muito muito…"; counting needs the comma and the digits again, which a penalty punishes.
+LOOP_CASES = (("loop", "muito", 30), ("needed", "1, 2, 3, 4, 5,", 16))
+COUNT_FROM = 6  # the "needed" case should go on 6, 7, 8, ...
+LOOP_PENALTIES = (1.1, 1.2, 1.3, 1.5, 2.0, 3.0)
+DRAW_SIZES = (100, 1000, 10000)
+STAGES = ("raw", "repetition_penalty", "temperature", "top_k", "top_p")
+GRID_T = (0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
+GRID_P = (0.5, 0.8, 0.9, 0.95, 0.99)
+ENTROPY_T = tuple(round(0.1 * i, 1) for i in range(21))  # 0, 0.1, ..., 2.0
+CURVE_T = tuple(round(0.05 * i, 2) for i in range(1, 41))
+
+
+# ---------------------------------------------------------------- cached math (no forward pass)
+
+def _key(prompt: str) -> tuple[str, str, str]:
+    return backend.current_model(), backend.current_dtype(), prompt
+
+
+@st.cache_resource(show_spinner=False)
+def _logit_store() -> dict:
+    """(model, dtype, prompt) -> (last logits [V] read-only, token ids, truncated_from), shared by all."""
+    return {}
+
+
+def prompt_logits(prompt: str) -> tuple[np.ndarray, tuple[int, ...], int | None]:
+    """The prompt's last-position logits, token ids and pre-cut length, from the cached trace (one
+    forward pass per prompt, ever). Kept as one shared read-only array so a rerun copies nothing."""
+    key, store = _key(prompt), _logit_store()
+    if key not in store:
+        tr = backend.trace(prompt)
+        logits = np.array(tr.last_logits, dtype=np.float32)
+        logits.setflags(write=False)
+        if len(store) >= 32:
+            store.pop(next(iter(store)))
+        store[key] = (logits, tuple(tok.id for tok in tr.tokens), tr.truncated_from)
+    return store[key]
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _chain(key: tuple, params: mb.SamplingParams, _logits: np.ndarray, _ctx: tuple) -> sv.ChainView:
+    return sv.chain_view(_logits, params, _ctx)  # key (model, dtype, prompt) stands for the unhashed logits
+
+
+def chain(prompt: str, params: mb.SamplingParams) -> sv.ChainView:
+    """The chain on the prompt's cached logits: moving a slider runs no model, only this math."""
+    logits, ctx, _ = prompt_logits(prompt)
+    return _chain(_key(prompt), params, logits, ctx)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _entropy(key: tuple, penalty: float, _logits: np.ndarray, _ctx: tuple) -> tuple:
+    return sv.entropy_curve(_logits, ENTROPY_T, _ctx, penalty)
+
+
+def entropy(prompt: str, penalty: float) -> tuple[tuple[float, float], ...]:
+    logits, ctx, _ = prompt_logits(prompt)
+    return _entropy(_key(prompt), penalty, logits, ctx)
+
+
+RANKS = tuple(int(n) for n in np.unique(np.round(np.logspace(0, np.log10(262_144), 160))))
+
+
+@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
+def _mass(key: tuple, temperature: float, _logits: np.ndarray) -> tuple:
+    return sv.mass_curve(_logits, temperature, RANKS)
+
+
+def mass(prompt: str, temperature: float) -> tuple[tuple[int, float], ...]:
+    return _mass(_key(prompt), temperature, prompt_logits(prompt)[0])
+
+
+def link_params() -> list[Param]:
+    """What a shared link carries: the prompt and every setting of the live panel."""
+    return [Param("prompt", "prompt_temperature", str, PRESETS[0]),
+            Param("t", "temperature_T", float, 0.7, low=0.0, high=2.0),
+            Param("k", "temperature_k", int, 50, low=0, high=100),
+            Param("p", "temperature_p", float, 0.9, low=0.05, high=1.0),
+            Param("rep", "temperature_r", float, 1.1, low=1.0, high=2.0),
+            Param("n", "temperature_n", int, 1000, choices=DRAW_SIZES),
+            Param("seed", "temperature_seed", int, 42, low=0, high=2**31 - 1),
+            Param("logits", "temperature_logits", str, "2.0, 1.0, 0.1")]
+
+
+def chain_frame(view: sv.ChainView, names: list[str]) -> pd.DataFrame:
+    """The chain as a table for download: one row per display token, one column per stage."""
+    df = pd.DataFrame({"token": names, "id": [int(i) for i in view.ids]})
+    for s in view.stages:
+        df[s.name] = s.probs.astype(float)
+    return df
+
+
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def _grid_row(key: tuple, temperature: float, _logits: np.ndarray) -> tuple[int, ...]:
+    return sv.nucleus_row(_logits, temperature, GRID_P)
+
+
+def nucleus_grid(prompt: str) -> pd.DataFrame:
+    """Nucleus size for every (T, p) of the grid, one row of T at a time with a progress bar."""
+    logits, rows = prompt_logits(prompt)[0], []
+    bar = st.progress(0.0, text=t("temperature.dark.computing"))
+    for i, temp in enumerate(GRID_T):
+        for p, size in zip(GRID_P, _grid_row(_key(prompt), temp, logits)):
+            rows.append({"T": fmt_float(temp, 1), "p": fmt_float(p, 2), "size": size, "label": fmt_int(size)})
+        bar.progress((i + 1) / len(GRID_T), text=t("temperature.dark.computing"))
+    bar.empty()
+    return pd.DataFrame(rows)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _runs() -> dict:
+    """Greedy loop demos already generated, shared by all visitors (keyed by model, dtype, prompt, r)."""
+    return {}
+
+
+def loop_run(prompt: str, penalty: float, max_new: int) -> mb.Generation:
+    """A greedy run with a repetition penalty, generated once (with progress) and then reused."""
+    key = (*_key(prompt), penalty, max_new)
+    runs = _runs()
+    if key not in runs:
+        params = mb.SamplingParams(temperature=0, repetition_penalty=penalty, max_new_tokens=max_new)
+        bar = st.progress(0.0, text=t("temperature.loop.running", r=fmt_float(penalty, 1)))
+        result = None
+        for event in backend.iter_generation(prompt, params):
+            if isinstance(event, mb.Step):
+                bar.progress((event.index + 1) / max_new, text=t("temperature.loop.running", r=fmt_float(penalty, 1)))
+            else:
+                result = event
+        bar.empty()
+        if len(runs) > 64:
+            runs.clear()
+        runs[key] = result
+    return runs[key]
+
+
+def labels(ids) -> list[str]:
+    """Visible, unique labels for token ids ("·Paris"; a repeated label gets its id appended)."""
+    return _labels(backend.current_model(), backend.current_dtype(), tuple(int(i) for i in ids))
+
+
+@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
+def _labels(model: str, dtype: str, ids: tuple[int, ...]) -> list[str]:
+    tok = backend.bundle().tokenizer
+    shown = [token_info(tok, i).display for i in ids]
+    return [f"{s} #{i}" if shown.count(s) > 1 else s for s, i in zip(shown, ids)]
+
+
+# ---------------------------------------------------------------- the seed's worked example
+
+def seed_table(rows: tuple[sv.TableRow, ...]) -> pd.DataFrame:
+    letters = [chr(ord("A") + i) for i in range(len(rows[0].probs))]
+    data = []
+    for row in rows:
+        line = {t("temperature.seed.col.t"): fmt_float(row.temperature, 1)}
+        line.update({t("temperature.seed.col.token", name=k): fmt_pct(p) for k, p in zip(letters, row.probs)})
+        if row.seed_pct is not None:
+            line[t("temperature.seed.col.seed")] = " / ".join(f"{v}%" for v in row.seed_pct)
+            line[t("temperature.seed.col.check")] = (
+                t("temperature.seed.match") if not row.mismatches else
+                "; ".join(t("temperature.seed.diff", name=letters[i], exact=fmt_pct(row.probs[i]),
+                            seed=row.seed_pct[i]) for i in row.mismatches))
+        data.append(line)
+    return pd.DataFrame(data)
+
+
+def top_prob_chart(curve, seed_points: dict | None) -> alt.Chart:
+    computed, printed = t("temperature.curve.computed"), t("temperature.curve.seed")
+    df = pd.DataFrame([{"T": x, "p": y, "kind": computed, "label": fmt_pct(y)} for x, y in curve])
+    x = alt.X("T:Q", title=t("temperature.axis.t"), scale=alt.Scale(domain=[0, 2]))
+    y = alt.Y("p:Q", title=t("temperature.axis.ptop"), axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1]))
+    tip = [alt.Tooltip("T:Q", title="T", format=".2f"), alt.Tooltip("label:N", title=t("temperature.axis.ptop")),
+           alt.Tooltip("kind:N", title=t("temperature.curve.kind"))]
+    color = alt.Color("kind:N", title=None, scale=alt.Scale(domain=[computed, printed], range=[PRIMARY, OKABE_ITO[5]]),
+                      legend=alt.Legend(orient="bottom"))
+    line = alt.Chart(df).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, tooltip=tip)
+    layers = [line]
+    if seed_points:
+        pts = pd.DataFrame([{"T": k, "p": v / 100, "kind": printed, "label": f"{v}%"} for k, v in seed_points.items()])
+        layers.append(alt.Chart(pts).mark_point(shape="square", size=110, filled=True).encode(
+            x=x, y=y, color=color, tooltip=tip))
+    return alt.layer(*layers).properties(height=300)
+
+
+# ---------------------------------------------------------------- the real model's distribution
+
+def _status(view: sv.ChainView) -> list[str]:
+    """Per display token: which processor cut it ("" = still possible)."""
+    by = {s.name: s for s in view.stages}
+    out = []
+    for i in range(len(view.ids)):
+        if "greedy" in by:
+            out.append("" if by["greedy"].probs[i] > 0 else "greedy")
+        elif "top_k" in by and by["top_k"].probs[i] == 0:
+            out.append("top_k")
+        elif "top_p" in by and by["top_p"].probs[i] == 0:
+            out.append("top_p")
+        else:
+            out.append("")
+    return out
+
+
+def final_bars(view: sv.ChainView, names: list[str], height_step: int = 26) -> alt.Chart:
+    """Top tokens: kept ones at their final probability; cut ones greyed at their probability before the cut."""
+    kept_label, cut_label = t("temperature.bars.kept"), t("temperature.bars.cut")
+    rows = []
+    for i, (name, why) in enumerate(zip(names, _status(view))):
+        value = float(view.final[view.ids[i]]) if not why else float(view.before_cut[i])
+        rows.append({"token": name, "rank": i, "value": value, "state": cut_label if why else kept_label,
+                     "text": fmt_pct(value) if not why else t(f"temperature.cut.{why}"),
+                     "raw": fmt_pct(float(view.stages[0].probs[i])), "final": fmt_pct(float(view.final[view.ids[i]]))})
+    df = pd.DataFrame(rows)
+    enc = dict(
+        x=alt.X("value:Q", title=t("temperature.axis.prob"), axis=alt.Axis(format="%")),
+        y=alt.Y("token:N", sort=list(names), title=t("temperature.axis.token"), axis=alt.Axis(labelOverlap=False)),
+        tooltip=[alt.Tooltip("token:N", title=t("temperature.axis.token")),
+                 alt.Tooltip("raw:N", title=t("temperature.tip.raw")),
+                 alt.Tooltip("final:N", title=t("temperature.tip.final")),
+                 alt.Tooltip("text:N", title=t("temperature.tip.state"))],
+    )
+    color = alt.Color("state:N", title=None, scale=alt.Scale(domain=[kept_label, cut_label], range=[PRIMARY, MASKED]),
+                      legend=alt.Legend(orient="bottom"))
+    bars = alt.Chart(df).mark_bar().encode(color=color, **enc)
+    text = alt.Chart(df).mark_text(align="left", dx=4).encode(text="text:N", **enc)
+    return (bars + text).properties(height=alt.Step(height_step))
+
+
+def entropy_chart(curve, temperature: float, view: sv.ChainView) -> alt.Chart:
+    """Entropy against T (temperature only), with this setting's point before and after the cuts."""
+    before, after = t("temperature.entropy.before"), t("temperature.entropy.after")
+    df = pd.DataFrame([{"T": x, "H": h, "kind": before, "label": fmt_float(h, 2)} for x, h in curve])
+    final_bits = view.stages[-1].entropy_bits
+    here = 0.0 if temperature == 0 else next(
+        s.entropy_bits for s in reversed(view.stages) if s.name in ("temperature", "repetition_penalty", "raw"))
+    pts = pd.DataFrame([{"T": temperature, "H": here, "kind": before, "label": fmt_float(here, 2)},
+                        {"T": temperature, "H": final_bits, "kind": after, "label": fmt_float(final_bits, 2)}])
+    x = alt.X("T:Q", title=t("temperature.axis.t"), scale=alt.Scale(domain=[0, 2]))
+    y = alt.Y("H:Q", title=t("temperature.axis.entropy"))
+    tip = [alt.Tooltip("T:Q", title="T", format=".2f"), alt.Tooltip("label:N", title=t("temperature.axis.entropy")),
+           alt.Tooltip("kind:N", title=t("temperature.curve.kind"))]
+    color = alt.Color("kind:N", title=None, scale=alt.Scale(domain=[before, after], range=[PRIMARY, OKABE_ITO[5]]),
+                      legend=alt.Legend(orient="bottom"))
+    line = alt.Chart(df).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, tooltip=tip)
+    dots = alt.Chart(pts).mark_point(size=140, filled=True).encode(x=x, y=y, color=color, tooltip=tip)
+    greedy = alt.Chart(pd.DataFrame([{"T": 0.0, "H": 0.0, "label": t("temperature.greedy.mark")}])).mark_text(
+        align="left", dx=2, dy=-6, baseline="bottom").encode(x=x, y=y, text="label:N",
+                                                             tooltip=[alt.Tooltip("label:N", title="T = 0")])
+    return alt.layer(line, dots, greedy).properties(height=260)
+
+
+def stage_table(view: sv.ChainView, params: mb.SamplingParams) -> pd.DataFrame:
+    """Tokens kept, entropy and the top token's probability after each stage (off stages say so)."""
+    ran = {s.name: s for s in view.stages}
+    rows = []
+    for name in STAGES + (("greedy",) if "greedy" in ran else ()):
+        s = ran.get(name)
+        rows.append({t("temperature.chain.col.stage"): t(f"temperature.stage.{name}"),
+                     t("temperature.chain.col.setting"): _setting(name, params),
+                     t("temperature.chain.col.kept"): fmt_int(s.kept) if s else "—",
+                     t("temperature.chain.col.entropy"): fmt_float(s.entropy_bits, 2) if s else "—",
+                     t("temperature.chain.col.top"): fmt_pct(float(s.probs.max())) if s else "—"})
+    return pd.DataFrame(rows)
+
+
+def _setting(name: str, p: mb.SamplingParams) -> str:
+    off = t("temperature.chain.off")
+    if name == "repetition_penalty":
+        return fmt_float(p.repetition_penalty, 2) if p.repetition_penalty != 1 else off
+    if name == "temperature":
+        return t("temperature.greedy.short") if p.greedy else (fmt_float(p.temperature, 2) if p.temperature != 1 else off)
+    if name == "top_k":
+        return off if p.greedy or not p.top_k else fmt_int(p.top_k)
+    if name == "top_p":
+        return off if p.greedy or p.top_p >= 1 else fmt_float(p.top_p, 2)
+    return "argmax" if name == "greedy" else ""
+
+
+def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
+    """Tokens (rows) x stages (columns): each cell is the token's probability after that stage."""
+    ran = {s.name: s for s in view.stages}
+    order = [n for n in STAGES + ("greedy",) if n in ran]
+    rows = []
+    for col, name in enumerate(order):
+        for i, tok in enumerate(names):
+            p = float(ran[name].probs[i])
+            rows.append({"stage": t(f"temperature.stage.{name}"), "col": col, "token": tok, "rank": i, "p": p,
+                         "cut": p == 0, "label": fmt_pct(p) if p > 0 else t("temperature.heat.cut")})
+    df = pd.DataFrame(rows)
+    x = alt.X("stage:N", sort=[t(f"temperature.stage.{n}") for n in order], title=None, axis=alt.Axis(labelAngle=0, orient="top", labelLimit=120))
+    y = alt.Y("token:N", sort=list(names), title=t("temperature.axis.token"), axis=alt.Axis(labelOverlap=False))
+    tip = [alt.Tooltip("token:N", title=t("temperature.axis.token")), alt.Tooltip("stage:N", title=t("temperature.chain.col.stage")),
+           alt.Tooltip("label:N", title=t("temperature.axis.prob"))]
+    color = alt.condition("datum.cut", alt.value(MASKED), alt.Color(
+        "p:Q", title=t("temperature.axis.prob"), scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
+        legend=alt.Legend(format="%", orient="bottom")))
+    cells = alt.Chart(df).mark_rect(stroke="white").encode(x=x, y=y, color=color, tooltip=tip)
+    text = alt.Chart(df).mark_text(fontSize=12).encode(
+        x=x, y=y, text="label:N", tooltip=tip,
+        color=alt.condition("datum.cut || datum.p > 0.55", alt.value("black"), alt.value("white")))
+    return (cells + text).properties(height=alt.Step(26))
+
+
+def grid_chart(df: pd.DataFrame) -> alt.Chart:
+    x = alt.X("p:O", title=t("temperature.axis.top_p"), axis=alt.Axis(labelAngle=0))
+    y = alt.Y("T:O", title=t("temperature.axis.t"))
+    tip = [alt.Tooltip("T:O", title="T"), alt.Tooltip("p:O", title="top-p"),
+           alt.Tooltip("label:N", title=t("temperature.dark.size"))]
+    cells = alt.Chart(df).mark_rect(stroke="white").encode(
+        x=x, y=y, tooltip=tip, color=alt.Color("size:Q", title=t("temperature.dark.size"),
+                                               scale=alt.Scale(type="log", scheme=SEQUENTIAL),
+                                               legend=alt.Legend(orient="bottom")))
+    max_size = float(df["size"].max())
+    text = alt.Chart(df).mark_text(fontSize=13).encode(
+        x=x, y=y, text="label:N", tooltip=tip,
+        color=alt.condition(f"datum.size > {max_size ** 0.75:.0f}", alt.value("black"), alt.value("white")))
+    return (cells + text).properties(height=alt.Step(34))
+
+
+def draw_chart(draw: sv.Draw, names: list[str]) -> alt.Chart:
+    prob, seen = t("temperature.draw.prob"), t("temperature.draw.seen")
+    rows = []
+    entries = [(n, float(p), int(c)) for n, p, c in zip(names, draw.probs, draw.counts)]
+    entries.append((t("temperature.draw.other"), draw.other_prob, draw.other_count))
+    for rank, (name, p, c) in enumerate(entries):
+        if p == 0 and c == 0:
+            continue
+        rows.append({"token": name, "rank": rank, "kind": prob, "value": p, "label": fmt_pct(p)})
+        rows.append({"token": name, "rank": rank, "kind": seen, "value": c / draw.n,
+                     "label": f"{fmt_pct(c / draw.n)} ({fmt_int(c)}/{fmt_int(draw.n)})"})
+    df = pd.DataFrame(rows)
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("value:Q", title=t("temperature.axis.prob"), axis=alt.Axis(format="%")),
+        y=alt.Y("token:N", sort=list(dict.fromkeys(df["token"])), title=t("temperature.axis.token"),
+                axis=alt.Axis(labelOverlap=False)),
+        yOffset=alt.YOffset("kind:N", sort=[prob, seen]),
+        color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=[prob, seen], range=[PRIMARY, OKABE_ITO[1]]),
+                        legend=alt.Legend(orient="bottom")),
+        tooltip=[alt.Tooltip("token:N", title=t("temperature.axis.token")), alt.Tooltip("kind:N", title=" "),
+                 alt.Tooltip("label:N", title=t("temperature.axis.prob"))],
+    ).properties(height=alt.Step(14))
+
+
+def mass_chart(curves: dict[str, tuple], sizes: dict[str, int], p: float) -> alt.Chart:
+    """Probability of the n most likely tokens together, against n (log scale): the nucleus is where a
+    curve crosses p."""
+    rows = [{"prompt": name, "n": n, "mass": m, "label": fmt_pct(m)} for name, curve in curves.items()
+            for n, m in curve]
+    dots = pd.DataFrame([{"prompt": name, "n": size, "mass": p, "label": t("temperature.pair.dot", n=fmt_int(size))}
+                         for name, size in sizes.items()])
+    x = alt.X("n:Q", title=t("temperature.axis.ntokens"), scale=alt.Scale(type="log", domainMin=1),
+              axis=alt.Axis(format="~s"))
+    y = alt.Y("mass:Q", title=t("temperature.axis.mass"), axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1]))
+    color = alt.Color("prompt:N", title=None, scale=alt.Scale(domain=list(curves), range=[PRIMARY, OKABE_ITO[5]]),
+                      legend=alt.Legend(orient="bottom", columns=1, labelLimit=400))
+    tip = [alt.Tooltip("prompt:N", title=t("temperature.axis.prompt")), alt.Tooltip("n:Q", title="n", format=","),
+           alt.Tooltip("label:N", title=t("temperature.axis.mass"))]
+    line = alt.Chart(pd.DataFrame(rows)).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, tooltip=tip)
+    rule = alt.Chart(pd.DataFrame([{"mass": p, "label": f"p = {fmt_float(p, 2)}"}])).mark_rule(
+        strokeDash=[6, 4], color="black").encode(y="mass:Q", tooltip=[alt.Tooltip("label:N", title="top-p")])
+    points = alt.Chart(dots).mark_point(size=160, filled=True).encode(x=x, y=y, color=color, tooltip=tip)
+    first, second = list(curves)[:2]  # one label above-left of its dot, the other below-right: no overlap
+    above = alt.Chart(dots[dots["prompt"] == first]).mark_text(align="right", dx=-8, dy=-12, fontSize=14)
+    below = alt.Chart(dots[dots["prompt"] == second]).mark_text(align="left", dx=8, dy=16, fontSize=14)
+    labels = [m.encode(x=x, y=y, color=color, text="label:N", tooltip=tip) for m in (above, below)]
+    return alt.layer(line, rule, points, *labels).properties(height=320)
