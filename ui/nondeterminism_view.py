@@ -14,7 +14,7 @@ from model_backend import nondeterminism as nd
 from model_backend.loading import pick_device, pick_dtype
 from model_backend.text import visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, show
+from ui.charts import MASKED, OKABE_ITO, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, lang, t
 from ui.share import Param
@@ -200,9 +200,11 @@ def tree_chart(branches: tuple[nd.Branch, ...], n_tokens: int) -> alt.LayerChart
     lines = base.mark_rule(strokeWidth=5, strokeCap="round").encode(x=x, x2="end:Q", y=y, color=colours,
                                                                       tooltip=tips)
     dots = base.mark_circle(size=140, opacity=1).encode(x=x, y=y, color=colours, tooltip=tips)
-    words = base.mark_text(align="left", baseline="bottom", dx=2, dy=-7, limit=420, clip=True).encode(
+    big = projection_on()  # the room reads the branch words too
+    words = base.mark_text(align="left", baseline="bottom", dx=2, dy=-7, limit=420, clip=True,
+                           fontSize=20 if big else 11).encode(
         x=x, y=y, text="label:N", tooltip=tips)
-    height = 60 + 64 * (nodes["lane"].max() + 1)
+    height = 60 + (80 if big else 64) * (nodes["lane"].max() + 1)
     return alt.layer(forks, lines, dots, words).properties(height=int(height))
 
 
@@ -281,6 +283,7 @@ def vector_sums(n: int) -> tuple[tuple[nd.OrderedSum, ...], float]:
 def ordered_sums() -> None:  # not a fragment either (the sums are cached): the link box follows the size
     n = st.select_slider(t("nondeterminism.sum.n"), options=list(SUM_SIZES), format_func=fmt_int, key="nd_sum_n")
     sums, exact = vector_sums(n)
+    big = projection_on()  # 22-px labels need taller rows
     labels = [t(f"nondeterminism.order.{s.order}") for s in sums]
     df = pd.DataFrame({"order": labels, "total": [fmt_float(s.total, 4) for s in sums],
                        "error": [s.error for s in sums], "error_text": [fmt_float(s.error, 4) for s in sums]})
@@ -289,12 +292,15 @@ def ordered_sums() -> None:  # not a fragment either (the sums are cached): the 
         "error_text": t("nondeterminism.col.error")}), hide_index=True, width="stretch")
     bars = alt.Chart(df).mark_bar().encode(
         x=alt.X("error:Q", title=t("nondeterminism.col.error")),
-        y=alt.Y("order:N", sort=labels, title=t("nondeterminism.col.order"), axis=alt.Axis(labelLimit=260)),
+        y=alt.Y("order:N", sort=labels, title=t("nondeterminism.col.order"),
+                axis=alt.Axis(labelLimit=340 if big else 170, titleAngle=0, titleAlign="right", titleBaseline="bottom",
+                              titleX=-6, titleY=-6)),  # title above the labels: beside them it hit the long ones;
+        # labels cut at 170 px leave a phone room for the bars (the table above has them whole)
         color=alt.Color("order:N", sort=labels, legend=None),
         tooltip=[alt.Tooltip("order:N", title=t("nondeterminism.col.order")),
                  alt.Tooltip("total:N", title=t("nondeterminism.col.total")),
                  alt.Tooltip("error_text:N", title=t("nondeterminism.col.error"))],
-    ).properties(height=alt.Step(30))
+    ).properties(height=alt.Step(44 if big else 30))
     show(bars)
     st.caption(t("nondeterminism.sum.caption", n=fmt_int(n), exact=fmt_float(exact, 4)))
     downloads(pd.DataFrame({"n": n, "order": [s.order for s in sums], "label": labels,
