@@ -262,14 +262,15 @@ def find_loop(ids, min_repeats: int = 2, max_period: int = 16) -> Loop:
 
 
 def counted(completion: str, start: int) -> int:
-    """How many numbers a completion counts on correctly from `start`: " 6, 7, 8," from 6 gives 3."""
+    """How many numbers a completion counts on correctly from `start`, each after ", ":
+    " 6, 7, 8," from 6 gives 3; " 6\n* * *" gives 1 (the 6, then the count stops)."""
     n, pos = 0, 0
     while True:
         number = f" {start + n}"
-        if completion.startswith(number + ",", pos):
-            pos += len(number) + 1
-            n += 1
-        elif completion[pos:] == number:  # the text ended right after the last number
-            return n + 1
-        else:
+        end = pos + len(number)
+        if not completion.startswith(number, pos) or completion[end:end + 1].isdigit():
             return n
+        n += 1
+        if not completion.startswith(",", end):
+            return n
+        pos = end + 1

@@ -36,8 +36,11 @@ def controls() -> mb.SamplingParams:
     """Values live in session_state (defaults or a shared link), never in value=."""
     c = st.columns(4)
     temp = c[0].slider(t("temperature.ctl.t"), 0.0, 2.0, step=0.05, key="temperature_T", help=t("temperature.ctl.t.help"))
-    k = c[1].slider(t("temperature.ctl.k"), 0, 100, step=1, key="temperature_k", help=t("temperature.ctl.k.help"))
-    p = c[2].slider(t("temperature.ctl.p"), 0.05, 1.0, step=0.01, key="temperature_p", help=t("temperature.ctl.p.help"))
+    greedy = temp == 0  # generate(do_sample=False) ignores top-k and top-p
+    k = c[1].slider(t("temperature.ctl.k"), 0, 100, step=1, key="temperature_k", help=t("temperature.ctl.k.help"),
+                    disabled=greedy)
+    p = c[2].slider(t("temperature.ctl.p"), 0.05, 1.0, step=0.01, key="temperature_p", help=t("temperature.ctl.p.help"),
+                    disabled=greedy)
     r = c[3].slider(t("temperature.ctl.r"), 1.0, 2.0, step=0.05, key="temperature_r", help=t("temperature.ctl.r.help"))
     return mb.SamplingParams(temperature=float(temp), top_k=int(k), top_p=float(p), repetition_penalty=float(r))
 
@@ -87,8 +90,8 @@ def compare_panel() -> None:
     st.header(t("temperature.pair.header"))
     st.markdown(t("temperature.pair.text"))
     c = st.columns(2)
-    p = c[0].slider(t("temperature.ctl.p"), 0.05, 0.99, 0.9, 0.01, key="temperature_pair_p")
-    temp = c[1].slider(t("temperature.ctl.t"), 0.05, 2.0, 1.0, 0.05, key="temperature_pair_T")
+    p = c[0].slider(t("temperature.pair.p"), 0.05, 0.99, 0.9, 0.01, key="temperature_pair_p")
+    temp = c[1].slider(t("temperature.pair.t"), 0.05, 2.0, 1.0, 0.05, key="temperature_pair_T")
     sizes = {}
     for col, prompt in zip(st.columns(2), view.PAIR):
         chain = view.chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))

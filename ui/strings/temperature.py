@@ -178,10 +178,10 @@ STRINGS = {
     "temperature.draw.other": ("(outros tokens)", "(other tokens)"),
     "temperature.draw.caption": (
         "{n} sorteios da distribuição final com `torch.multinomial` e um `torch.Generator` com semente {seed}, "
-        "como o `generate()` sorteia um token. Saíram {distinct} tokens diferentes. A mesma semente dá sempre os "
+        "como o `generate()` sorteia um token. Tokens diferentes que saíram: {distinct}. A mesma semente dá sempre os "
         "mesmos sorteios; com mais sorteios, as barras laranja se aproximam das azuis.",
         "{n} draws from the final distribution with `torch.multinomial` and a `torch.Generator` seeded with "
-        "{seed}, the way `generate()` draws one token. {distinct} different tokens came out. The same seed always "
+        "{seed}, the way `generate()` draws one token. Different tokens that came out: {distinct}. The same seed always "
         "gives the same draws; with more draws, the orange bars get closer to the blue ones.",
     ),
     # confident vs uncertain
@@ -193,6 +193,8 @@ STRINGS = {
         "Top-k does not do that: it always keeps k tokens, whether that is too few or too many.",
     ),
     "temperature.pair.nucleus": ("Núcleo de \"{prompt}\" com p = {p}", "Nucleus of \"{prompt}\" at p = {p}"),
+    "temperature.pair.p": ("top-p (o mesmo para os dois)", "top-p (the same for both)"),
+    "temperature.pair.t": ("Temperatura T (a mesma para os dois)", "Temperature T (the same for both)"),
     "temperature.pair.top": ("Os mais prováveis: {top}", "The most likely: {top}"),
     "temperature.pair.dot": ("{n} tokens", "{n} tokens"),
     "temperature.pair.caption": (
