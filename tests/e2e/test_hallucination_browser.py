@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from tests.conftest import ARTIFACTS
 from tests.e2e.test_browser_shell import open_page, shoot
 
 
@@ -13,13 +14,6 @@ def _home_first(browser, server_url):
     page without app.py's navigation (Streamlit registers the pages on the main script's first run)."""
     page = open_page(browser, server_url, width=1280, locale="en-US", wait=300)
     page.close()
-
-
-def _tall(page) -> None:
-    """Streamlit scrolls inside its main block: grow the viewport so a full-page shot holds everything."""
-    height = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-    page.set_viewport_size({"width": page.viewport_size["width"], "height": min(int(height) + 40, 16000)})
-    time.sleep(2)
 
 
 @pytest.mark.parametrize("width, locale, title", [(1280, "pt-BR", "Alucinação e confiança"),
@@ -33,28 +27,34 @@ def test_page_renders_with_chips_and_charts(browser, server_url, width, locale, 
         body = page.inner_text("body")
         assert title in body and "Albert Einstein nasceu em 1879" in body
         assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 7  # chips, step, 2 lines, pair x2, summary
-        shoot(page, f"hallucination-{width}-{locale}")
-        _tall(page)
-        shoot(page, f"hallucination-{width}-{locale}-full")
+        shoot(page, f"hallucination-{width}-{locale}")  # the whole page
     finally:
         page.close()
 
 
 def test_hovering_a_token_shows_its_alternatives(browser, server_url):
+    """Scan the chips for the token the Einstein preset focuses on (the invented place of death)."""
     page = open_page(browser, f"{server_url}/hallucination", width=1280, locale="en-US", wait=900)
     try:
         chips = page.locator('[data-testid="stVegaLiteChart"]').first
         chips.scroll_into_view_if_needed()
         box = chips.bounding_box()
         tip = page.locator("#vg-tooltip-element")
-        for dy in range(50, 110, 6):  # below the colour legend: the first row of chips
-            page.mouse.move(box["x"] + 20, box["y"] + dy)
-            time.sleep(0.4)
-            if tip.count() and "alternative 1" in tip.inner_text():
+        found = False
+        for dy in range(55, int(box["height"]), 10):  # below the colour legend, row by row
+            for dx in range(15, int(box["width"]), 30):
+                page.mouse.move(box["x"] + dx, box["y"] + dy)
+                time.sleep(0.1)
+                head = tip.inner_text().split("alternative")[0] if tip.count() else ""
+                if "·Paris" in head:
+                    found = True
+                    break
+            if found:
                 break
+        assert found, "no chip's tooltip named ·Paris"
         text = tip.inner_text()
         assert "alternative 1" in text and "alternative 10" in text and "%" in text
-        shoot(page, "hallucination-tooltip")
+        page.screenshot(path=str(ARTIFACTS / "screenshots" / "hallucination-tooltip.png"))  # the viewport, tip open
     finally:
         page.close()
 
