@@ -29,7 +29,7 @@ def page_defaults(steps: int) -> GrokConfig:
     from ui.grokking_view import DEFAULTS
 
     d = DEFAULTS
-    return GrokConfig(p=d["p"], train_frac=d["frac"], model=d["model"], lr=d["lr"], weight_decay=d["wd"],
+    return GrokConfig(p=d["p"], train_frac=d["frac"] / 100, model=d["model"], lr=d["lr"], weight_decay=d["wd"],
                       seed=d["seed"], max_steps=steps)
 
 
@@ -50,6 +50,8 @@ def one_run(cfg: GrokConfig, draw: bool, threads: int = TRAIN_THREADS) -> dict:
             draws += 1
         time.sleep(view.REDRAW_S)
     run.join()
+    if run.state != "done":
+        raise SystemExit(f"the run ended as {run.state}: {run.error}")
     hit = next((i for i, s in enumerate(run.snapshots) if s.test_acc >= GROKKED_AT), None)
     return {"total": run.elapsed, "grok_s": run.times[hit] if hit is not None else None,
             "grok_step": run.snapshots[hit].step if hit is not None else None,

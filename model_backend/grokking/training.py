@@ -38,8 +38,8 @@ class GrokConfig:
     def __post_init__(self):
         if self.model not in MODEL_KINDS:
             raise ValueError(f"`model` has to be one of {MODEL_KINDS}, but is {self.model!r}")
-        if self.lr <= 0 or self.weight_decay < 0 or self.max_steps < 1:
-            raise ValueError(f"`lr` must be > 0, `weight_decay` >= 0 and `max_steps` >= 1 (got {self})")
+        if self.lr <= 0 or self.weight_decay < 0 or self.max_steps < 1 or not 0 < self.train_frac < 1 or self.p < 2:
+            raise ValueError(f"need lr > 0, weight_decay >= 0, max_steps >= 1, 0 < train_frac < 1, p >= 2 (got {self})")
 
 
 @dataclass(frozen=True)
