@@ -70,16 +70,20 @@ def _centred(embedding) -> np.ndarray:
     return e - e.mean(axis=0)  # [p, d]
 
 
-def wave_basis(embedding: np.ndarray | torch.Tensor, k: int) -> WaveBasis:
+def wave_basis(embedding: np.ndarray | torch.Tensor, k: int, rank: int = 12) -> WaveBasis:
     """The directions of an embedding ([p, d]) that best match cos(2*pi*k*a/p) and sin(2*pi*k*a/p).
 
-    The direction for a wave w (over a) is E^T w normalised: the d-vector that, dotted with each row,
-    reproduces w as closely as one direction can. The scale is the amplitude found along it.
+    The search stays inside the embedding's `rank` strongest principal directions: the space the model
+    really uses. (Anywhere in d >= p dimensions even a random matrix has some direction that looks like
+    any wave; among its strongest few directions it has none, unless it learned the wave.) Within that
+    space the direction for a wave w over a is E^T w, normalised; the scale is the amplitude along it.
     """
     e = _centred(embedding)
+    _, _, vt = np.linalg.svd(e, full_matrices=False)
+    top = vt[:rank].T  # [d, rank]: the strongest principal directions
     dirs, scales = [], []
     for wave in _waves(e.shape[0], k):
-        direction = e.T @ wave  # [d]
+        direction = top @ (top.T @ (e.T @ wave))  # [d]: E^T w, kept inside the strong subspace
         norm = np.linalg.norm(direction)
         direction = direction / norm if norm > 0 else direction
         dirs.append(direction)

@@ -175,6 +175,16 @@ def test_wave_projection_recovers_cos_and_sin():
     assert wave_projection(noise, basis).fit < 0.2  # the same directions in a random matrix: no wave
 
 
+def test_a_random_embedding_has_no_wave_among_its_strong_directions():
+    """With d >= p, some direction of any matrix matches any wave; among the strongest few, none does."""
+    rng = np.random.default_rng(2)
+    noise = rng.normal(size=(97, 128))  # [p, d] with d > p, like an untrained embedding
+    fits = [wave_projection(noise, wave_basis(noise, k)).fit for k in (1, 7, 30)]
+    assert max(fits) < 0.3, fits
+    everywhere = [wave_projection(noise, wave_basis(noise, k, rank=128)).fit for k in (1, 7, 30)]
+    assert min(everywhere) > 0.5, everywhere  # what the search would "find" without the restriction
+
+
 @pytest.mark.parametrize("selection, expected", [
     ({"selection": {"pick": [{"step": 900}]}}, 1000),
     ({"selection": {"pick": [{"step": 3}]}}, 2),  # nearest on a log scale: 3 is closer to 2 than to 10 / 1

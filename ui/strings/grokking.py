@@ -109,13 +109,13 @@ STRINGS = {
     "grokking.wave.learned_sin": ("embedding, direção do sen", "embedding, sin direction"),
     "grokking.waves.caption": (
         "As três frequências mais fortes do fim do treino. Linhas: cos (azul) e sen (laranja) exatos. Pontos: "
-        "o embedding de cada número a, lido nas direções que o modelo final usa para essa onda (escala: no fim, "
-        "amplitude 1). Cada a fica na posição k·a mod p, o lugar dele na onda de frequência k; assim a onda "
+        "o embedding de cada número a, lido na direção que o modelo final usa para essa onda, entre as 12 mais "
+        "fortes dele (escala: no fim, amplitude 1). Cada a fica na posição k·a mod p, o lugar dele na onda de frequência k; assim a onda "
         "ideal é um período só. No passo {step}, os pontos {verdict}.",
         "The three strongest frequencies at the end of training. Lines: the exact cos (blue) and sin (orange). "
-        "Dots: the embedding of each number a, read along the directions the final model uses for that wave "
-        "(scale: amplitude 1 at the end). Each a sits at k·a mod p, its place on the wave of frequency k, so the "
-        "ideal wave is a single period. At step {step}, the dots {verdict}.",
+        "Dots: the embedding of each number a, read along the direction the final model uses for that wave, "
+        "among its 12 strongest (scale: amplitude 1 at the end). Each a sits at k·a mod p, its place on the "
+        "wave of frequency k, so the ideal wave is a single period. At step {step}, the dots {verdict}.",
     ),
     "grokking.waves.fit": ("caem sobre as ondas ({fit} de ajuste)", "lie on the waves ({fit} fit)"),
     "grokking.waves.nofit": ("ainda não seguem as ondas ({fit} de ajuste)", "do not follow the waves yet ({fit} fit)"),
