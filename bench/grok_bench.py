@@ -2,7 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python bench/grok_bench.py [--repeat 1] [--steps 3000] [--threads 2] [--wd0]
 
-Each round trains the page's default run (2-layer MLP, p = 97, 30% train, AdamW lr 3e-3, weight decay 2)
+Each round trains the page's default run (ui/grokking_view.DEFAULTS: 2-layer MLP, p = 97, 30% train, AdamW)
 twice, exactly as the page does (a BackgroundRun: its own process, TRAIN_THREADS torch threads): once
 while this process only says "still watching" (training alone), once while it also rebuilds the live
 accuracy chart and serialises it to a Vega-Lite spec every REDRAW_S seconds, as the page does while it
@@ -25,10 +25,14 @@ from model_backend.grokking.live import TRAIN_THREADS  # noqa: E402
 from model_backend.grokking.training import GROKKED_AT  # noqa: E402
 
 
-def page_defaults(steps: int) -> GrokConfig:
+def _defaults() -> dict:
     from ui.grokking_view import DEFAULTS
 
-    d = DEFAULTS
+    return DEFAULTS
+
+
+def page_defaults(steps: int) -> GrokConfig:
+    d = _defaults()
     return GrokConfig(p=d["p"], train_frac=d["frac"] / 100, model=d["model"], lr=d["lr"], weight_decay=d["wd"],
                       seed=d["seed"], max_steps=steps)
 
@@ -62,13 +66,14 @@ def one_run(cfg: GrokConfig, draw: bool, threads: int = TRAIN_THREADS) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description="seconds to grok at the page defaults, with and without redraws")
     ap.add_argument("--repeat", type=int, default=1)
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--steps", type=int, default=None, help="step cap (default: the page's)")
     ap.add_argument("--threads", type=int, default=TRAIN_THREADS, help="torch threads of the training process")
     ap.add_argument("--wd0", action="store_true", help="also run the weight-decay-0 comparison once")
+    ap.add_argument("--json", action="store_true", help="end with one JSON line of the figures (bench/bench.py reads it)")
     args = ap.parse_args()
     logging.getLogger("streamlit").setLevel(logging.ERROR)
     os.environ.setdefault("STREAMLIT_GLOBAL_SHOW_WARNING_ON_DIRECT_EXECUTION", "false")
-    cfg = page_defaults(args.steps)
+    cfg = page_defaults(args.steps or _defaults()["steps"])
     print(f"config: {cfg}\ntraining threads: {args.threads}, CPUs: {os.cpu_count()}, "
           f"load average: {os.getloadavg()[0]:.1f}", flush=True)
     rows = []
@@ -85,7 +90,15 @@ def main() -> None:
                   f"{r['draw_s']:.2f} s", flush=True)
     alone = [r["total"] for d, r in rows if not d]
     drawn = [r["total"] for d, r in rows if d]
-    print(f"slowdown from chart updates: {sum(drawn) / sum(alone):.2f}x (limit 1.5x)")
+    slowdown = sum(drawn) / sum(alone)
+    print(f"slowdown from chart updates: {slowdown:.2f}x (limit 1.5x)")
+    if args.json:
+        import json
+        import statistics
+
+        seen = [r["grok_s"] for d, r in rows if d and r["grok_s"] is not None]  # as a visitor sees it: redrawn
+        print(json.dumps({"seconds_to_95": statistics.median(seen) if seen else None, "slowdown": slowdown,
+                          "steps_to_95": [r["grok_step"] for d, r in rows if d]}))
     if args.wd0:
         r = one_run(replace(cfg, weight_decay=0.0), False, args.threads)
         print(f"weight decay 0: test accuracy {r['test_acc']:.1%} after {cfg.max_steps} steps ({r['total']:.1f} s)")

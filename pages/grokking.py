@@ -4,6 +4,7 @@ import streamlit as st
 from ui import grokking_view as view
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
+from ui.share import restore, share_box
 from ui.widgets import intro
 
 
@@ -30,11 +31,15 @@ def shipped_section() -> None:
 
 
 def render() -> None:
+    run = view.shipped()
+    params = view.link_params(run.checkpoint_steps if run is not None else ())
+    restore("grokking", params)  # a shared link's settings, before any widget exists
     intro("grokking")
     shipped_section()
     st.header(t("grokking.live.header"))
     st.markdown(t("grokking.live.text"))
     view.live_panel()
+    share_box("grokking", params)
     next_page_link("grokking")
 
 

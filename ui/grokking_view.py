@@ -22,7 +22,9 @@ from model_backend.grokking import (
 from model_backend.grokking import shipped as shipped_run_mod
 from model_backend.grokking.live import MAX_RUNS
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, show
+from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.share import Param
 
 TRAIN_COLOR, TEST_COLOR, JUMP_COLOR = OKABE_ITO[1], OKABE_ITO[0], OKABE_ITO[5]
 GOOD_FIT = 0.9  # R^2 above which the dots "lie on the waves"
@@ -128,6 +130,14 @@ def loss_chart(df: pd.DataFrame) -> alt.Chart:
     return alt.Chart(df).mark_line(strokeWidth=2.5).encode(y=y, **_encodings(df, "loss")).properties(height=240)
 
 
+def curves_table(curves: dict, run: str | None = None) -> pd.DataFrame:
+    """The curves as a plain table for download: step, train/test accuracy and loss (and the run's label)."""
+    df = pd.DataFrame({k: np.asarray(curves[k]) for k in ("step", "train_acc", "test_acc", "train_loss", "test_loss")})
+    if run is not None:
+        df.insert(0, "run", run)
+    return df
+
+
 def step_from_selection(selection, checkpoints: Sequence[int]) -> int | None:
     """The checkpoint nearest (on a log scale) to the step a click on the curve picked; None if nothing picked.
 
@@ -215,6 +225,8 @@ def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequenc
     st.caption(t("grokking.acc.caption"))
     show(loss_chart(df))
     st.caption(t("grokking.loss.caption"))
+    downloads(pd.concat([curves_table(c, label) for label, c in runs], ignore_index=True), f"{key.replace('_', '-')}-curves",
+              key=f"{key}_dl_curves")
 
 
 def step_slider(key: str, checkpoints: Sequence[int]) -> int:
@@ -235,6 +247,9 @@ def fourier_panel(key: str, checkpoints: Sequence[int], embeddings: np.ndarray, 
     p = emb.shape[0]
     spec = spectrum(emb)
     show(spectrum_chart(spec))
+    downloads(pd.DataFrame({"step": step, "k": spec.freqs, "power": spec.power,
+                            "key": [int(k) in spec.key for k in spec.freqs]}),
+              f"grokking-spectrum-step-{step}", key=f"{key}_dl_spectrum")
     if spec.key:
         st.caption(t("grokking.spectrum.caption", step=fmt_int(step), share=fmt_pct(spec.key_share)))
     else:
@@ -266,6 +281,22 @@ MAX_SECONDS = 240  # no live training runs longer than this, whatever the settin
 REDRAW_S = 1.5  # the progress and the curves are redrawn this often while training (see bench/grok_bench.py)
 IDLE_S = 20.0  # a run nobody has redrawn for this long stops: its visitor left
 KEEP_RUNS = 2  # the latest two runs are kept, so the second one can be compared with the first
+
+
+def link_params(checkpoints: Sequence[int] = ()) -> list[Param]:
+    """What a link to this page carries: the next live run's settings and the shipped run's chosen step."""
+    d = DEFAULTS
+    params = [Param("model", "grok_ctl_model", str, d["model"], choices=tuple(MODEL_KINDS)),
+              Param("p", "grok_ctl_p", int, d["p"], choices=tuple(PRIMES)),
+              Param("frac", "grok_ctl_frac", int, d["frac"], choices=tuple(range(10, 91, 5))),
+              Param("wd", "grok_ctl_wd", float, d["wd"], choices=tuple(WEIGHT_DECAYS)),
+              Param("lr", "grok_ctl_lr", float, d["lr"], choices=tuple(LEARNING_RATES)),
+              Param("seed", "grok_ctl_seed", int, d["seed"], 0, 9999),
+              Param("steps", "grok_ctl_steps", int, d["steps"], choices=tuple(STEP_CAPS))]
+    if len(checkpoints):
+        steps = tuple(int(s) for s in checkpoints)
+        params.append(Param("step", "grok_ship_step", int, steps[-1], choices=steps))
+    return params
 
 
 def fmt_small(x: float) -> str:
