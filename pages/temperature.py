@@ -10,7 +10,7 @@ from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
-from ui.widgets import intro, model_text, prompt_box, truncation_notice
+from ui.widgets import intro, model_text, prompt_box, timed, truncation_notice
 
 
 def seed_example() -> None:
@@ -46,6 +46,7 @@ def controls() -> mb.SamplingParams:
 
 
 @st.fragment
+@timed("temperature.live_panel")
 def live_panel(prompt: str) -> None:
     """Everything these sliders change: sampling math on the cached logits, never a forward pass."""
     params = controls()

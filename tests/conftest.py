@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TBT_VALIDATE_CHARTS", "1")  # the suite checks every chart against the Vega-Lite schema
 ARTIFACTS = ROOT / "artifacts"
 
 

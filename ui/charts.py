@@ -1,7 +1,19 @@
 """Chart defaults: large labels for projectors and a colour-blind-safe palette (Okabe-Ito)."""
 from __future__ import annotations
 
+import functools
+import os
+
 import altair as alt
+from altair.utils import schemapi
+
+# Altair checks every chart object against the Vega-Lite JSON schema twice: when it is built and when it is
+# converted. On the temperature page that was ~60% of a slider move's time (cProfile). The app's charts are
+# fixed code, so the check runs in the test suite (TBT_VALIDATE_CHARTS=1, set in tests/conftest.py) and not
+# for visitors.
+VALIDATE = os.environ.get("TBT_VALIDATE_CHARTS") == "1"
+if not VALIDATE:
+    schemapi.disable_debug_mode()
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 SEQUENTIAL = "viridis"  # perceptually uniform and colour-blind safe
@@ -51,7 +63,10 @@ def show(chart: alt.TopLevelMixin, **kwargs):
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
-    return st.altair_chart(finish(chart), **kwargs)
+    chart = finish(chart)
+    if not VALIDATE:  # st.altair_chart calls chart.to_dict(); skip the schema check there (see VALIDATE)
+        object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
+    return st.altair_chart(chart, **kwargs)
 
 
 PROJECTION_CSS = """

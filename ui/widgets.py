@@ -47,3 +47,25 @@ def reset_prompt_widgets() -> None:
     """After the sidebar sets a preset, every page's prompt box starts from it."""
     for key in [k for k in st.session_state if str(k).startswith("prompt_")]:
         del st.session_state[key]
+
+
+def timed(name: str):
+    """Decorator: keep the last run time of a page part (a fragment) in session_state["_timings"][name], in ms.
+
+    bench/bench.py reads it: a slider inside a fragment reruns only that fragment in the browser.
+    """
+    import functools
+    import time
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def inner(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                st.session_state.setdefault("_timings", {})[name] = (time.perf_counter() - started) * 1000
+
+        return inner
+
+    return wrap
