@@ -78,5 +78,6 @@ def sidebar() -> None:
 pages = [st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name,
                  default=(name == "home")) for name, icon in available()]
 page = st.navigation(pages)
+st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run
 sidebar()
 page.run()

@@ -58,15 +58,60 @@ def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     return chart
 
 
+EXPORT_WIDTH = 760  # px: charts saved as images get this width when their spec does not set one
+
+
+def image_spec(chart: alt.TopLevelMixin) -> dict:
+    """The chart as a self-contained Vega-Lite spec for an image file: data inline, white background."""
+    spec = type(chart).to_dict(chart, validate=VALIDATE)
+    if not any(k in spec for k in ("hconcat", "vconcat", "concat", "facet", "repeat")):
+        spec.setdefault("width", EXPORT_WIDTH)
+    spec.setdefault("config", {})["background"] = "white"
+    spec.setdefault("padding", 12)
+    return spec
+
+
+def to_image(chart: alt.TopLevelMixin, fmt: str) -> bytes:
+    """Render the chart to PNG (twice the pixels, for print and slides) or SVG, on the server, without a browser."""
+    import vl_convert as vlc
+
+    spec = image_spec(chart)
+    if fmt == "png":
+        return vlc.vegalite_to_png(spec, scale=2)
+    return vlc.vegalite_to_svg(spec).encode("utf-8")
+
+
+def _save_buttons(chart: alt.TopLevelMixin) -> None:
+    """PNG and SVG download buttons under a chart. The image is drawn only when one is clicked.
+
+    Keys come from a counter that app.py resets at each full run, so they are stable across runs; a fragment's
+    rerun keeps counting up from there, so its keys never meet those of the rest of the page.
+    """
+    import streamlit as st
+
+    from ui.i18n import t
+
+    n = st.session_state.get("_chart_seq", 0)
+    st.session_state["_chart_seq"] = n + 1
+    with st.container(horizontal=True, horizontal_alignment="right", gap="small", key=f"chart_save_{n}"):
+        for fmt in ("png", "svg"):
+            st.download_button(t(f"export.{fmt}"), functools.partial(to_image, chart, fmt), key=f"chart_save_{n}_{fmt}",
+                               file_name=f"token-by-token-chart-{n + 1}.{fmt}",
+                               mime="image/png" if fmt == "png" else "image/svg+xml", on_click="ignore",
+                               type="tertiary", icon=":material/image:", help=t(f"export.{fmt}.help"))
+
+
 def show(chart: alt.TopLevelMixin, **kwargs):
-    """st.altair_chart with the visitor's settings; kwargs go to st.altair_chart (key, on_select, ...)."""
+    """st.altair_chart with the visitor's settings, then PNG/SVG buttons; kwargs go to st.altair_chart."""
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
     chart = finish(chart)
     if not VALIDATE:  # st.altair_chart calls chart.to_dict(); skip the schema check there (see VALIDATE)
         object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
-    return st.altair_chart(chart, **kwargs)
+    shown = st.altair_chart(chart, **kwargs)
+    _save_buttons(chart)
+    return shown
 
 
 PROJECTION_CSS = """

@@ -8,5 +8,11 @@ STRINGS = {
                        "Some values in the link were invalid and were replaced by defaults: {names}."),
     "export.csv": ("Baixar CSV", "Download CSV"),
     "export.json": ("Baixar JSON", "Download JSON"),
+    "export.png": ("PNG", "PNG"),
+    "export.svg": ("SVG", "SVG"),
+    "export.png.help": ("Salvar este gráfico como imagem PNG (para slides e documentos).",
+                        "Save this chart as a PNG image (for slides and documents)."),
+    "export.svg.help": ("Salvar este gráfico como SVG (vetorial: nítido em qualquer tamanho).",
+                        "Save this chart as SVG (vector: sharp at any size)."),
     "side.projection": ("Modo projeção (letras grandes, alto contraste)", "Projection mode (large text, high contrast)"),
 }
