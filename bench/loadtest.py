@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -44,22 +45,53 @@ async def visit(browser, url: str, page_name: str, i: int, results: list, marker
         await page.goto(f"{url}/{'' if page_name == 'home' else page_name}?prompt={quote(markers[i])}",
                         timeout=TIMEOUT_S * 1000)
         await page.wait_for_selector('[data-testid="stApp"]', timeout=TIMEOUT_S * 1000)
-        await asyncio.sleep(1.0)
-        end = time.perf_counter() + TIMEOUT_S
-        while time.perf_counter() < end and await page.locator('[data-testid="stStatusWidget"]').count():
-            await asyncio.sleep(0.3)
-        entry["ready_s"] = time.perf_counter() - t0
+        # Ready = the script has run with this visitor's prompt (or, on the grokking page, drawn its Train
+        # button) and Streamlit's "running" indicator stayed off for two checks in a row.
+        end, calm = time.perf_counter() + TIMEOUT_S, 0
+        while time.perf_counter() < end and calm < 2:
+            running = await page.locator('[data-testid="stStatusWidget"]').count()
+            if page_name == "grokking":
+                arrived = await page.get_by_role("button", name="Treinar").count() > 0
+            else:
+                values = await page.locator("textarea, input[type=text]").evaluate_all("els => els.map(e => e.value)")
+                arrived = markers[i] in values
+            calm = calm + 1 if arrived and not running else 0
+            if calm == 1:
+                entry["ready_s"] = time.perf_counter() - t0  # the first calm check: when it was ready
+            await asyncio.sleep(0.5)
+        if calm < 2:
+            entry.pop("ready_s", None)
+            raise TimeoutError(f"not ready after {TIMEOUT_S} s")
         body = await page.inner_text("body")
         entry["exceptions"] = await page.locator('[data-testid="stException"]').count()
         values = await page.locator("textarea, input[type=text]").evaluate_all("els => els.map(e => e.value)")
         seen = " ".join(values) + " " + body
-        entry["own_marker_seen"] = markers[i] in seen
+        if page_name == "grokking":  # no prompt here: this visitor trains instead, while the others generate
+            entry["training"] = await train(page)
+        else:
+            entry["own_marker_seen"] = markers[i] in seen
         entry["foreign_markers"] = [j for j, m in enumerate(markers) if j != i and m in seen]
     except Exception as exc:  # noqa: BLE001 - every failure is a reported figure, not a crash
         entry["error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:
         await ctx.close()
     results.append(entry)
+
+
+async def train(page) -> dict:
+    """Click Train on the grokking page; return when it trained (or was told the server's slots are busy)."""
+    t0 = time.perf_counter()
+    await page.get_by_role("button", name="Treinar").click()
+    end = time.perf_counter() + 180
+    while time.perf_counter() < end:
+        text = await page.inner_text("body")
+        if "treinos rodando neste servidor" in text:
+            return {"outcome": "busy", "after_s": time.perf_counter() - t0}
+        match = re.search(r"Passo ([\d.]+) de", text)
+        if match and int(match.group(1).replace(".", "")) >= 100:
+            return {"outcome": "trained 100 steps", "after_s": time.perf_counter() - t0}
+        await asyncio.sleep(0.5)
+    return {"outcome": "no progress in 180 s", "after_s": time.perf_counter() - t0}
 
 
 async def run(sessions: int) -> dict:
@@ -77,7 +109,8 @@ async def run(sessions: int) -> dict:
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
             warm: list = []
-            await visit(browser, url, "home", 0, warm, markers)  # load the model once
+            await visit(browser, url, "home", 0, warm, markers)  # load the model once (bfloat16, the default)
+            await visit(browser, url, "hallucination", 1, warm, markers)  # and in float32, which this page uses
             rss_loaded = proc.memory_info().rss / 1e6
             results: list = []
             t = time.perf_counter()
@@ -91,7 +124,7 @@ async def run(sessions: int) -> dict:
         server.wait(timeout=30)
         log.close()
     ready = sorted(r["ready_s"] for r in results if "ready_s" in r)
-    loads = log_path.read_text().count("Loaded ")
+    loads = re.findall(r"Loaded (\S+) on (\S+) as (\S+)", log_path.read_text())
     report = {
         "sessions": sessions, "pages": pages, "wall_s": wall,
         "ready_p50_s": statistics.median(ready) if ready else None,
@@ -99,9 +132,12 @@ async def run(sessions: int) -> dict:
         "errors": [r for r in results if r["error"] or r.get("exceptions")],
         "leaks": [r for r in results if r.get("foreign_markers")],
         "own_marker_missing": [r["session"] for r in results if r.get("own_marker_seen") is False],
+        "trainings": [r["training"] for r in results if "training" in r],
+        "ready_s_by_page": {n: sorted(round(r["ready_s"], 1) for r in results if r["page"] == n and "ready_s" in r)
+                            for n in pages},
         "rss_mb_loaded": rss_loaded, "rss_mb_after": rss_after,
         "rss_mb_per_session": (rss_after - rss_loaded) / sessions,
-        "model_loads": loads,
+        "model_loads": len(loads), "model_loads_by_dtype": {f"{m} {d} {t}": loads.count((m, d, t)) for m, d, t in set(loads)},
     }
     return report
 
@@ -112,11 +148,14 @@ def main() -> None:
     args = ap.parse_args()
     report = asyncio.run(run(args.sessions))
     for key in ("sessions", "wall_s", "ready_p50_s", "ready_p95_s", "rss_mb_loaded", "rss_mb_after",
-                "rss_mb_per_session", "model_loads"):
+                "rss_mb_per_session", "model_loads", "model_loads_by_dtype"):
         print(f"{key:<22} {report[key]}")
     print(f"{'errors':<22} {len(report['errors'])}")
     print(f"{'cross-session leaks':<22} {len(report['leaks'])}")
     print(f"{'own prompt not shown':<22} {report['own_marker_missing']}")
+    print(f"{'grokking trainings':<22} {report['trainings']}")
+    for name, times in report["ready_s_by_page"].items():
+        print(f"  ready s, {name:<16} {times}")
     (ROOT / "bench" / "loadtest.json").write_text(json.dumps(report, indent=1, default=str))
     print("wrote bench/loadtest.json")
 

@@ -8,7 +8,6 @@ import logging
 import os
 import re
 import shutil
-import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
 from .config import Settings, load_settings, model_catalog  # noqa: E402
 from .fastpath import speed_up_output  # noqa: E402
+from .queueing import FifoLock  # noqa: E402
 from .types import ModelInfo  # noqa: E402
 
 log = logging.getLogger("token_by_token")
@@ -39,15 +39,16 @@ class ModelUnavailable(RuntimeError):
 class ModelBundle:
     """A loaded model and tokenizer, shared by every visitor of the process.
 
-    It holds no per-visitor state. `forward()` serialises passes through one lock so that
-    concurrent visitors queue in order instead of fighting for the CPU cores.
+    It holds no per-visitor state. `forward()` serialises passes through one first-come-first-served lock
+    so that concurrent visitors queue in order instead of fighting for the CPU cores; `lock.queued` says
+    how many passes are running or waiting.
     """
 
     model: torch.nn.Module
     tokenizer: object
     info: ModelInfo
     device: torch.device
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: FifoLock = field(default_factory=FifoLock)  # passes run one at a time, in arrival order
     forward_passes: int = 0  # how many forward passes ran; pages and tests count them
 
     def forward(self, **inputs):

@@ -10,7 +10,7 @@ from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
-from ui.widgets import intro, model_text, prompt_box, timed, truncation_notice
+from ui.widgets import data_table, intro, model_text, prompt_box, timed, truncation_notice
 
 
 def seed_example() -> None:
@@ -22,7 +22,7 @@ def seed_example() -> None:
     except mb.InvalidInput as exc:
         st.warning(t(f"temperature.err.{exc.key}", **exc.values), icon=":material/error:")
         return
-    st.dataframe(view.seed_table(sv.temperature_table(logits)), hide_index=True, width="stretch")
+    data_table(view.seed_table(sv.temperature_table(logits)), hide_index=True, width="stretch")
     is_seed = logits == sv.SEED_LOGITS
     st.caption(t("temperature.seed.caption_seed" if is_seed else "temperature.seed.caption_own"))
     show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
@@ -69,7 +69,7 @@ def live_panel(prompt: str) -> None:
     st.markdown(t("temperature.chain.text"))
     show(view.chain_heatmap(chain, names))
     st.caption(t("temperature.chain.caption"))
-    st.dataframe(view.stage_table(chain, params), hide_index=True, width="stretch")
+    data_table(view.stage_table(chain, params), hide_index=True, width="stretch")
     downloads(view.chain_frame(chain, names), "sampling-chain", key="temperature_dl_chain")
 
     st.subheader(t("temperature.draw.header"))

@@ -11,7 +11,7 @@ from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
-from ui.widgets import intro, model_text
+from ui.widgets import data_table, intro, model_text
 
 
 def _show(chart, caption: str, **kwargs) -> None:
@@ -81,7 +81,7 @@ def tokens(text: str) -> None:
     compare(text, items)
     table = view.token_table(shown)
     st.subheader(t("tokenizer.table.head"))
-    st.dataframe(table, hide_index=True, height=280)
+    data_table(table, hide_index=True, height=280)
     downloads(table, "tokens", key="tok_dl")
     embedding(shown, pick_key, main.tokenizer)
 
@@ -93,7 +93,7 @@ def explain(tok, items) -> None:
         st.caption(t("tokenizer.partial.none"))
     st.subheader(t("tokenizer.contrast.head"))
     st.markdown(t("tokenizer.contrast.text"))
-    st.dataframe(view.contrast_table(items), hide_index=True)
+    data_table(view.contrast_table(items), hide_index=True)
 
 
 def compare(text, items) -> None:
@@ -115,7 +115,7 @@ def compare(text, items) -> None:
     st.caption(t("tokenizer.cost.caption", n=len(view.PARALLEL), each=each))
     downloads(view.cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
     with st.expander(t("tokenizer.cost.sentences")):
-        st.dataframe(pd.DataFrame(view.PARALLEL, columns=[t("tokenizer.cost.pt"), t("tokenizer.cost.en")]),
+        data_table(pd.DataFrame(view.PARALLEL, columns=[t("tokenizer.cost.pt"), t("tokenizer.cost.en")]),
                      hide_index=True)
 
 

@@ -16,7 +16,7 @@ from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param, share_box
-from ui.widgets import model_text, show_error
+from ui.widgets import data_table, model_text, show_error
 
 LAYER, HEAD, QUERY, GEN_QUERY = "attention_layer", "attention_head", "attention_query", "attention_gen_query"
 GRID, COLS = "attention_grid_group", "attention_cols"
@@ -232,7 +232,7 @@ def token_panel(tr, pat, labels, state_key: str, generated_from: int | None = No
         st.caption(t("attention.bars.caption", n=fig.BARS_LIMIT))
     with right:
         st.markdown(t("attention.strongest.title"))
-        st.dataframe(strongest_table(tr, q), hide_index=True, width="stretch")
+        data_table(strongest_table(tr, q), hide_index=True, width="stretch")
         st.caption(t("attention.strongest.caption", n=tr.info.n_layers * tr.info.n_heads))
 
 

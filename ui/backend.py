@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from contextlib import contextmanager
 
 import streamlit as st
 
@@ -85,10 +86,25 @@ def _trace(spec: str, dtype: str, prompt: str, max_tokens: int) -> mb.Trace:
     return mb.trace(_bundle(spec, dtype), prompt, max_tokens=max_tokens)
 
 
+@contextmanager
+def queue_notice(model: mb.ModelBundle):
+    """While other visitors' passes hold the model, say so: "n requests ahead of yours" (cleared after)."""
+    ahead = model.lock.queued
+    if not ahead:
+        yield
+        return
+    box = st.empty()
+    box.info(t("backend.queued", n=ahead), icon=":material/hourglass_top:")
+    try:
+        yield
+    finally:
+        box.empty()
+
+
 def trace(prompt: str) -> mb.Trace:
     """A cached forward pass over the prompt (same prompt and model: no new pass)."""
-    bundle()  # make sure the model is ready, with progress on the first run
-    return _trace(current_model(), current_dtype(), prompt, settings().max_prompt_tokens)
+    with queue_notice(bundle()):  # bundle(): the model is ready, with progress on the first run
+        return _trace(current_model(), current_dtype(), prompt, settings().max_prompt_tokens)
 
 
 @st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
@@ -101,13 +117,13 @@ def _generation(spec: str, dtype: str, prompt: str, params: mb.SamplingParams, r
 def generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False) -> mb.Generation:
     """A whole run of the loop, cached when it is reproducible (greedy or seeded)."""
     s = settings()
-    bundle()
-    if params.greedy or params.seed is not None:
-        return _generation(current_model(), current_dtype(), prompt, params, record_attentions,
-                           s.max_prompt_tokens, s.max_new_tokens)
-    return mb.generate(_bundle(current_model(), current_dtype()), prompt, params,
-                       max_prompt_tokens=s.max_prompt_tokens, max_new_cap=s.max_new_tokens,
-                       record_attentions=record_attentions)
+    with queue_notice(bundle()):
+        if params.greedy or params.seed is not None:
+            return _generation(current_model(), current_dtype(), prompt, params, record_attentions,
+                               s.max_prompt_tokens, s.max_new_tokens)
+        return mb.generate(_bundle(current_model(), current_dtype()), prompt, params,
+                           max_prompt_tokens=s.max_prompt_tokens, max_new_cap=s.max_new_tokens,
+                           record_attentions=record_attentions)
 
 
 def iter_generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False):

@@ -122,5 +122,6 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 22px !important; }
 [data-testid="stCaptionContainer"] { color: #1a1a1a !important; }
 h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; } h3 { font-size: 1.8rem !important; }
 code, pre { font-size: 1.1rem !important; }
+[data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.1rem !important; color: #000 !important; }
 </style>
 """

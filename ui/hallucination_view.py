@@ -23,7 +23,7 @@ from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
-from ui.widgets import model_text
+from ui.widgets import data_table, model_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DTYPES = ("float32", "bfloat16")
@@ -403,7 +403,7 @@ def pairs_section(dtype: str) -> None:
             model_text(prompt + gen.completion)
             show(chips_chart(chip_frame(cf.token_table(gen))))
     st.caption(t("hallucination.pair.caption"))
-    st.dataframe(pair_table(run), hide_index=True, width="stretch")
+    data_table(pair_table(run), hide_index=True, width="stretch")
     st.markdown(t(f"hallucination.pair.{run.id}.truth"))
     summary(runs, dtype)
 
@@ -428,5 +428,5 @@ def summary(runs: list[PairRun], dtype: str) -> None:
     st.markdown(t("hallucination.summary.moral"))
     with st.expander(t("hallucination.summary.table")):
         table = df.drop(columns="mean_pct")
-        st.dataframe(table, hide_index=True, width="stretch")
+        data_table(table, hide_index=True, width="stretch")
         downloads(table, "hallucination-pairs", key="hallucination_pairs_dl")

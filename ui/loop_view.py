@@ -19,7 +19,7 @@ from ui.charts import OKABE_ITO, PRIMARY, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param, publish, restore, share_box
-from ui.widgets import model_text
+from ui.widgets import data_table, model_text
 
 MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
 ESCAPES = (("\\n", "\n"), ("\\t", "\t"))
@@ -273,7 +273,7 @@ def steps_table(steps: list[mb.Step]) -> None:
         t("loop.col.ms"): [fmt_float(s.ms, 1) for s in steps],
         t("loop.col.kv"): [fmt_bytes(s.kv_cache_bytes) for s in steps],
     })
-    st.dataframe(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
+    data_table(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
     downloads(steps_frame(steps), "loop-steps", key="loop_dl_steps")
 
 
@@ -361,7 +361,7 @@ def positions_panel(tr: mb.Trace, run: LoopRun) -> None:
         t("loop.col.prob"): [fmt_pct(top[0].prob) for top in tr.top],
         t("loop.col.used"): [t("loop.pos.used") if i == last else t("loop.pos.unused") for i in range(len(tr.tokens))],
     })
-    st.dataframe(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
+    data_table(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
     st.caption(t("loop.pos.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
     downloads(pd.DataFrame({"position": range(len(tr.tokens)), "id": [tok.id for tok in tr.tokens],
                             "token": [tok.display for tok in tr.tokens],

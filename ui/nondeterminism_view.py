@@ -18,7 +18,7 @@ from ui.charts import MASKED, OKABE_ITO, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, lang, t
 from ui.share import Param
-from ui.widgets import model_text, truncation_notice
+from ui.widgets import data_table, model_text, truncation_notice
 
 FINISH = ("stop", "length", "stop_sequence")
 BRANCH_COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]  # yellow is too pale for thin lines on white
@@ -138,7 +138,7 @@ def runs_table(gens: list[mb.Generation]) -> None:
         t("nondeterminism.col.seed"): [str(g.seed) if g.seed is not None else t("nondeterminism.greedy_seed")
                                        for g in gens],
     })
-    st.dataframe(df, hide_index=True, width="stretch", column_config={text_col: st.column_config.TextColumn(width="large")})
+    data_table(df, hide_index=True, width="stretch", column_config={text_col: st.column_config.TextColumn(width="large")})
     st.caption(t("nondeterminism.table.caption"))
     downloads(runs_frame(gens), "nondeterminism-runs", key="nd_dl_runs")
 
@@ -156,7 +156,7 @@ def divergence(gens: list[mb.Generation], greedy: bool, fixed: bool) -> int | No
     for run, g in enumerate(gens, start=1):
         choice = g.steps[at].token.display if at < len(g.steps) else t("nondeterminism.ended")
         groups.setdefault(choice, []).append(str(run))
-    st.dataframe(pd.DataFrame({t("nondeterminism.col.choice"): list(groups),
+    data_table(pd.DataFrame({t("nondeterminism.col.choice"): list(groups),
                                t("nondeterminism.col.runs"): [", ".join(r) for r in groups.values()]}),
                  hide_index=True)
     downloads(pd.DataFrame({"position": at + 1, "choice": list(groups),
@@ -217,7 +217,7 @@ def branch_table(branches: tuple[nd.Branch, ...]) -> None:
         t("nondeterminism.tree.text"): [cell(b.text) if b.token_ids else t("nondeterminism.ended")
                                         for b in branches],
     })
-    st.dataframe(df, hide_index=True, width="stretch")
+    data_table(df, hide_index=True, width="stretch")
 
 
 def branches_frame(branches: tuple[nd.Branch, ...]) -> pd.DataFrame:
@@ -251,7 +251,7 @@ def cascade(gens: list[mb.Generation], n_tokens: int) -> None:
 def associativity_table() -> None:
     rows = [nd.associativity(*example) for example in nd.ASSOCIATIVITY_EXAMPLES]
     yes, no = t("nondeterminism.yes"), t("nondeterminism.no")
-    st.dataframe(pd.DataFrame({
+    data_table(pd.DataFrame({
         "a": [number(r.a) for r in rows], "b": [number(r.b) for r in rows], "c": [number(r.c) for r in rows],
         "(a + b) + c": [number(r.left) for r in rows], "a + (b + c)": [number(r.right) for r in rows],
         t("nondeterminism.col.equal"): [yes if r.associative else no for r in rows],
@@ -287,7 +287,7 @@ def ordered_sums() -> None:  # not a fragment either (the sums are cached): the 
     labels = [t(f"nondeterminism.order.{s.order}") for s in sums]
     df = pd.DataFrame({"order": labels, "total": [fmt_float(s.total, 4) for s in sums],
                        "error": [s.error for s in sums], "error_text": [fmt_float(s.error, 4) for s in sums]})
-    st.dataframe(df[["order", "total", "error_text"]].rename(columns={
+    data_table(df[["order", "total", "error_text"]].rename(columns={
         "order": t("nondeterminism.col.order"), "total": t("nondeterminism.col.total"),
         "error_text": t("nondeterminism.col.error")}), hide_index=True, width="stretch")
     bars = alt.Chart(df).mark_bar().encode(
@@ -390,7 +390,7 @@ def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int
     if result.diverge_at is not None:
         at = result.diverge_at
         rows = [(label, run.continuation) for label, run in zip(labels, (result.a, result.b))]
-        st.dataframe(pd.DataFrame({
+        data_table(pd.DataFrame({
             t("nondeterminism.col.way"): [label for label, _ in rows],
             t("nondeterminism.col.at", pos=at + 1): [c.tokens[at] if at < len(c.tokens) else t("nondeterminism.ended")
                                                      for _, c in rows],

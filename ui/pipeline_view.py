@@ -14,7 +14,7 @@ from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on, sho
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
-from ui.widgets import model_text
+from ui.widgets import data_table, model_text
 
 MAX_HEATMAP_TOKENS = 16  # a bigger square is unreadable on a projector
 MAX_POSITION = 4095  # a link's token position; a position past the prompt's end falls back to the last token
@@ -142,7 +142,7 @@ def tokens_panel(tr: mb.Trace) -> None:
     df = pd.DataFrame({t("pipeline.col.pos"): range(len(tr.tokens)),
                        t("pipeline.col.token"): [tok.display for tok in tr.tokens],
                        t("pipeline.col.id"): [tok.id for tok in tr.tokens]})
-    st.dataframe(df, hide_index=True)
+    data_table(df, hide_index=True)
     st.caption(t("pipeline.tokens.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
     downloads(tokens_frame(tr), "pipeline-tokens", key="pipeline_dl_tokens")
 
@@ -286,7 +286,7 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
     left, right = st.columns([2, 3])
     with left:
         extra = ROW if projection_on() else 0  # projection mode's taller header row
-        st.dataframe(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3 + extra)
+        data_table(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3 + extra)
     with right:  # two charts stacked (not side by side) so each fits a phone's width
         bars = pd.DataFrame({"token": names, "logit": sm.logits, "prob": sm.probs,
                              "shown": [fmt_pct(p) for p in sm.probs]})

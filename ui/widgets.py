@@ -69,3 +69,14 @@ def timed(name: str):
         return inner
 
     return wrap
+
+
+def data_table(df, **kwargs):
+    """A table: st.dataframe, or in projection mode st.table, whose text the projection CSS enlarges
+    (st.dataframe draws its cells on a canvas that page CSS cannot reach). kwargs go to st.dataframe;
+    st.table keeps hide_index and an int height (it scrolls past that)."""
+    if st.session_state.get("projection"):
+        height = kwargs.get("height")
+        return st.table(df, hide_index=kwargs.get("hide_index"),
+                        height=height if isinstance(height, int) else "content")
+    return st.dataframe(df, **kwargs)

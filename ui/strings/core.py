@@ -67,6 +67,8 @@ STRINGS = {
     "prepare.rebuild": ("cópia corrompida; reconstruindo", "corrupt copy; rebuilding"),
     "prepare.done": ("pronto", "ready"),
     "prepare.loading": ("Carregando o modelo {model}…", "Loading the model {model}…"),
+    "backend.queued": ("O modelo está atendendo outros visitantes: {n} pedido(s) na frente do seu. A fila anda por ordem de chegada.",
+                       "The model is serving other visitors: {n} request(s) ahead of yours. The queue moves in arrival order."),
     # home
     "home.title": ("Token a Token", "Token by Token"),
     "home.intro": (

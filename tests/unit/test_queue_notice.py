@@ -1,0 +1,41 @@
+"""While other visitors' passes hold the model, ui.backend.queue_notice shows "n requests ahead of yours"
+for the time the page waits, then clears it; when the model is free it shows nothing."""
+from types import SimpleNamespace
+
+from model_backend.queueing import FifoLock
+from ui import backend
+
+
+class Box:
+    def __init__(self, log):
+        self.log = log
+
+    def info(self, text, icon=None):
+        self.log.append(("info", text))
+
+    def empty(self):
+        self.log.append(("cleared", None))
+
+
+def test_notice_while_busy_then_cleared(monkeypatch):
+    log = []
+    monkeypatch.setattr(backend, "st", SimpleNamespace(empty=lambda: Box(log), session_state={"lang": "en"}))
+    monkeypatch.setattr(backend, "t", lambda key, **kw: f"{key} {kw}")
+    model = SimpleNamespace(lock=FifoLock())
+    with backend.queue_notice(model):
+        pass
+    assert log == []  # a free model: no notice at all
+    model.lock.acquire()  # another visitor's pass
+    try:
+        with backend.queue_notice(model):
+            assert log == [("info", "backend.queued {'n': 1}")]
+    finally:
+        model.lock.release()
+    assert log[-1] == ("cleared", None)
+
+
+def test_the_notice_is_in_both_languages():
+    from ui.i18n import table
+
+    pt, en = table()["backend.queued"]
+    assert "{n}" in pt and "{n}" in en and pt != en
