@@ -38,3 +38,8 @@ def chart_frames(at: AppTest) -> list:
         for ds in chart.proto.datasets:
             frames.append(pa.ipc.open_stream(ds.data.data).read_pandas())
     return frames
+
+
+def tables(at: AppTest) -> list:
+    """Every table on the page: st.dataframe, or st.table in projection mode (ui.widgets.data_table)."""
+    return list(at.dataframe) + list(at.table)

@@ -7,7 +7,7 @@ import pytest
 
 from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
 from tests.app.helpers import texts
-from tests.app.link_helpers import open_link, query_value
+from tests.app.link_helpers import open_link, query_value, tables
 
 PROMPT = "O gato sentou no"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "top_k": "40", "top_p": "0.8", "rep": "1.2", "max_new": "3",
@@ -47,7 +47,7 @@ def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):  # no
     assert len(run.steps) <= 3 and run.done
     # The downloads hold the steps the table shows.
     steps = both(captured, "loop-steps")
-    table = next(df.value for df in at.dataframe if "phase" in df.value.columns)
+    table = next(df.value for df in tables(at) if "phase" in df.value.columns)
     assert list(steps["token"]) == list(table["token"]) == [s.token.display for s in run.steps]
     assert [f"{100 * p:.1f}%" for p in steps["prob"]] == list(table["probability"])
     assert list(steps["id"]) == [s.token.id for s in run.steps] and steps["completion"].iloc[-1] == run.steps[-1].text

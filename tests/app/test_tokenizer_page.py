@@ -4,12 +4,13 @@ import time
 import pytest
 
 from tests.app.helpers import run_page, texts
+from tests.app.link_helpers import tables
 from ui.tokenizer_view import MAX_CHIPS, PRESETS
 
 
 def token_table(at):
     """The token table: the only dataframe with an ID column next to a vocabulary piece column."""
-    return next(df.value for df in at.dataframe if "ID" in df.value.columns and len(df.value.columns) == 7)
+    return next(df.value for df in tables(at) if "ID" in df.value.columns and len(df.value.columns) == 7)
 
 
 def gemma():
