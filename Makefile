@@ -43,9 +43,10 @@ test: deps-dev prepare lint
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
 
-## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest.json
+## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest*.json
 loadtest: deps-dev prepare
 	$(BIN)/python bench/loadtest.py
+	$(BIN)/python bench/loadtest.py --shared --out bench/loadtest-shared.json
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache

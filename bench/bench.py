@@ -234,6 +234,9 @@ def main() -> None:
     out = {"meta": meta, "figures": RESULTS}
     if loadtest.exists():
         out["loadtest"] = json.loads(loadtest.read_text())
+    shared = ROOT / "bench" / "loadtest-shared.json"
+    if shared.exists():
+        out["loadtest_shared_prompt"] = json.loads(shared.read_text())
     (ROOT / "bench" / "results.json").write_text(json.dumps(out, indent=1))
     print("\nwrote bench/results.json")
 

@@ -54,7 +54,7 @@ def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
                                      titleColor="#000").configure_legend(
             labelFontSize=20, titleFontSize=20, labelColor="#000", titleColor="#000").configure_header(
             labelFontSize=20, titleFontSize=22, labelColor="#000", titleColor="#000").configure_title(
-            fontSize=26, color="#000")
+            fontSize=26, color="#000").configure_text(fontSize=20, color="#000")
     return chart
 
 
