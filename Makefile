@@ -47,6 +47,7 @@ bench: deps-dev prepare
 loadtest: deps-dev prepare
 	$(BIN)/python bench/loadtest.py
 	$(BIN)/python bench/loadtest.py --shared --out bench/loadtest-shared.json
+	$(BIN)/python bench/loadtest.py --sessions 10 --out bench/loadtest-10.json
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache

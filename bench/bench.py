@@ -234,9 +234,9 @@ def main() -> None:
     out = {"meta": meta, "figures": RESULTS}
     if loadtest.exists():
         out["loadtest"] = json.loads(loadtest.read_text())
-    shared = ROOT / "bench" / "loadtest-shared.json"
-    if shared.exists():
-        out["loadtest_shared_prompt"] = json.loads(shared.read_text())
+    for name, key in (("loadtest-shared.json", "loadtest_shared_prompt"), ("loadtest-10.json", "loadtest_10_sessions")):
+        if (ROOT / "bench" / name).exists():
+            out[key] = json.loads((ROOT / "bench" / name).read_text())
     (ROOT / "bench" / "results.json").write_text(json.dumps(out, indent=1))
     print("\nwrote bench/results.json")
 

@@ -80,9 +80,15 @@ async def visit(browser, url: str, page_name: str, i: int, results: list, marker
     results.append(entry)
 
 
+def _times(p: psutil.Process) -> float:
+    """User + system CPU seconds of a process and of its children that have ended (Linux counts those)."""
+    t = p.cpu_times()
+    return t.user + t.system + getattr(t, "children_user", 0.0) + getattr(t, "children_system", 0.0)
+
+
 def _cpu(p: psutil.Process) -> float:
-    """CPU seconds of a process and its children (the server's training processes count)."""
-    total = sum(p.cpu_times()[:2])
+    """CPU seconds of the server and its training processes, running or ended."""
+    total = _times(p)
     for child in p.children(recursive=True):
         try:
             total += sum(child.cpu_times()[:2])
@@ -97,7 +103,7 @@ def _browser_cpu() -> float:
     for p in psutil.process_iter(["name"]):
         if "chrom" in (p.info["name"] or "").lower():
             try:
-                total += sum(p.cpu_times()[:2])
+                total += _times(p)  # renderers that closed are counted by the process that reaped them
             except psutil.Error:
                 pass
     return total
