@@ -123,5 +123,7 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 22px !important; }
 h1 { font-size: 3rem !important; } h2 { font-size: 2.2rem !important; } h3 { font-size: 1.8rem !important; }
 code, pre { font-size: 1.1rem !important; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.1rem !important; color: #000 !important; }
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] p { font-size: 2.6rem !important; color: #000 !important; }
+[data-testid="stMetricLabel"] p { font-size: 1.15rem !important; color: #000 !important; }
 </style>
 """
