@@ -4,17 +4,20 @@ from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
 from tests.app.link_helpers import open_link, query_value
 
 
+def _controls(at) -> dict:
+    """The live-training settings as the page's widgets hold them."""
+    return {"model": at.radio(key="grok_ctl_model").value, "p": at.select_slider(key="grok_ctl_p").value,
+            "frac": at.slider(key="grok_ctl_frac").value, "wd": at.select_slider(key="grok_ctl_wd").value,
+            "lr": at.select_slider(key="grok_ctl_lr").value, "seed": at.number_input(key="grok_ctl_seed").value,
+            "steps": at.select_slider(key="grok_ctl_steps").value}
+
+
 def test_a_link_restores_the_settings_and_the_step():
     at = open_link("grokking", {"model": "transformer", "p": "23", "frac": "40", "wd": "0.5", "lr": "0.001",
                                 "seed": "7", "steps": "500", "step": "1000", "lang": "en"})
     assert not at.exception
-    assert at.radio(key="grok_ctl_model").value == "transformer"
-    assert at.select_slider(key="grok_ctl_p").value == 23
-    assert at.slider(key="grok_ctl_frac").value == 40
-    assert at.select_slider(key="grok_ctl_wd").value == 0.5
-    assert at.select_slider(key="grok_ctl_lr").value == 0.001
-    assert at.number_input(key="grok_ctl_seed").value == 7
-    assert at.select_slider(key="grok_ctl_steps").value == 500
+    assert _controls(at) == {"model": "transformer", "p": 23, "frac": 40, "wd": 0.5, "lr": 0.001, "seed": 7,
+                             "steps": 500}
     assert at.select_slider(key="grok_ship_step").value == 1000
     assert any("step 1,000" in c.value for c in at.caption)  # the Fourier view is the linked step's
     assert not any("link" in i.value for i in at.info)  # no value was refused
@@ -26,13 +29,7 @@ def test_hostile_values_fall_back_to_defaults_with_a_notice():
     at = open_link("grokking", {"p": "<script>alert(1)</script>", "frac": "33", "wd": "nan", "lr": "1e9",
                                 "seed": "-4", "steps": "abc", "step": "3", "model": "x" * 10_000, "lang": "en"})
     assert not at.exception
-    assert at.select_slider(key="grok_ctl_p").value == 97
-    assert at.slider(key="grok_ctl_frac").value == 30
-    assert at.select_slider(key="grok_ctl_wd").value == 2.0
-    assert at.select_slider(key="grok_ctl_lr").value == 0.01
-    assert at.number_input(key="grok_ctl_seed").value == 0
-    assert at.select_slider(key="grok_ctl_steps").value == 1500
-    assert at.radio(key="grok_ctl_model").value == "mlp"
+    assert _controls(at) == {"model": "mlp", "p": 97, "frac": 30, "wd": 2.0, "lr": 0.01, "seed": 0, "steps": 1500}
     slider = at.select_slider(key="grok_ship_step")
     assert slider.value == int(slider.options[-1].replace(",", ""))
     notice = " ".join(i.value for i in at.info)
