@@ -1,6 +1,6 @@
 """Seconds to grok at the grokking page's defaults, and what redrawing the curves costs the training.
 
-    PYTHONPATH=. .venv/bin/python bench/grok_bench.py [--repeat 1] [--steps 3000] [--threads 2] [--wd0]
+    PYTHONPATH=. .venv/bin/python bench/grok_bench.py [--repeat 1] [--steps N] [--threads 2] [--wd0] [--json]
 
 Each round trains the page's default run (ui/grokking_view.DEFAULTS: 2-layer MLP, p = 97, 30% train, AdamW)
 twice, exactly as the page does (a BackgroundRun: its own process, TRAIN_THREADS torch threads): once
