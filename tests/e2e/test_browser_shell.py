@@ -23,6 +23,16 @@ def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait:
     return page
 
 
+def settle(page, wait: float = 120) -> None:
+    """Wait until Streamlit has finished running the page (its "running" indicator is gone), then let
+    Vega draw."""
+    end = time.time() + wait
+    time.sleep(1)
+    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
+        time.sleep(0.3)
+    time.sleep(1.5)
+
+
 def shoot(page, name: str, whole: bool = True) -> None:
     """Save a screenshot. Streamlit scrolls inside its main block, so for the whole page the viewport
     is stretched to the content's height first (capped), then put back."""

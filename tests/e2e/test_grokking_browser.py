@@ -5,15 +5,7 @@ import time
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, shoot
-
-
-def _settle(page, wait: float = 120) -> None:
-    end = time.time() + wait
-    time.sleep(1)
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
-    time.sleep(1.5)
+from tests.e2e.test_browser_shell import open_page, settle, shoot
 
 
 @pytest.mark.parametrize("width, locale, words", [
@@ -23,7 +15,7 @@ def _settle(page, wait: float = 120) -> None:
 def test_grokking_page_renders(browser, server_url, width, locale, words):
     page = open_page(browser, f"{server_url}/grokking", width=width, locale=locale, wait=300)
     try:
-        _settle(page)
+        settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         body = page.inner_text("body")
         for word in words:
@@ -54,7 +46,7 @@ def test_live_training_grows_the_curves_and_stops(browser, server_url):
         shoot(page, "grokking-mid-training")
         page.get_by_role("button", name="Stop").click()
         page.get_by_text(re.compile(r"Stopped at step [\d,]+")).wait_for(timeout=120_000)
-        _settle(page)
+        settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         assert page.get_by_role("button", name="Train").is_enabled()
         assert "Fourier view of your run" in page.inner_text("body")

@@ -1,18 +1,9 @@
 """The temperature page in a real browser: it renders in both languages and widths, a slider moves the
 numbers without an error, and the model's HTML stays text. Screenshots land in artifacts/screenshots/."""
-import time
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, shoot
-
-
-def _settle(page, wait: float = 120) -> None:
-    end = time.time() + wait
-    time.sleep(1)
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
-    time.sleep(1.5)
+from tests.e2e.test_browser_shell import open_page, settle, shoot
 
 
 @pytest.mark.parametrize("width, locale, words", [
@@ -24,7 +15,7 @@ def test_temperature_page_renders(browser, server_url, width, locale, words):
     try:
         tall = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
         page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 12000)})  # the whole page
-        _settle(page)
+        settle(page)
         shoot(page, f"temperature-{width}-{locale}")
         assert page.locator('[data-testid="stException"]').count() == 0
         body = page.inner_text("body")
@@ -46,7 +37,7 @@ def test_a_slider_moves_the_numbers(browser, server_url):
         slider.focus()
         for _ in range(8):
             slider.press("ArrowRight")  # 0.70 -> 1.10
-        _settle(page)
+        settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         assert metrics.first.inner_text() != before  # more tokens can come out at a higher T
     finally:
