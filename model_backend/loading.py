@@ -21,7 +21,7 @@ import torch  # noqa: E402
 from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
 from .config import Settings, load_settings, model_catalog  # noqa: E402
-from .fastpath import speed_up_output  # noqa: E402
+from .fastpath import speed_up  # noqa: E402
 from .queueing import FifoLock  # noqa: E402
 from .types import ModelInfo  # noqa: E402
 
@@ -261,7 +261,7 @@ def describe(model: torch.nn.Module, tokenizer, name: str) -> ModelInfo:
 def bundle_from(model: torch.nn.Module, tokenizer, name: str) -> ModelBundle:
     """Wrap an already loaded model (the tests build tiny ones) into a bundle."""
     model.eval()
-    speed_up_output(model)
+    speed_up(model)
     device = next(model.parameters()).device
     return ModelBundle(model=model, tokenizer=tokenizer, info=describe(model, tokenizer, name), device=device)
 

@@ -1,42 +1,77 @@
-"""The threaded output projection gives the same logits as a plain linear layer, and only where it helps."""
+"""Linear layers routed through oneDNN give the same outputs as F.linear, keep their weights, and step aside
+where they cannot help (gradients, other dtypes)."""
+import pytest
 import torch
+import torch.nn.functional as F
 
 from model_backend import fastpath
 
-
-def _head(rows: int, dtype=torch.float32) -> torch.nn.Linear:
-    torch.manual_seed(0)
-    return torch.nn.Linear(64, rows, bias=False, dtype=dtype)
+pytestmark = pytest.mark.skipif(fastpath._op() is None, reason="this torch has no oneDNN")
 
 
-def test_split_rows_equal_the_plain_product():
-    w = torch.randn(40_000, 64)
-    for parts in (2, 3, 4):
-        x = torch.randn(1, 1, 64)
-        with torch.inference_mode():
-            got = fastpath.split_linear(x, w, parts)
-        assert got.shape == (1, 1, 40_000)
-        torch.testing.assert_close(got, torch.nn.functional.linear(x, w), rtol=1e-5, atol=1e-5)
+class Tiny(torch.nn.Module):
+    def __init__(self, dtype):
+        super().__init__()
+        torch.manual_seed(0)
+        self.up = torch.nn.Linear(64, 256, bias=False, dtype=dtype)
+        self.down = torch.nn.Linear(256, 64, bias=True, dtype=dtype)
+        self.head = torch.nn.Linear(64, 5_000, bias=False, dtype=dtype)
+
+    def forward(self, x):
+        return self.head(self.down(F.gelu(self.up(x))))
 
 
-def test_installed_on_a_large_float32_head_only(monkeypatch):
-    class M(torch.nn.Module):
-        def __init__(self, head):
-            super().__init__()
-            self.head = head
+def _plain(model, x):
+    h = F.linear(F.gelu(F.linear(x, model.up.weight)), model.down.weight, model.down.bias)
+    return F.linear(h, model.head.weight)
 
-        def get_output_embeddings(self):
-            return self.head
 
-    big, small, half = _head(40_000), _head(1_000), _head(40_000, torch.bfloat16)
-    assert fastpath.speed_up_output(M(big)) and not fastpath.speed_up_output(M(small))
-    assert not fastpath.speed_up_output(M(half))
-    monkeypatch.setattr(torch, "get_num_threads", lambda: 2)
-    x = torch.randn(1, 1, 64)
+@pytest.mark.parametrize("dtype,tol", [(torch.float32, 1e-4), (torch.bfloat16, 2e-2)])
+@pytest.mark.parametrize("rows", [1, 7])  # one decode step, and a prompt of 7 positions
+def test_outputs_match_the_plain_linear(dtype, tol, rows):
+    model = Tiny(dtype)
+    x = torch.randn(1, rows, 64).to(dtype)
     with torch.inference_mode():
-        torch.testing.assert_close(big(x), x @ big.weight.T, rtol=1e-5, atol=1e-5)
-        many = torch.randn(1, 5, 64)  # a prompt of 5 positions takes the plain path
-        torch.testing.assert_close(big(many), many @ big.weight.T, rtol=1e-5, atol=1e-5)
-    loss = big(torch.randn(1, 64)).sum()  # with gradients: the plain path, so training still works
+        want = _plain(model, x)
+        assert fastpath.speed_up(model) == 3
+        got = model(x)
+    assert got.dtype == dtype and got.shape == (1, rows, 5_000)
+    torch.testing.assert_close(got.float(), want.float(), rtol=tol, atol=tol)
+    assert model.head.forward.__func__ is fastpath._forward
+
+
+def test_weights_stay_parameters_and_only_bfloat16_gets_a_packed_copy():
+    full, half = Tiny(torch.float32), Tiny(torch.bfloat16)
+    before = {k: v.clone() for k, v in full.state_dict().items()}
+    fastpath.speed_up(full)
+    fastpath.speed_up(half)
+    assert "_tbt_packed" not in full.up.__dict__  # float32 reads its own weight: no extra memory
+    assert half.up.__dict__["_tbt_packed"].is_mkldnn
+    assert set(full.state_dict()) == set(before)  # the copy is not a buffer: nothing new is saved
+    for k, v in full.state_dict().items():
+        assert torch.equal(v, before[k])
+
+
+def test_gradients_and_other_dtypes_take_the_plain_path():
+    model = Tiny(torch.float32)
+    fastpath.speed_up(model)
+    loss = model(torch.randn(2, 64)).sum()  # with gradients: F.linear, so training still works
     loss.backward()
-    assert big.weight.grad is not None
+    assert model.up.weight.grad is not None and model.head.weight.grad is not None
+    half = Tiny(torch.float16)
+    assert fastpath.speed_up(half) == 0
+    with torch.inference_mode():  # a float32 input to a bfloat16 layer is F.linear's business (it raises)
+        other = Tiny(torch.bfloat16)
+        fastpath.speed_up(other)
+        with pytest.raises(RuntimeError):
+            other(torch.randn(1, 1, 64))
+
+
+def test_a_broken_operator_leaves_the_model_alone(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("no such kernel")
+
+    monkeypatch.setattr(fastpath, "_pack", broken)
+    model = Tiny(torch.bfloat16)
+    assert fastpath.speed_up(model) == 0
+    assert "forward" not in model.up.__dict__
