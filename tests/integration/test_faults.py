@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from model_backend import ModelUnavailable, load_bundle, load_settings, prepare
+from model_backend.convert import convert_in_child
 from model_backend.loading import _gguf_file, cache_is_valid, cache_path
 
 
@@ -30,9 +31,25 @@ def test_truncated_cache_is_detected_and_rebuilt(tmp_path):
     with open(weights, "r+b") as f:  # a half-written file, as after a crash or a full disk
         f.truncate(weights.stat().st_size // 3)
     assert not cache_is_valid(broken)
-    bundle = load_bundle(dtype="float32", settings=settings)  # rebuilds from the GGUF, then loads
-    assert cache_is_valid(broken, verify_checksum=True)
+    seen = []
+    bundle = load_bundle(dtype="float32", settings=settings, progress=lambda f, m: seen.append((f, m)))
+    assert cache_is_valid(broken, verify_checksum=True)  # rebuilt from the GGUF, then loaded
     assert bundle.info.n_layers == 18
+    messages = [m for _, m in seen]  # the child process's stages reached the progress bar, in order
+    for a, b in zip(("prepare.assemble", "prepare.tokenizer", "prepare.dequantize", "prepare.save"),
+                    ("prepare.tokenizer", "prepare.dequantize", "prepare.save", "prepare.checksum")):
+        assert messages.index(a) < messages.index(b)
+    assert dict((m, f) for f, m in seen)["prepare.dequantize"] == 0.35
+
+
+def test_a_failed_conversion_raises_with_the_childs_error(tmp_path):
+    junk = tmp_path / "model.gguf"
+    junk.write_bytes(b"not a gguf file" * 100)
+    seen = []
+    with pytest.raises(RuntimeError) as err:
+        convert_in_child(junk, tmp_path / "out", lambda f, m: seen.append(m))
+    assert "model.gguf failed" in str(err.value) and "exit" in str(err.value)
+    assert not (tmp_path / "out").exists() and "prepare.save" not in seen
 
 
 def test_corrupt_header_with_the_right_size_fails_to_load_and_is_rebuilt(tmp_path):
