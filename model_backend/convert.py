@@ -1,9 +1,9 @@
 """GGUF -> safetensors, in a process of its own: `python -m model_backend.convert GGUF OUT`.
 
-De-quantizing the GGUF peaks at ~3 GB and leaves ~1.2 GB and a fragmented heap behind in the process
-that did it; measured in bench/bench.py, a server that converted and then kept serving decoded ~15%
-slower (bf16 24 instead of 20.5 ms per token) and held 1.2 GB it never used again. `prepare()` therefore
-runs the conversion here, in a child, and relays its progress. One JSON line per stage on stdout:
+De-quantizing the GGUF peaks at ~3 GB, and the process that did it keeps ~1.2 GB of that resident
+afterwards (measured: 1,180 MB right after a conversion in-process, 264 MB with it in a child). A server's
+first start would carry that for its whole life, so `prepare()` runs the conversion here, in a child,
+and relays its progress. One JSON line per stage on stdout:
 {"fraction": f, "message": key}; errors go to stderr and a non-zero exit.
 """
 from __future__ import annotations
