@@ -148,3 +148,26 @@ def test_fused_norms_are_bit_for_bit_the_same():
         with torch.inference_mode():
             fused = norm(x)
         assert torch.equal(fused, type(norm).forward(norm, x))
+
+
+def test_another_architecture_gets_the_same_speed_ups_and_the_same_answers():
+    """Other models are a setting: a Llama-shaped model takes the generic parts (linear layers, float32
+    attention products) and keeps its own norms, with logits as before up to bfloat16 rounding."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(2)
+    config = LlamaConfig(vocab_size=60, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64,
+                         attn_implementation="eager")
+    model = LlamaForCausalLM(config).eval().to(torch.bfloat16)
+    ids = torch.tensor([[1, 7, 9, 30, 4, 12]])
+    want = _run(copy.deepcopy(model).float(), ids)
+    before = _run(model, ids)
+    done = fastpath.speed_up(model)
+    assert done == {"linear": 2 * 7 + 1, "attention": 1, "norm": 0}
+    after = _run(model, ids)
+    scale = max(float(lr.abs().max()) for lr, _ in want)
+    for (l0, _), (l1, a1), (lr, ar) in zip(before, after, want):
+        torch.testing.assert_close(l1, lr, rtol=0, atol=0.05 * scale)
+        torch.testing.assert_close(l1, l0, rtol=0, atol=0.05 * scale)
+        assert all(torch.equal(x == 0, y == 0) for x, y in zip(a1, ar))
