@@ -1,4 +1,4 @@
-"""CPU decode speed-up for the model's linear layers, measured in bench/bench.py.
+"""CPU decode speed-ups (linear layers, bf16 attention products, Gemma's norms), measured in bench/bench.py.
 
 Decoding one token multiplies one hidden vector by every weight matrix of the model: 126 small matrices in
 the 18 layers of Gemma 3 270M and the 262,144 x 640 output projection. That is memory-bound work, and
@@ -10,6 +10,7 @@ runs the same products on every thread:
 - bfloat16: from a copy of each weight repacked once into oneDNN's blocked layout for one-row inputs
   (`_reorder_linear_weight`): 30-34 GB/s; decoding 31 -> 24 ms/token. The copies cost memory (+535 MB for
   Gemma 3 270M, the tied output projection included), and the model's own weights stay as they are.
+  The copy is made once: it is for inference on weights that no longer change, as here.
 Each output element is still a dot product of one weight row with the input, in float32 accumulation;
 results match F.linear to rounding (checked once at install, and in tests/unit/test_fastpath.py).
 Everything else (gradients, other devices, other dtypes, a torch without oneDNN) takes F.linear.
