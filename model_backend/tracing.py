@@ -53,17 +53,18 @@ def unembed(model, hidden: torch.Tensor) -> torch.Tensor:
 def logit_lens(bundle: ModelBundle, hidden_states, n: int) -> tuple[LensLayer, ...]:
     """Decode the last position of every layer's residual stream with the final norm + head.
 
-    The last hidden state returned by transformers is already normed, so it is used as is.
+    The last hidden state returned by transformers is already normed, so it is used as is. All layers
+    go through the head in one product: the 262,144-row output matrix is read once, not once per layer.
     """
-    model, out = bundle.model, []
+    model = bundle.model
     norm = _final_norm(model)
     with torch.inference_mode():
         last = len(hidden_states) - 1
-        for layer, h in enumerate(hidden_states):
-            x = h[0, -1]  # [D]
-            x = x if layer == last else norm(x)
-            out.append(LensLayer(layer=layer, top=candidates(bundle.tokenizer, unembed(model, x), n)))
-    return tuple(out)
+        rows = torch.stack([h[0, -1] if layer == last else norm(h[0, -1])  # [D] each
+                            for layer, h in enumerate(hidden_states)])  # [L+1, D]
+        logits = unembed(model, rows.unsqueeze(0))[0]  # [L+1, V]
+        return tuple(LensLayer(layer=layer, top=candidates(bundle.tokenizer, logits[layer], n))
+                     for layer in range(len(hidden_states)))
 
 
 def trace(bundle: ModelBundle, text: str, max_tokens: int = 512, top_n: int = 10, lens_top: int = 5) -> Trace:
