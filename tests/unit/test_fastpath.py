@@ -30,15 +30,15 @@ def _plain(model, x):
 
 
 @pytest.mark.parametrize("dtype,tol", [(torch.float32, 1e-4), (torch.bfloat16, 2e-2)])
-@pytest.mark.parametrize("rows", [1, 7])  # one decode step, and a prompt of 7 positions
-def test_outputs_match_the_plain_linear(dtype, tol, rows):
+@pytest.mark.parametrize("shape", [(1, 1, 64), (1, 7, 64), (64,)])  # a decode step, a 7-token prompt, one
+def test_outputs_match_the_plain_linear(dtype, tol, shape):                # vector (the pipeline page's MLP view)
     model = Tiny(dtype)
-    x = torch.randn(1, rows, 64).to(dtype)
+    x = torch.randn(*shape).to(dtype)
     with torch.inference_mode():
         want = _plain(model, x)
         assert fastpath.route_linears(model) == 3
         got = model(x)
-    assert got.dtype == dtype and got.shape == (1, rows, 5_000)
+    assert got.dtype == dtype and got.shape == (*shape[:-1], 5_000)
     torch.testing.assert_close(got.float(), want.float(), rtol=tol, atol=tol)
     assert model.head.forward.__func__ is fastpath._forward
 

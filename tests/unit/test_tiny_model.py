@@ -20,6 +20,25 @@ def test_trace_shapes(tiny_bundle):
     assert tr.last_logits.shape == (info.vocab_size,)
 
 
+def test_logit_lens_decodes_each_layer_as_the_head_would_alone(tiny_bundle):
+    """The lens runs all layers through the head in one product; each layer must get what its own
+    last position, normed and unembedded alone, gives."""
+    import torch
+
+    from model_backend.tracing import _final_norm, unembed
+
+    tr = trace(tiny_bundle, "O gato subiu", lens_top=4)
+    model, last = tiny_bundle.model, len(tr.lens) - 1
+    for layer, lens in enumerate(tr.lens):
+        x = torch.from_numpy(tr.hidden_states[layer, -1]).to(next(model.parameters()).dtype)
+        with torch.inference_mode():
+            probs = torch.softmax(unembed(model, x if layer == last else _final_norm(model)(x)).float(), -1)
+        top = torch.topk(probs, 4)
+        assert lens.layer == layer and [c.id for c in lens.top] == top.indices.tolist()
+        np.testing.assert_allclose([c.prob for c in lens.top], top.values.tolist(), rtol=1e-4, atol=1e-6)
+    assert [c.id for c in tr.lens[-1].top] == [c.id for c in tr.top[-1][:4]]  # the last layer is the prediction
+
+
 def test_attention_rows_sum_to_one_and_future_is_exactly_zero(tiny_bundle):
     tr = trace(tiny_bundle, "abcdefg")
     np.testing.assert_allclose(tr.attentions.sum(-1), 1.0, atol=1e-5)
