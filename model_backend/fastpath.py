@@ -6,7 +6,7 @@ PyTorch's default CPU path runs it on one core: MKL's float32 matrix-vector prod
 (~17 GB/s here), and bfloat16 goes through oneDNN with a weight layout chosen per call (~24 GB/s).
 oneDNN's linear operator (`torch.ops.mkldnn._linear_pointwise`, the one torch.compile uses on the CPU)
 runs the same products on every thread:
-- float32: straight from the model's own weights, no copy: 34-38 GB/s; decoding 60 -> 37 ms/token.
+- float32: straight from the model's own weights, no copy: 34-38 GB/s; decoding 60 -> 38 ms/token.
 - bfloat16: from a copy of each weight repacked once into oneDNN's blocked layout for one-row inputs
   (`_reorder_linear_weight`): 30-34 GB/s; decoding 31 -> 24 ms/token. The copies cost memory (+535 MB for
   Gemma 3 270M, the tied output projection included), and the model's own weights stay as they are.
