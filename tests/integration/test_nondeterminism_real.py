@@ -68,3 +68,22 @@ def test_batching_changes_the_logits_a_little_but_keeps_the_prompt_intact(real_b
     print(f"batch of 1 vs batch of {len(nd.BATCH_FILLERS) + 1}: largest logit difference {result.max_abs_diff:.2e}")
     assert result.max_abs_diff < 1e-2  # the same computation up to rounding: padding was masked correctly
     assert result.same_top
+
+
+def test_the_pages_default_comparison_shows_float32_and_bfloat16_parting(real_bundle, bf16_bundle):
+    """What a visitor sees on pressing Compare without changing anything: the two dtypes' greedy texts part
+    within the default token count, at a token where the two best candidates were close."""
+    from ui import nondeterminism_view as view
+
+    defaults = {p.name: p.default for p in view.link_params()}
+    prompt, n = defaults["mprompt"], defaults["mtokens"]
+    a = nd.run_alone(real_bundle, prompt, n, "float32")
+    b = nd.run_alone(bf16_bundle, prompt, n, "bfloat16")
+    result = nd.compare(a, b)
+    print(f"{prompt!r}: split at token {result.diverge_at}; gaps there {a.continuation.gaps[result.diverge_at]:.3f}"
+          f" / {b.continuation.gaps[result.diverge_at]:.3f}")
+    assert result.diverge_at is not None and 0 < result.diverge_at < n
+    at = result.diverge_at
+    assert a.continuation.token_ids[:at] == b.continuation.token_ids[:at]
+    assert a.continuation.token_ids[at] != b.continuation.token_ids[at]
+    assert min(a.continuation.gaps[at], b.continuation.gaps[at]) < 0.5  # a near-tie tipped one way or the other

@@ -179,7 +179,7 @@ STRINGS = {
         "next-token logits and the greedy continuations (temperature 0, nothing drawn).",
     ),
     "nondeterminism.model.prompt": ("Prompt da comparação", "Prompt for the comparison"),
-    "nondeterminism.model.default_prompt": ("Albert Einstein nasceu em", "Albert Einstein nasceu em"),
+    "nondeterminism.model.default_prompt": ("A capital da França é", "A capital da França é"),
     "nondeterminism.model.tokens": ("Tokens gerados", "Generated tokens"),
     "nondeterminism.model.run": ("Comparar", "Compare"),
     "nondeterminism.model.hint": (
