@@ -13,6 +13,7 @@ from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.numbering import head_no, layer_index, layer_no
 from ui.share import Param
 from ui.widgets import data_table, model_text
 
@@ -31,7 +32,8 @@ SEED_MODELS = (
 
 
 def link_params(info: mb.ModelInfo) -> list[Param]:
-    """What a link to this page carries: the prompt and every view setting (layer and head as shown, from 1).
+    """What a link to this page carries: the prompt and every view setting (layer and head as shown, from 1:
+    the widgets hold the numbers shown, ui.numbering).
 
     pos = -1 means the last token (the page's default), whatever the prompt's length.
     """
@@ -180,7 +182,7 @@ def embedding_panel(tr: mb.Trace) -> None:
 def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
     """The heatmap's cells: one row per (query, key) of the last MAX_HEATMAP_TOKENS tokens.
 
-    layer and head are indices from 0; the rows name them from 1, as the page does. weight is None where
+    layer and head are indices from 0; the rows number them from 1, as every page does (ui.numbering). weight is None where
     the mask hides the key (masked, not zero)."""
     info = tr.info
     n = len(tr.tokens)
@@ -190,7 +192,7 @@ def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
     for q in range(start, n):
         for k in range(start, n):
             w = float(tr.attentions[layer, head, q, k])
-            rows.append({"layer": layer + 1, "head": head + 1, "query_pos": q, "query": tr.tokens[q].display,
+            rows.append({"layer": layer_no(layer), "head": head_no(head), "query_pos": q, "query": tr.tokens[q].display,
                          "key_pos": k, "key": tr.tokens[k].display, "masked": not allowed[q, k],
                          "weight": None if not allowed[q, k] else w})
     return pd.DataFrame(rows)
@@ -222,18 +224,21 @@ def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None
 def attention_panel(tr: mb.Trace) -> None:
     info = tr.info
     c1, c2 = st.columns([3, 1])
-    layer = c1.slider(t("pipeline.att.layer"), 1, info.n_layers, key="pipeline_att_layer") - 1
-    head = c2.selectbox(t("pipeline.att.head"), list(range(1, info.n_heads + 1)), key="pipeline_att_head") - 1
+    layer = layer_index(c1.slider(t("pipeline.att.layer"), layer_no(0), layer_no(info.n_layers - 1),
+                                  key="pipeline_att_layer"))
+    head = layer_index(c2.selectbox(t("pipeline.att.head"), [head_no(h) for h in range(info.n_heads)],
+                                    key="pipeline_att_head"))
     kind = t(f"pipeline.att.{info.layer_types[layer]}", window=fmt_int(info.sliding_window or 0))
     cells = attention_frame(tr, layer, head)
-    _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer + 1, head=head + 1, kind=kind,
-          n=MAX_HEATMAP_TOKENS)
-    downloads(cells, f"pipeline-attention-L{layer + 1}-H{head + 1}", key="pipeline_dl_att")
+    _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer_no(layer), head=head_no(head),
+          kind=kind, n=MAX_HEATMAP_TOKENS)
+    downloads(cells, f"pipeline-attention-L{layer_no(layer)}-H{head_no(head)}", key="pipeline_dl_att")
 
 
 def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     info = tr.info
-    layer = st.slider(t("pipeline.mlp.layer"), 1, info.n_layers, key="pipeline_mlp_layer") - 1
+    layer = layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
+                                  key="pipeline_mlp_layer"))
     view = mlp_view(backend.bundle(), mlp_inputs_cached(prompt), layer)
     kind = t("pipeline.mlp.gated" if view.gated else "pipeline.mlp.plain", act=view.activation)
     st.markdown(t("pipeline.mlp.text", d=fmt_int(view.d_model), f=fmt_int(view.d_ff), act=view.activation,
@@ -242,10 +247,10 @@ def mlp_panel(prompt: str, tr: mb.Trace) -> None:
         st.markdown(t(f"pipeline.mlp.{key}", n=fmt_int(len(values)), first=_numbers(values)))
         show(_strip(values, height=24))
     active = int((np.abs(view.hidden) > 0.1 * np.abs(view.hidden).max()).sum())
-    st.caption(t("pipeline.mlp.caption", layer=layer + 1, active=fmt_int(active), f=fmt_int(view.d_ff)))
+    st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff)))
     df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
                     (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
-    downloads(df.assign(layer=layer + 1)[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer + 1}",
+    downloads(df.assign(layer=layer_no(layer))[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer_no(layer)}",
               key="pipeline_dl_mlp")
 
 
@@ -328,13 +333,20 @@ def output_panel(prompt: str, chosen: mb.TokenInfo) -> None:
     st.caption(t("pipeline.output.caption"))
 
 
+def lens_name(hidden: int, last: int) -> str:
+    """The logit lens's row name for hidden_states[hidden]: the embedding, "layer h" (after model.layers[h - 1],
+    numbered as every page numbers it), or the final output."""
+    if hidden == 0:
+        return t("pipeline.lens.emb")
+    return t("pipeline.lens.out") if hidden == last else t("pipeline.lens.layer", n=layer_no(hidden - 1))
+
+
 def lens_panel(tr: mb.Trace) -> None:
     top_n = min(3, len(tr.lens[0].top))
     last = len(tr.lens) - 1
     rows = []
     for lens in tr.lens:
-        name = t("pipeline.lens.emb") if lens.layer == 0 else (
-            t("pipeline.lens.out") if lens.layer == last else t("pipeline.lens.layer", n=lens.layer))
+        name = lens_name(lens.layer, last)
         for rank, cand in enumerate(lens.top[:top_n], start=1):
             token = visible(cand.text) or "∅"
             rows.append({"layer": name, "rank": rank, "token": token, "prob": cand.prob, "shown": fmt_pct(cand.prob),

@@ -229,12 +229,12 @@ STRINGS = {
     "attention.banco.final": ("{n} (saída, após a norma final)", "{n} (output, after the final norm)"),
     "attention.banco.caption": (
         "Similaridade de cosseno entre os vetores da palavra (o último token dela) nas duas frases, em cada camada. "
-        "Na camada 0 vale {first}, igual à dos embeddings ({emb}); cai até {lowest} e termina em {last}. Antes de "
+        "Na entrada (0, antes da camada 1) vale {first}, igual à dos embeddings ({emb}); cai até {lowest} e termina em {last}. Antes de "
         "comparar, subtraímos o vetor médio dos tokens das duas frases em cada camada: sem isso, umas poucas "
         "dimensões enormes, iguais em todos os tokens, deixam qualquer par perto de 1 (ligue a opção acima para ver). "
         "A linha cinza é a referência: pares de tokens diferentes.",
         "Cosine similarity between the word's vectors (its last token) in the two sentences, at every layer. At "
-        "layer 0 it is {first}, equal to the embeddings' ({emb}); it drops to {lowest} and ends at {last}. Before "
+        "the input (0, before layer 1) it is {first}, equal to the embeddings' ({emb}); it drops to {lowest} and ends at {last}. Before "
         "comparing, we subtract the mean vector of both sentences' tokens at each layer: without that, a few huge "
         "dimensions, alike in every token, keep any pair near 1 (turn on the option above to see). The grey line "
         "is the reference: pairs of different tokens.",
