@@ -26,10 +26,11 @@ def seed_example() -> None:
     is_seed = logits == sv.SEED_LOGITS
     st.caption(t("temperature.seed.caption_seed" if is_seed else "temperature.seed.caption_own"))
     show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
-    exact = dict(sv.top_prob_curve(logits, sv.SEED_CURVE))
+    diffs = sv.seed_curve_mismatches() if is_seed else ()
     st.caption(t("temperature.curve.caption_seed" if is_seed else "temperature.curve.caption_own",
-                 p01=fmt_pct(exact[0.1], 3), p03=fmt_pct(exact[0.3]), p07=fmt_pct(exact[0.7]),
-                 floor=fmt_pct(1 / len(logits))))
+                 n=len(diffs), floor=fmt_pct(1 / len(logits)),
+                 diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
+                                   exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
 
 
 def controls() -> mb.SamplingParams:

@@ -21,13 +21,18 @@ MAX_HEATMAP_TOKENS = 16  # a bigger square is unreadable on a projector
 MAX_POSITION = 4095  # a link's token position; a position past the prompt's end falls back to the last token
 ROW = 35  # table row height in px, so a table's height fits its rows exactly
 STAGES = ("input", "tokens", "embedding", "attention", "mlp", "softmax", "sampling", "output")
-# The course text's table (seed 004, section 6): (model, layers, parameters low, high, estimated?)
+# The course text's table (seed 004, section 6), with the published figures where they exist:
+# (model, layers, parameters per size, estimated?, FLOPs note key or None = 2 x parameters)
+# GPT-2: 117M (12 layers) to 1.5B (48), Radford et al. 2019. GPT-3 175B: 96 layers, Brown et al. 2020.
+# Llama 3.1 8B / 70B / 405B: 32 / 80 / 126 layers (Meta's model cards, "The Llama 3 Herd of Models" table 3).
+# GPT-4 and Claude 3.5: not published; GPT-4 is reportedly a mixture of experts, so only part of its
+# parameters work on each token: the seed (003) puts a frontier model at tens to hundreds of GFLOPs per token.
 SEED_MODELS = (
-    ("GPT-2", "12–48", 117e6, 1.5e9, False),
-    ("GPT-3", "96", 175e9, 175e9, False),
-    ("GPT-4", "~120", 1.7e12, 1.7e12, True),
-    ("Claude 3.5", "?", None, None, False),
-    ("Llama 3.1", "80–128", 8e9, 405e9, False),
+    ("GPT-2", "12–48", (117e6, 1.5e9), False, None),
+    ("GPT-3", "96", (175e9,), False, None),
+    ("GPT-4", "~120", (1.7e12,), True, "pipeline.card.moe"),
+    ("Claude 3.5", "?", (), False, None),
+    ("Llama 3.1", "32 / 80 / 126", (8e9, 70e9, 405e9), False, None),
 )
 
 
@@ -198,6 +203,12 @@ def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def drawn_row_sums(cells: pd.DataFrame) -> tuple[float, float]:
+    """(smallest, largest) sum of the weights drawn in one row of the heatmap (masked cells count 0)."""
+    sums = cells.groupby("query_pos")["weight"].sum(min_count=0)
+    return float(sums.min()), float(sums.max())
+
+
 def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None = None) -> alt.Chart:
     """[T, T] weights of one head, future cells greyed by the causal mask (they are masked, not zero)."""
     cells = attention_frame(tr, layer, head) if df is None else df
@@ -232,6 +243,10 @@ def attention_panel(tr: mb.Trace) -> None:
     cells = attention_frame(tr, layer, head)
     _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer_no(layer), head=head_no(head),
           kind=kind, n=MAX_HEATMAP_TOKENS)
+    lo, hi = drawn_row_sums(cells)
+    if len(tr.tokens) > MAX_HEATMAP_TOKENS:  # the crop leaves <bos> and the first tokens out: rows sum below 100%
+        st.caption(t("pipeline.att.cropped", n=fmt_int(len(tr.tokens)), k=MAX_HEATMAP_TOKENS,
+                     hidden=fmt_int(len(tr.tokens) - MAX_HEATMAP_TOKENS), lo=fmt_pct(lo), hi=fmt_pct(hi)))
     downloads(cells, f"pipeline-attention-L{layer_no(layer)}-H{head_no(head)}", key="pipeline_dl_att")
 
 
@@ -385,19 +400,27 @@ def model_card(info: mb.ModelInfo) -> None:
                                t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
     with right:
         st.markdown(t("pipeline.card.seed"))
-        models = [("**Gemma 3 270M**", fmt_int(info.n_layers), info.n_params, info.n_params, False), *SEED_MODELS]
-        st.table(pd.DataFrame({
-            t("pipeline.col.model"): [m[0] for m in models],
-            t("pipeline.card.layers"): [m[1] for m in models],
-            t("pipeline.card.params"): [_range(m[2], m[3], m[4], fmt_params) for m in models],
-            t("pipeline.card.flops_short"): [_range(2 * m[2] if m[2] else None, 2 * m[3] if m[3] else None, m[4],
-                                                    fmt_flops) for m in models],
-        }), hide_index=True)
+        st.table(models_frame(info), hide_index=True)
         st.caption(t("pipeline.card.caption"))
 
 
-def _range(low: float | None, high: float | None, estimated: bool, fmt) -> str:
-    if low is None:
+def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
+    """The comparison table: the model running now (from its config), then the course text's models."""
+    models = [("**Gemma 3 270M**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
+    return pd.DataFrame({
+        t("pipeline.col.model"): [m[0] for m in models],
+        t("pipeline.card.layers"): [m[1] for m in models],
+        t("pipeline.card.params"): [_sizes(m[2], m[3], fmt_params) for m in models],
+        t("pipeline.card.flops_short"): [t(m[4]) if m[4] else _sizes(tuple(2 * v for v in m[2]), m[3], fmt_flops)
+                                         for m in models],
+    })
+
+
+def _sizes(values: tuple[float, ...], estimated: bool, fmt) -> str:
+    """'117 M – 1,5 B' for a range (GPT-2's four sizes), '8 B / 70 B / 405 B' for each size of a family,
+    '~1,7 T (estimated)'; 'unknown' when unpublished."""
+    if not values:
         return t("pipeline.card.unknown")
-    text = fmt(low) if low == high else f"{fmt(low)} – {fmt(high)}"
+    sep = " – " if len(values) == 2 else " / "
+    text = sep.join(fmt(v) for v in values)
     return f"~{text} ({t('pipeline.card.est')})" if estimated else text

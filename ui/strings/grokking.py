@@ -5,21 +5,21 @@ STRINGS = {
     "grokking.intro": (
         "Um modelo pequeno aprende a somar **a + b mod p** (o resto da divisão por p, como num relógio). "
         "Olhe as duas curvas de acurácia: a de **treino** chega a 100% logo, porque o modelo decora os pares "
-        "que viu; a de **teste** (pares que ele nunca viu) fica perto de zero por milhares de passos e então "
+        "que viu; a de **teste** (pares que ele nunca viu) fica muito atrás por milhares de passos e então "
         "**salta**. Depois, abra o modelo por dentro: ele construiu senos e cossenos.",
         "A small model learns **a + b mod p** (the remainder after dividing by p, like a clock). Watch the two "
         "accuracy curves: **train** reaches 100% early, because the model memorises the pairs it has seen; "
-        "**test** (pairs it never saw) stays near zero for thousands of steps and then **jumps**. Then look "
+        "**test** (pairs it never saw) lags far behind for thousands of steps and then **jumps**. Then look "
         "inside the model: it has built sines and cosines.",
     ),
     # the shipped run
     "grokking.shipped.header": ("Uma execução completa, já treinada", "A full run, trained ahead of time"),
     "grokking.shipped.text": (
-        "Um transformer de uma camada (como nos experimentos originais de Power et al. e Nanda et al.) treinou "
+        "Um transformer de uma camada (como o de Nanda et al.; o experimento original de Power et al. usou duas) treinou "
         "em {frac} dos {pairs} pares com p = {p}, AdamW com weight decay {wd} e taxa de aprendizado {lr}, "
         "todos os pares de treino a cada passo, por {steps} passos. O script `scripts/train_grokking.py` "
         "refaz esta execução e dá as mesmas curvas para a mesma semente.",
-        "A one-layer transformer (as in the original experiments by Power et al. and Nanda et al.) trained on "
+        "A one-layer transformer (like Nanda et al.'s; the original experiment by Power et al. used two) trained on "
         "{frac} of the {pairs} pairs with p = {p}, AdamW with weight decay {wd} and learning rate {lr}, every "
         "training pair at every step, for {steps} steps. The script `scripts/train_grokking.py` makes this run "
         "again and gives the same curves for the same seed.",
@@ -49,6 +49,13 @@ STRINGS = {
         "gets ≥ 99% of the training pairs right but not yet 95% of the test pairs (memorisation). Red line: the "
         "jump (test ≥ 95%). Dashed line: the step shown in the Fourier view; click the curve to pick another.",
     ),
+    "grokking.acc.readings": (
+        "Na curva de teste, entre decorar e generalizar: {readings} (o acaso é {chance}, 1 em {p}); depois, o "
+        "salto.",
+        "On the test curve, between memorising and generalising: {readings} (chance is {chance}, 1 in {p}); then "
+        "the jump.",
+    ),
+    "grokking.acc.reading": ("{acc} no passo {step}", "{acc} at step {step}"),
     "grokking.loss.caption": (
         "Perda (entropia cruzada) no treino e no teste, as duas em escala log. Na memorização a perda de teste "
         "até sobe: o modelo tem certeza de respostas erradas.",

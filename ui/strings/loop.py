@@ -73,24 +73,39 @@ STRINGS = {
     "loop.phase.decode": ("decode", "decode"),
     # finish reasons (seed 000, "Controle do loop: quando parar")
     "loop.finish.stop": (
-        "**finish_reason = `stop`**: o modelo sorteou o token de fim de sequência (`<eos>`), que aprendeu a "
-        "emitir quando o texto está completo. É o término natural.",
-        "**finish_reason = `stop`**: the model drew the end-of-sequence token (`<eos>`), which it learned to "
-        "emit when the text is complete. This is the natural end.",
+        "**Motivo de parada: token de parada.** O modelo sorteou o token de fim de sequência (`<eos>`), que "
+        "aprendeu a emitir quando o texto está completo. É o término natural.",
+        "**Finish reason: end-of-sequence token.** The model drew the end-of-sequence token (`<eos>`), which it "
+        "learned to emit when the text is complete. This is the natural end.",
     ),
     "loop.finish.length": (
-        "**finish_reason = `length`**: bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
+        "**Motivo de parada: limite de tokens.** Bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
         "frase. **Truncamento ≠ o modelo terminou**: esta saída não é uma resposta acabada. Sempre confira o "
         "motivo de parada.",
-        "**finish_reason = `length`**: it hit the max_new_tokens ceiling ({n}) and cut, even in the middle of a "
+        "**Finish reason: token limit.** It hit the max_new_tokens ceiling ({n}) and cut, even in the middle of a "
         "sentence. **Truncation ≠ the model finished**: this output is not a finished answer. Always check the "
         "finish reason.",
     ),
     "loop.finish.stop_sequence": (
-        "**finish_reason = `stop_sequence`**: apareceu uma das suas sequências de parada, e a geração foi "
+        "**Motivo de parada: sequência de parada.** Apareceu uma das suas sequências de parada, e a geração foi "
         "encerrada ali (a sequência não entra no texto). Esta é a que apareceu:",
-        "**finish_reason = `stop_sequence`**: one of your stop sequences appeared and generation ended there "
+        "**Finish reason: stop sequence.** One of your stop sequences appeared and generation ended there "
         "(the sequence is left out of the text). This is the one that appeared:",
+    ),
+    "finish.title": ("O mesmo motivo, com o nome que cada API usa", "The same reason, under each API's name"),
+    "finish.col.what": ("o que aconteceu", "what happened"),
+    "finish.col.openai": ("OpenAI: finish_reason", "OpenAI: finish_reason"),
+    "finish.col.anthropic": ("Anthropic: stop_reason", "Anthropic: stop_reason"),
+    "finish.what.stop": ("o modelo emitiu o token de parada (EOS)", "the model emitted the end-of-sequence token (EOS)"),
+    "finish.what.length": ("bateu o limite de tokens (max_tokens)", "hit the token limit (max_tokens)"),
+    "finish.what.stop_sequence": ("apareceu uma sequência de parada", "a stop sequence appeared"),
+    "finish.caption": (
+        "O texto chama o motivo de parada de stop_reason/finish_reason: cada provedor tem o seu nome. A OpenAI "
+        "devolve \"stop\" tanto para o EOS quanto para uma sequência de parada; só \"length\" avisa que a resposta "
+        "foi cortada. ▶ marca o motivo desta geração.",
+        "The course text calls the finish reason stop_reason/finish_reason: each provider has its own name. OpenAI "
+        "returns \"stop\" both for EOS and for a stop sequence; only \"length\" warns that the answer was cut. "
+        "▶ marks this generation's reason.",
     ),
     # flowchart (seed 000)
     "loop.flow.seq": ("Sequência atual: {n} tokens ({gen} escritos pelo modelo)",

@@ -39,16 +39,16 @@ STRINGS = {
     "nondeterminism.col.seed": ("Semente", "Seed"),
     "nondeterminism.col.text": ("Texto gerado", "Generated text"),
     "nondeterminism.col.tokens": ("Tokens", "Tokens"),
-    "nondeterminism.col.finish": ("finish_reason", "finish_reason"),
+    "nondeterminism.col.finish": ("Motivo de parada", "Finish reason"),
     "nondeterminism.greedy_seed": ("nenhuma (greedy)", "none (greedy)"),
     "nondeterminism.finish.stop": ("stop (EOS)", "stop (EOS)"),
     "nondeterminism.finish.length": ("length (limite)", "length (limit)"),
-    "nondeterminism.finish.stop_sequence": ("stop_sequence", "stop_sequence"),
+    "nondeterminism.finish.stop_sequence": ("stop (sequência de parada)", "stop (stop sequence)"),
     "nondeterminism.table.caption": (
         "Cada linha é uma execução completa do mesmo prompt. Texto do modelo, mostrado como texto (↵ = quebra de "
-        "linha). finish_reason diz por que a execução parou.",
+        "linha). O motivo de parada (finish_reason) diz por que a execução parou.",
         "Each row is one complete run of the same prompt. Model text, shown as text (↵ = line break). "
-        "finish_reason says why the run stopped.",
+        "The finish reason says why the run stopped.",
     ),
     "nondeterminism.same.greedy": (
         "As {n} execuções geraram exatamente o mesmo texto: com temperatura 0 o modelo sempre pega o token mais "

@@ -78,9 +78,9 @@ STRINGS = {
     # 4 attention
     "pipeline.attention.what": (
         "Em cada camada, cada token olha para os tokens anteriores e mistura o que eles carregam. "
-        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha soma 100%.",
+        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha inteira soma 100%.",
         "In each layer, each token looks at the earlier tokens and mixes in what they carry. "
-        "Each row of the map is one token (query) and shows how much it looks at each token (key); the row sums to 100%.",
+        "Each row of the map is one token (query) and shows how much it looks at each token (key); a whole row sums to 100%.",
     ),
     "pipeline.att.layer": ("Camada", "Layer"),
     "pipeline.att.head": ("Cabeça", "Head"),
@@ -94,6 +94,14 @@ STRINGS = {
         "Attention weights of layer {layer}, head {head} ({kind}). Grey cells are the causal mask: a token "
         "cannot see the future, so those weights do not exist (they are not learned zeros). "
         "Shows at most the last {n} tokens.",
+    ),
+    "pipeline.att.cropped": (
+        "O prompt tem {n} tokens e o mapa mostra só os últimos {k}: os {hidden} primeiros (o `<bos>` entre eles) ficam de fora. "
+        "Por isso as linhas desenhadas somam de {lo} a {hi}, e não 100%: o resto do peso vai para os tokens fora do "
+        "mapa (a página Atenção mostra essa parte como uma coluna).",
+        "The prompt has {n} tokens and the map shows only the last {k}: the first {hidden} (`<bos>` among them) are left out. "
+        "That is why the rows drawn sum to {lo} to {hi}, not 100%: the rest of the weight goes to the tokens off the "
+        "map (the Attention page shows that part as one column).",
     ),
     "pipeline.axis.query": ("quem olha (query)", "who looks (query)"),
     "pipeline.axis.key": ("para quem (key)", "at whom (key)"),
@@ -178,10 +186,13 @@ STRINGS = {
     "pipeline.sample.drawn": ("**Sorteio** (temperatura 1, seed {seed}): tinha {p} de chance",
                               "**Draw** (temperature 1, seed {seed}): it had a {p} chance"),
     "pipeline.sample.caption": (
-        "Mudar a seed sorteia de novo com os mesmos logits: o modelo não roda outra vez. "
-        "Até os logits tudo é determinístico; a variação entra só aqui.",
-        "Changing the seed draws again from the same logits: the model does not run again. "
-        "Up to the logits everything is deterministic; variation enters only here.",
+        "Mudar a semente sorteia de novo com os mesmos logits: o modelo não roda outra vez. Na mesma máquina, "
+        "com o mesmo lote e a mesma precisão, tudo até os logits se repete igual; a variação que você controla "
+        "entra aqui. Trocar a precisão ou o lote muda os logits um pouco (página Não-determinismo).",
+        "Changing the seed draws again from the same logits: the model does not run again. On the same machine, "
+        "with the same batch and the same precision, everything up to the logits repeats exactly; the variation "
+        "you control enters here. Changing the precision or the batch moves the logits a little (Nondeterminism "
+        "page).",
     ),
     # 8 output
     "pipeline.output.what": (
@@ -233,12 +244,17 @@ STRINGS = {
     "pipeline.card.unknown": ("desconhecido", "unknown"),
     "pipeline.card.est": ("estimado", "estimated"),
     "pipeline.card.flops_short": ("FLOPs por token", "FLOPs per token"),
+    "pipeline.card.moe": ("dezenas a centenas de GFLOPs (estimado)", "tens to hundreds of GFLOPs (estimated)"),
     "pipeline.card.caption": (
-        "Camadas e parâmetros como no texto do curso; FLOPs por token gerado ≈ 2 × parâmetros. "
-        "Pelas fichas publicadas, o Llama 3.1 8B tem 32 camadas, o 70B 80 e o 405B 126. "
-        "O GPT-4 não foi publicado: os números são estimativas.",
-        "Layers and parameters as in the course text; FLOPs per generated token ≈ 2 × parameters. "
-        "By the published model cards, Llama 3.1 8B has 32 layers, 70B has 80 and 405B has 126. "
-        "GPT-4 was not published: its numbers are estimates.",
+        "Camadas e parâmetros como no texto do curso, corrigidos pelas fichas publicadas: o Llama 3.1 8B tem 32 "
+        "camadas, o 70B 80 e o 405B 126. FLOPs por token gerado ≈ 2 × os parâmetros que trabalham nesse token. "
+        "O GPT-4 não foi publicado: os números são estimativas, e, segundo relatos não oficiais, ele é uma mistura de especialistas (MoE), em "
+        "que cada token passa só por uma parte dos parâmetros. Por isso não são 2 × 1,7 T = 3,4 TFLOPs por token, "
+        "e sim \"dezenas ou centenas de bilhões de FLOPs\", como diz o texto.",
+        "Layers and parameters as in the course text, corrected by the published model cards: Llama 3.1 8B has 32 "
+        "layers, 70B has 80 and 405B has 126. FLOPs per generated token ≈ 2 × the parameters that work on that "
+        "token. GPT-4 was not published: its numbers are estimates, and it is reportedly a mixture of experts "
+        "(MoE), where each token goes through only part of the parameters. So it is not 2 × 1.7 T = 3.4 TFLOPs "
+        "per token but \"tens or hundreds of billions of FLOPs\", as the text says.",
     ),
 }

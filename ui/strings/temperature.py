@@ -3,13 +3,15 @@
 STRINGS = {
     "temperature.title": ("Temperatura e amostragem", "Temperature and sampling"),
     "temperature.intro": (
-        "Até os logits, o modelo é determinístico: a mesma entrada dá os mesmos números. Toda a variação entra "
-        "**na hora de escolher** o token. Primeiro o exemplo do texto, com três tokens; depois a distribuição "
+        "Na mesma máquina, com o mesmo lote e a mesma precisão, a mesma entrada dá os mesmos logits. A variação "
+        "que você controla entra **na hora de escolher** o token (a página Não-determinismo mostra a outra: a "
+        "ordem das contas). Primeiro o exemplo do texto, com três tokens; depois a distribuição "
         "de verdade do Gemma 3 270M, passando pela cadeia que o `generate()` da biblioteca transformers usa: "
         "penalidade de repetição → temperatura → top-k → top-p. Mexa nos controles: o modelo **não roda de "
         "novo**, só a matemática da amostragem.",
-        "Up to the logits the model is deterministic: the same input gives the same numbers. All the variety "
-        "comes in **when a token is chosen**. First the text's example with three tokens; then the real "
+        "On the same machine, with the same batch and the same precision, the same input gives the same logits. "
+        "The variety you control comes in **when a token is chosen** (the Nondeterminism page shows the other "
+        "kind: the order of the arithmetic). First the text's example with three tokens; then the real "
         "distribution of Gemma 3 270M, through the chain that the transformers library's `generate()` uses: "
         "repetition penalty → temperature → top-k → top-p. Move the controls: the model **does not run "
         "again**, only the sampling math does.",
@@ -51,14 +53,14 @@ STRINGS = {
     "temperature.curve.kind": ("série", "series"),
     "temperature.curve.caption_seed": (
         "Linha: a probabilidade do token mais provável para cada T, calculada. Quadrados: os pontos que o texto "
-        "desenhou. Os pontos do texto são aproximados à mão: em T = 0,3 o exato é {p03} e em T = 0,7 é {p07} "
-        "(o texto diz 95 e 78), e em T = 0,1 é {p01} (o texto diz 99); a forma é a mesma — cai de quase 100% "
-        "em direção a {floor} (um terço) conforme T cresce.",
+        "desenhou. Os pontos do texto são aproximados à mão, e {n} deles não conferem ao ponto percentual: "
+        "{diffs}. A forma é a mesma: cai de quase 100% em direção a {floor} (um terço) conforme T cresce.",
         "Line: the probability of the most likely token at each T, computed. Squares: the points the text drew. "
-        "The text's points are hand-rounded: at T = 0.3 the exact value is {p03} and at T = 0.7 it is {p07} "
-        "(the text says 95 and 78), and at T = 0.1 it is {p01} (the text says 99); the shape is the same — it "
-        "falls from almost 100% towards {floor} (one third) as T grows.",
+        "The text's points are hand-rounded, and {n} of them do not match to the percent: {diffs}. The shape is "
+        "the same: it falls from almost 100% towards {floor} (one third) as T grows.",
     ),
+    "temperature.curve.diff": ("em T = {t} o exato é {exact} (o texto diz {seed})",
+                               "at T = {t} the exact value is {exact} (the text says {seed})"),
     "temperature.curve.caption_own": (
         "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
         "{floor} (todos iguais); com T perto de 0, a 100% (greedy).",
@@ -188,7 +190,7 @@ STRINGS = {
     "temperature.pair.header": ("O top-p se adapta: confiante × incerto", "Top-p adapts: confident vs uncertain"),
     "temperature.pair.text": (
         "Com o mesmo p, o núcleo é pequeno quando o modelo está confiante e grande quando está incerto. O top-k "
-        "não faz isso: corta sempre k tokens, sejam eles poucos demais ou muitos demais.",
+        "não faz isso: mantém sempre k tokens, sejam eles poucos demais ou muitos demais.",
         "With the same p, the nucleus is small when the model is confident and large when it is uncertain. "
         "Top-k does not do that: it always keeps k tokens, whether that is too few or too many.",
     ),
@@ -212,20 +214,24 @@ STRINGS = {
                                 "Why turning T and p together \"in the dark\" misleads"),
     "temperature.dark.text": (
         "O top-p mede a massa **depois** da temperatura. Subir T achata a distribuição, e o mesmo p passa a deixar "
-        "entrar muito mais tokens; baixar T concentra a massa, e o p quase não corta nada. Os dois botões mexem "
-        "na mesma cauda: o efeito de um depende do outro. Por isso o texto aconselha: mexa em um de cada vez.",
+        "entrar muito mais tokens; baixar T concentra a massa no topo, e o núcleo encolhe até poucos tokens, às "
+        "vezes um só: aí o p corta quase tudo, e mexer nele quase não muda mais a distribuição. Os dois botões "
+        "mexem na mesma cauda: o efeito de um depende do outro. Por isso o texto aconselha: mexa em um de cada vez.",
         "Top-p measures probability mass **after** the temperature. Raising T flattens the distribution, so the "
-        "same p lets in many more tokens; lowering T concentrates the mass, and p hardly cuts anything. Both "
-        "knobs work on the same tail: the effect of one depends on the other. That is why the text advises: "
-        "change one at a time.",
+        "same p lets in many more tokens; lowering T concentrates the mass at the top, and the nucleus shrinks to "
+        "a few tokens, sometimes a single one: then p cuts almost everything, and moving it barely changes the "
+        "distribution any more. Both knobs work on the same tail: the effect of one depends on the other. That is "
+        "why the text advises: change one at a time.",
     ),
     "temperature.dark.size": ("tokens no núcleo", "tokens in the nucleus"),
     "temperature.dark.computing": ("Medindo o núcleo para cada T e p…", "Measuring the nucleus for each T and p…"),
     "temperature.dark.caption": (
         "Tamanho do núcleo do top-p (quantos tokens podem sair) para este prompt, em cada combinação de T "
-        "(linhas) e p (colunas). Cor em escala logarítmica.",
+        "(linhas) e p (colunas). Cor em escala logarítmica. Aqui, com T = {lo} o núcleo tem de {lo_min} a "
+        "{lo_max} token(s); com T = {hi}, de {hi_min} a {hi_max}.",
         "Size of the top-p nucleus (how many tokens can come out) for this prompt, for each combination of T "
-        "(rows) and p (columns). Colour on a logarithmic scale.",
+        "(rows) and p (columns). Colour on a logarithmic scale. Here, at T = {lo} the nucleus holds {lo_min} to "
+        "{lo_max} token(s); at T = {hi}, {hi_min} to {hi_max}.",
     ),
     # 5. repetition
     "temperature.loop.header": ("5. Penalidade de repetição", "5. Repetition penalty"),
