@@ -109,8 +109,12 @@ def compare_panel() -> None:
 def dark_section(prompt: str) -> None:
     st.header(t("temperature.dark.header"))
     st.markdown(t("temperature.dark.text"))
-    show(view.grid_chart(view.nucleus_grid(prompt)))
-    st.caption(t("temperature.dark.caption"))
+    grid = view.nucleus_grid(prompt)
+    show(view.grid_chart(grid))
+    ends = grid.groupby("T", sort=False)["size"].agg(["min", "max"])  # rows in GRID_T order: lowest T first
+    lo, hi = ends.index[0], ends.index[-1]
+    st.caption(t("temperature.dark.caption", lo=lo, hi=hi, lo_min=fmt_int(ends["min"][lo]),
+                 lo_max=fmt_int(ends["max"][lo]), hi_min=fmt_int(ends["min"][hi]), hi_max=fmt_int(ends["max"][hi])))
 
 
 @st.fragment

@@ -26,7 +26,7 @@ STRINGS = {
     "pipeline.ov.softmax": ("{v} probabilidades, Σ = {total}", "{v} probabilities, Σ = {total}"),
     "pipeline.ov.caption": (
         "As oito etapas com os números deste prompt. Atenção e MLP se repetem {layers} vezes, uma por camada; "
-        "a amostragem aqui é greedy (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
+        "a escolha aqui é gulosa (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
         "The eight stages with this prompt's numbers. Attention and MLP repeat {layers} times, once per layer; "
         "sampling here is greedy (the most likely token). The details of each stage follow below.",
     ),
@@ -175,15 +175,15 @@ STRINGS = {
     ),
     # 7 sampling
     "pipeline.sampling.what": (
-        "Da distribuição, escolhe-se um token. Greedy pega sempre o mais provável; amostrar sorteia de acordo "
+        "Da distribuição, escolhe-se um token. O modo guloso (greedy) pega sempre o mais provável; amostrar sorteia de acordo "
         "com as probabilidades.",
         "From the distribution, one token is chosen. Greedy always takes the most likely one; sampling draws "
         "according to the probabilities.",
     ),
-    "pipeline.sample.seed": ("Seed do sorteio", "Seed of the draw"),
-    "pipeline.sample.greedy": ("**Greedy** (temperatura 0): o mais provável, {p}",
+    "pipeline.sample.seed": ("Semente do sorteio", "Seed of the draw"),
+    "pipeline.sample.greedy": ("**Guloso** (temperatura 0): o mais provável, {p}",
                                "**Greedy** (temperature 0): the most likely, {p}"),
-    "pipeline.sample.drawn": ("**Sorteio** (temperatura 1, seed {seed}): tinha {p} de chance",
+    "pipeline.sample.drawn": ("**Sorteio** (temperatura 1, semente {seed}): tinha {p} de chance",
                               "**Draw** (temperature 1, seed {seed}): it had a {p} chance"),
     "pipeline.sample.caption": (
         "Mudar a semente sorteia de novo com os mesmos logits: o modelo não roda outra vez. Na mesma máquina, "
@@ -196,7 +196,7 @@ STRINGS = {
     ),
     # 8 output
     "pipeline.output.what": (
-        "O token escolhido (greedy) volta a ser texto e é anexado ao prompt. Para o próximo token, tudo recomeça "
+        "O token escolhido (guloso) volta a ser texto e é anexado ao prompt. Para o próximo token, tudo recomeça "
         "com essa entrada um token mais longa: é o loop da próxima página.",
         "The chosen (greedy) token becomes text again and is appended to the prompt. For the next token, "
         "everything starts over with this input one token longer: that is the loop on the next page.",

@@ -63,7 +63,7 @@ STRINGS = {
                                "at T = {t} the exact value is {exact} (the text says {seed})"),
     "temperature.curve.caption_own": (
         "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
-        "{floor} (todos iguais); com T perto de 0, a 100% (greedy).",
+        "{floor} (todos iguais); com T perto de 0, a 100% (guloso).",
         "The probability of the most likely token at each T, with your logits. With a very high T it tends to "
         "{floor} (all equal); with T near 0, to 100% (greedy).",
     ),
@@ -87,16 +87,17 @@ STRINGS = {
     # 2. the real model
     "temperature.real.header": ("2. A distribuição de verdade do modelo", "2. The model's real distribution"),
     "temperature.presets": ("Exemplos", "Examples"),
-    "temperature.ctl.t": ("Temperatura T (0 = greedy)", "Temperature T (0 = greedy)"),
+    "temperature.ctl.t": ("Temperatura T (0 = guloso)", "Temperature T (0 = greedy)"),
     "temperature.ctl.t.help": (
-        "Divide os logits por T. Em 0 o modelo não sorteia: pega sempre o mais provável (greedy, argmax).",
+        "Divide os logits por T. Em 0 o modelo não sorteia: pega sempre o mais provável (guloso, argmax).",
         "Divides the logits by T. At 0 the model does not draw: it always takes the most likely (greedy, argmax).",
     ),
     "temperature.ctl.k": ("top-k (0 = desligado)", "top-k (0 = off)"),
     "temperature.ctl.k.help": ("Mantém só os k tokens mais prováveis.", "Keeps only the k most likely tokens."),
     "temperature.ctl.p": ("top-p (1 = desligado)", "top-p (1 = off)"),
     "temperature.ctl.p.help": (
-        "Mantém o menor conjunto de tokens cuja probabilidade somada chega a p (o núcleo).",
+        "Mantém o menor conjunto de tokens cuja probabilidade somada chega a p (o núcleo): é a amostragem por "
+        "núcleo.",
         "Keeps the smallest set of tokens whose probabilities add up to at least p (the nucleus).",
     ),
     "temperature.ctl.r": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
@@ -105,13 +106,13 @@ STRINGS = {
         "Tokens already in the text get their logit divided by this number (or multiplied, if negative).",
     ),
     "temperature.greedy.on": (
-        "T = 0: **greedy**. Não há sorteio: o token de maior logit (depois da penalidade) sai sempre. "
+        "T = 0: **guloso**. Não há sorteio: o token de maior logit (depois da penalidade) sai sempre. "
         "Top-k e top-p não fazem nada aqui, como no `generate(do_sample=False)`.",
         "T = 0: **greedy**. There is no draw: the token with the highest logit (after the penalty) always "
         "comes out. Top-k and top-p do nothing here, as in `generate(do_sample=False)`.",
     ),
-    "temperature.greedy.short": ("greedy", "greedy"),
-    "temperature.greedy.mark": ("T = 0: greedy", "T = 0: greedy"),
+    "temperature.greedy.short": ("guloso", "greedy"),
+    "temperature.greedy.mark": ("T = 0: guloso", "T = 0: greedy"),
     "temperature.metric.kept": ("Tokens que podem sair", "Tokens that can come out"),
     "temperature.metric.kept.help": (
         "De todo o vocabulário, quantos ainda têm probabilidade maior que zero no fim da cadeia. "
@@ -138,7 +139,7 @@ STRINGS = {
     "temperature.entropy.before": ("só temperatura", "temperature only"),
     "temperature.entropy.after": ("com top-k e top-p", "with top-k and top-p"),
     "temperature.entropy.caption": (
-        "Entropia da distribuição (em bits) conforme T muda: 0 bits é certeza total (greedy); cada bit a mais "
+        "Entropia da distribuição (em bits) conforme T muda: 0 bits é certeza total (guloso); cada bit a mais "
         "dobra o número de escolhas \"equivalentes\". O ponto laranja mostra quanto top-k e top-p cortam.",
         "Entropy of the distribution (in bits) as T changes: 0 bits is total certainty (greedy); each extra bit "
         "doubles the number of \"equally likely\" choices. The orange dot shows how much top-k and top-p cut.",
@@ -163,7 +164,7 @@ STRINGS = {
     "temperature.stage.temperature": ("temperatura", "temperature"),
     "temperature.stage.top_k": ("top-k", "top-k"),
     "temperature.stage.top_p": ("top-p", "top-p"),
-    "temperature.stage.greedy": ("greedy", "greedy"),
+    "temperature.stage.greedy": ("guloso", "greedy"),
     "temperature.chain.col.stage": ("etapa", "stage"),
     "temperature.chain.col.setting": ("ajuste", "setting"),
     "temperature.chain.col.kept": ("tokens possíveis", "tokens possible"),
@@ -236,22 +237,22 @@ STRINGS = {
     # 5. repetition
     "temperature.loop.header": ("5. Penalidade de repetição", "5. Repetition penalty"),
     "temperature.loop.text": (
-        "Greedy pega sempre o mais provável e cai fácil em loop (o texto dá o exemplo \"muito muito muito…\"). "
+        "O modo guloso (greedy) pega sempre o mais provável e cai fácil em loop (o texto dá o exemplo \"muito muito muito…\"). "
         "A penalidade de repetição divide o logit de todo token que já está no texto. Abaixo, um loop de "
         "verdade deste modelo e o que a penalidade faz com ele, e um texto que **precisa** repetir tokens. Os "
-        "dois em greedy (T = 0). O modelo às vezes escreve HTML; aqui ele aparece como texto.",
+        "dois no modo guloso (T = 0). O modelo às vezes escreve HTML; aqui ele aparece como texto.",
         "Greedy always takes the most likely token and falls into loops easily (the text's example is \"muito "
         "muito muito…\"). The repetition penalty divides the logit of every token already in the text. Below, a "
         "real loop of this model and what the penalty does to it, and a text that **needs** to repeat tokens. "
         "Both greedy (T = 0). The model sometimes writes HTML; here it is shown as text.",
     ),
     "temperature.loop.runs": (
-        "Mudar este valor roda o modelo (duas gerações greedy); cada resultado fica guardado.",
+        "Mudar este valor roda o modelo (duas gerações gulosas); cada resultado fica guardado.",
         "Changing this value runs the model (two greedy generations); each result is kept.",
     ),
     "temperature.loop.case.loop": ("Um loop de verdade", "A real loop"),
     "temperature.loop.case.needed": ("Um texto que precisa repetir", "A text that needs to repeat"),
-    "temperature.loop.running": ("Gerando em greedy com penalidade {r}…", "Generating greedily with penalty {r}…"),
+    "temperature.loop.running": ("Gerando no modo guloso com penalidade {r}…", "Generating greedily with penalty {r}…"),
     "temperature.loop.with": ("**Penalidade {r}**", "**Penalty {r}**"),
     "temperature.loop.without": ("**Sem penalidade (1,0)**", "**No penalty (1.0)**"),
     "temperature.loop.found": (
