@@ -22,9 +22,13 @@ def seed_example() -> None:
     except mb.InvalidInput as exc:
         st.warning(t(f"temperature.err.{exc.key}", **exc.values), icon=":material/error:")
         return
-    data_table(view.seed_table(sv.temperature_table(logits)), hide_index=True, width="stretch")
+    rows = sv.temperature_table(logits)
+    data_table(view.seed_table(rows), hide_index=True, width="stretch")
     is_seed = logits == sv.SEED_LOGITS
-    st.caption(t("temperature.seed.caption_seed" if is_seed else "temperature.seed.caption_own"))
+    table_diffs = [t("temperature.seed.caption_diff", name=chr(ord("A") + i), t=fmt_float(row.temperature, 1),
+                     exact=fmt_pct(row.probs[i]), seed=row.seed_pct[i]) for row in rows for i in row.mismatches]
+    st.caption(t("temperature.seed.caption_seed", diffs="; ".join(table_diffs)) if is_seed
+               else t("temperature.seed.caption_own"))
     show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
     diffs = sv.seed_curve_mismatches() if is_seed else ()
     st.caption(t("temperature.curve.caption_seed" if is_seed else "temperature.curve.caption_own",

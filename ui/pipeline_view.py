@@ -321,7 +321,7 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         show(logit.properties(height=_step(20)))
         show(prob.properties(height=_step(20)))
     st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
-                 v=fmt_int(sm.vocab_size)))
+                 v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 4)))
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
                             "logit": [float(v) for v in sm.logits], "prob": [float(p) for p in sm.probs]}),
               "pipeline-softmax-top", key="pipeline_dl_sm")

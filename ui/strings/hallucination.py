@@ -23,9 +23,9 @@ STRINGS = {
         "Einstein was born in”). Compare with what the model writes below, and with how sure it was of each piece.",
     ),
     "hallucination.preset.gondwana.note": (
-        "**O que é verdade:** Gondwana foi um supercontinente que se desfez há mais de 100 milhões de anos. Nunca "
+        "**O que é verdade:** Gondwana foi um supercontinente que começou a se partir há cerca de 180 milhões de anos. Nunca "
         "teve presidente. O modelo aprendeu o padrão “O presidente de [país] foi [nome]” e o preenche assim mesmo.",
-        "**What is true:** Gondwana was a supercontinent that broke apart more than 100 million years ago. It never "
+        "**What is true:** Gondwana was a supercontinent that began to break apart about 180 million years ago. It never "
         "had a president. The prompt is Portuguese (“The first president of Gondwana was”); the model learned the "
         "pattern “The president of [country] was [name]” and fills it in anyway.",
     ),

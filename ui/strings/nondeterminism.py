@@ -46,9 +46,9 @@ STRINGS = {
     "nondeterminism.finish.stop_sequence": ("stop (sequência de parada)", "stop (stop sequence)"),
     "nondeterminism.table.caption": (
         "Cada linha é uma execução completa do mesmo prompt. Texto do modelo, mostrado como texto (↵ = quebra de "
-        "linha). O motivo de parada (finish_reason) diz por que a execução parou.",
+        "linha). O motivo de parada (`finish_reason`) diz por que a execução parou.",
         "Each row is one complete run of the same prompt. Model text, shown as text (↵ = line break). "
-        "The finish reason says why the run stopped.",
+        "The finish reason (`finish_reason`) says why the run stopped.",
     ),
     "nondeterminism.same.greedy": (
         "As {n} execuções geraram exatamente o mesmo texto: com temperatura 0 o modelo sempre pega o token mais "
@@ -251,7 +251,8 @@ STRINGS = {
         "- **Compare pelo significado, não pelo texto exato:** em testes, verifique fatos, campos e formato (ou "
         "use um avaliador), não a igualdade das strings.\n"
         "- **Sempre confira o `finish_reason`:** `length` quer dizer que a resposta foi cortada no limite de "
-        "tokens, não que o modelo terminou; `stop` é o fim natural (EOS).",
+        "tokens, não que o modelo terminou; `stop` é o fim natural (o token de parada, EOS) ou uma sequência de "
+        "parada.",
         "- **To reproduce:** temperature 0 (or a fixed seed), and record the model, its version, the parameters "
         "and the seed of every call.\n"
         "- **It can still vary:** on a shared GPU server your request lands in batches of a different size each "
@@ -260,6 +261,6 @@ STRINGS = {
         "- **Compare by meaning, not by exact text:** in tests, check facts, fields and format (or use a "
         "grader), not string equality.\n"
         "- **Always check `finish_reason`:** `length` means the answer was cut at the token limit, not that the "
-        "model was done; `stop` is the natural end (EOS).",
+        "model was done; `stop` is the natural end (the end-of-sequence token, EOS) or a stop sequence.",
     ),
 }

@@ -159,9 +159,9 @@ STRINGS = {
     # 6 softmax
     "pipeline.softmax.what": (
         "O vetor final é multiplicado pela matriz de saída: um *logit* (pontuação crua) para cada token do "
-        "vocabulário. O softmax transforma os logits em probabilidades que somam exatamente 100%.",
+        "vocabulário. O softmax transforma os logits em probabilidades que somam 100% (confira o TOTAL abaixo).",
         "The final vector is multiplied by the output matrix: one *logit* (raw score) for every token of the "
-        "vocabulary. Softmax turns the logits into probabilities that add up to exactly 100%.",
+        "vocabulary. Softmax turns the logits into probabilities that add up to 100% (check the TOTAL below).",
     ),
     "pipeline.col.logit": ("logit", "logit"),
     "pipeline.col.prob": ("probabilidade", "probability"),
@@ -169,9 +169,9 @@ STRINGS = {
     "pipeline.sm.total": ("TOTAL", "TOTAL"),
     "pipeline.sm.caption": (
         "Os 10 maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os 10 somam {top}; "
-        "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens é 100%.",
+        "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens dá {total}.",
         "The 10 largest logits (orange) and their probabilities after softmax (blue). The 10 add up to {top}; "
-        "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens is 100%.",
+        "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens comes to {total}.",
     ),
     # 7 sampling
     "pipeline.sampling.what": (
@@ -216,9 +216,9 @@ STRINGS = {
     "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
     "pipeline.lens.caption": (
         "Os 3 tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
-        "camadas a previsão é ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
+        "camadas a previsão costuma ser ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
         "The 3 most likely tokens at each layer, at the last position; colour is the probability. In the first "
-        "layers the prediction is noise; it forms in the last ones and arrives at the '{out}' row, the one the "
+        "layers the prediction tends to be noise; it forms in the last ones and arrives at the '{out}' row, the one the "
         "model uses.",
     ),
     # model card

@@ -39,11 +39,13 @@ STRINGS = {
     "temperature.seed.match": ("sim, ao ponto percentual", "yes, to the percent"),
     "temperature.seed.diff": ("{name}: exato {exact}, o texto diz {seed}%", "{name}: exact {exact}, the text says {seed}%"),
     "temperature.seed.caption_seed": (
-        "Tudo confere ao ponto percentual, com uma exceção: o token C em T = 2 dá 19,4%, e o texto imprime 20% "
-        "(arredondou para a linha somar 100). Os valores exatos são calculados aqui, não copiados.",
-        "Everything matches to the percent, with one exception: token C at T = 2 is 19.4%, and the text prints "
-        "20% (rounded so that the row adds up to 100). The exact values are computed here, not copied.",
+        "Tudo confere ao ponto percentual, exceto: {diffs} (o texto arredondou para a linha somar "
+        "100). Os valores exatos são calculados aqui, não copiados.",
+        "Everything matches to the percent except: {diffs} (the text rounded so that the row adds "
+        "up to 100). The exact values are computed here, not copied.",
     ),
+    "temperature.seed.caption_diff": ("o token {name} em T = {t} dá {exact}, e o texto imprime {seed}%",
+                                      "token {name} at T = {t} is {exact}, and the text prints {seed}%"),
     "temperature.seed.caption_own": (
         "Seus logits, calculados ao vivo. A coluna do texto só aparece para os logits do texto (2,0; 1,0; 0,1).",
         "Your logits, computed live. The text's column appears only for the text's logits (2.0, 1.0, 0.1).",
@@ -238,11 +240,13 @@ STRINGS = {
     "temperature.loop.header": ("5. Penalidade de repetição", "5. Repetition penalty"),
     "temperature.loop.text": (
         "O modo guloso (greedy) pega sempre o mais provável e cai fácil em loop (o texto dá o exemplo \"muito muito muito…\"). "
-        "A penalidade de repetição divide o logit de todo token que já está no texto. Abaixo, um loop de "
+        "A penalidade de repetição divide o logit de todo token que já está no texto (ou multiplica, se ele for "
+        "negativo): sempre para baixo. Abaixo, um loop de "
         "verdade deste modelo e o que a penalidade faz com ele, e um texto que **precisa** repetir tokens. Os "
         "dois no modo guloso (T = 0). O modelo às vezes escreve HTML; aqui ele aparece como texto.",
         "Greedy always takes the most likely token and falls into loops easily (the text's example is \"muito "
-        "muito muito…\"). The repetition penalty divides the logit of every token already in the text. Below, a "
+        "muito muito…\"). The repetition penalty divides the logit of every token already in the text (or multiplies "
+        "it, if it is negative): always downwards. Below, a "
         "real loop of this model and what the penalty does to it, and a text that **needs** to repeat tokens. "
         "Both greedy (T = 0). The model sometimes writes HTML; here it is shown as text.",
     ),
