@@ -7,7 +7,16 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import SoftmaxView, mlp_inputs, mlp_view, pick, residual_norms, visible_keys
+from model_backend.pipeline import (
+    OutputLayer,
+    SoftmaxView,
+    mlp_inputs,
+    mlp_view,
+    output_layer,
+    pick,
+    residual_norms,
+    visible_keys,
+)
 from model_backend.text import token_info, visible
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on, show
@@ -325,6 +334,26 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
                             "logit": [float(v) for v in sm.logits], "prob": [float(p) for p in sm.probs]}),
               "pipeline-softmax-top", key="pipeline_dl_sm")
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _output_layer(spec: str, dtype: str, prompt: str, _hidden: np.ndarray, _logits: np.ndarray) -> OutputLayer:
+    return output_layer(backend._bundle(spec, dtype), _hidden, _logits)
+
+
+def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
+    """logits = W·h, then softmax; W measured against the embedding matrix (Gemma ties them)."""
+    out = _output_layer(backend.current_model(), backend.current_dtype(), prompt, tr.hidden_states[-1][-1],
+                        tr.last_logits)
+    st.latex(r"\mathrm{logits} = W\,h \qquad P(\mathrm{token}_i) = rac{e^{\mathrm{logit}_i}}{\sum_j e^{\mathrm{logit}_j}}")
+    st.markdown(t("pipeline.out.shapes", v=fmt_int(out.vocab), d=fmt_int(out.d_model)))
+    if out.same_tensor and out.equal_values:
+        st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(tr.info.embed_scale, 2)))
+    else:
+        st.markdown(t("pipeline.out.untied", equal=t("pipeline.out.yes" if out.equal_values else "pipeline.out.no")))
+    st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), dtype=tr.info.dtype,
+                 top=t("pipeline.out.yes" if out.same_top else "pipeline.out.no"))
+               + (" " + t("pipeline.out.softcap", cap=fmt_float(out.softcap, 1)) if out.softcap else ""))
 
 
 def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:

@@ -163,6 +163,40 @@ STRINGS = {
         "The final vector is multiplied by the output matrix: one *logit* (raw score) for every token of the "
         "vocabulary. Softmax turns the logits into probabilities that add up to 100% (check the TOTAL below).",
     ),
+    "pipeline.out.shapes": (
+        "**A camada de saída.** W é a matriz de saída, com uma linha por token do vocabulário: {v} × {d} números. "
+        "h é o vetor final do último token ({d} números, depois da norma final). W·h é um produto escalar de h "
+        "com cada linha: {v} logits, um por token.",
+        "**The output layer.** W is the output matrix, with one row per vocabulary token: {v} × {d} numbers. h is "
+        "the last token's final vector ({d} numbers, after the final norm). W·h is one dot product of h with each "
+        "row: {v} logits, one per token.",
+    ),
+    "pipeline.out.tied": (
+        "**No Gemma, W é a própria matriz de embedding** (pesos amarrados). Medido agora no modelo carregado: "
+        "`lm_head.weight` e `embed_tokens.weight` ocupam a mesma memória (mesmo `data_ptr`) e `torch.equal` dá "
+        "verdadeiro. A mesma tabela que transforma um token em vetor na entrada (lá multiplicada por {scale}) "
+        "pontua cada token na saída, e o modelo economiza {n} parâmetros.",
+        "**In Gemma, W is the embedding matrix itself** (tied weights). Measured just now on the loaded model: "
+        "`lm_head.weight` and `embed_tokens.weight` share the same memory (same `data_ptr`) and `torch.equal` is "
+        "true. The same table that turns a token into a vector at the input (there multiplied by {scale}) scores "
+        "every token at the output, and the model saves {n} parameters.",
+    ),
+    "pipeline.out.untied": (
+        "**Neste modelo W é uma matriz separada da de embedding** (pesos não amarrados; valores iguais: {equal}).",
+        "**In this model W is a matrix of its own, apart from the embedding** (weights not tied; equal values: {equal}).",
+    ),
+    "pipeline.out.check": (
+        "Conferido agora: W·h calculado à mão em float32 difere dos logits do modelo em no máximo {diff} (o modelo "
+        "calcula em {dtype}, que arredonda); mesmo token mais provável: {top}.",
+        "Checked just now: W·h computed by hand in float32 differs from the model's logits by at most {diff} (the "
+        "model computes in {dtype}, which rounds); same most likely token: {top}.",
+    ),
+    "pipeline.out.softcap": (
+        "Este modelo ainda limita os logits: {cap} · tanh(logit / {cap}).",
+        "This model also caps the logits: {cap} · tanh(logit / {cap}).",
+    ),
+    "pipeline.out.yes": ("sim", "yes"),
+    "pipeline.out.no": ("não", "no"),
     "pipeline.col.logit": ("logit", "logit"),
     "pipeline.col.prob": ("probabilidade", "probability"),
     "pipeline.sm.rest": ("outros {n}", "other {n}"),
