@@ -231,3 +231,36 @@ def output_layer(bundle: ModelBundle, final_hidden: np.ndarray, logits: np.ndarr
                        same_tensor=head.data_ptr() == emb.data_ptr(), equal_values=equal,
                        softcap=float(cap) if cap else None, max_diff=diff, same_top=same_top,
                        shared_params=int(head.numel()) if head.data_ptr() == emb.data_ptr() else 0)
+
+
+@dataclass(frozen=True)
+class AnswerFlops:
+    """Arithmetic for one whole answer: the prompt's prefill, then one decode step per further token."""
+
+    per_token: int  # 2 x parameters: one multiply and one add per weight, for one token
+    prefill: int  # the prompt's tokens through the whole model (it also yields the first new token)
+    decode: int  # every further new token, each with its attention over the context so far
+    n_prompt: int
+    n_new: int
+
+    @property
+    def total(self) -> int:
+        return self.prefill + self.decode
+
+
+def attention_flops(info: ModelInfo, context: int) -> int:
+    """The part the 2 x parameters rule leaves out: one token's queries against `context` keys and the mix of
+    `context` values, 2 x context x head_dim each, in every head of every layer."""
+    return 2 * 2 * context * info.head_dim * info.n_heads * info.n_layers
+
+
+def answer_flops(info: ModelInfo, n_prompt: int, n_new: int) -> AnswerFlops:
+    """FLOPs for an answer of n_new tokens after an n_prompt-token prompt (n_new >= 1).
+
+    Prefill: each prompt position costs 2·N plus its attention over the positions up to it.
+    Decode: new tokens 2 .. n_new each cost 2·N plus attention over the prompt and the tokens so far.
+    """
+    per = info.flops_per_token
+    prefill = n_prompt * per + sum(attention_flops(info, c) for c in range(1, n_prompt + 1))
+    decode = sum(per + attention_flops(info, n_prompt + i) for i in range(1, n_new))
+    return AnswerFlops(per_token=per, prefill=prefill, decode=decode, n_prompt=n_prompt, n_new=n_new)

@@ -139,3 +139,16 @@ def test_output_layer_recomputes_the_logits_and_sees_the_tied_matrix(tiny_bundle
     assert out.max_diff < 1e-4
     other = output_layer(tiny_bundle, np.zeros(tr.info.d_model, dtype=np.float32), tr.last_logits)
     assert other.max_diff == float(np.abs(tr.last_logits).max())  # h = 0 gives logits 0: the check can fail
+
+
+def test_answer_flops_add_prefill_and_decode_with_attention(tiny_bundle):
+    from model_backend.pipeline import answer_flops, attention_flops
+    info = tiny_bundle.info
+    per_att = 4 * info.head_dim * info.n_heads * info.n_layers  # one key and one value, per context position
+    assert attention_flops(info, 10) == 10 * per_att
+    f = answer_flops(info, n_prompt=3, n_new=4)
+    assert f.per_token == 2 * info.n_params
+    assert f.prefill == 3 * f.per_token + (1 + 2 + 3) * per_att
+    assert f.decode == 3 * f.per_token + (4 + 5 + 6) * per_att  # new tokens 2..4 see 4, 5, 6 positions
+    assert f.total == f.prefill + f.decode
+    assert answer_flops(info, 3, 1).decode == 0  # one new token: the prefill made it
