@@ -4,6 +4,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import sampling_views as sv
+from ui import penalties_view
 from ui import temperature_view as view
 from ui.charts import show
 from ui.export import downloads
@@ -168,6 +169,7 @@ def render() -> None:
         dark_section(prompt)
     compare_panel()
     loop_panel()
+    penalties_view.panel()  # the seed's subtractive penalties beside transformers' repetition penalty
     next_page_link("temperature")
 
 

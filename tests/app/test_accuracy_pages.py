@@ -32,7 +32,8 @@ def test_pipeline_and_attention_name_model_layer_5_the_same(lang, layer):
 
 
 def test_model_table_and_cropped_rows_on_the_pipeline_page():
-    at = run_page("pipeline", lang="en", prompt_pipeline=LONG)
+    at = run_page("pipeline", lang="en")
+    at.text_area(key="prompt_pipeline").set_value(LONG).run()
     assert not at.exception
     tables = [t.value.to_string() for t in at.table]
     assert any("32 / 80 / 126" in t and "tens to hundreds of GFLOPs" in t for t in tables)
@@ -49,3 +50,13 @@ def test_the_loop_maps_its_finish_reason_to_two_apis():
     assert "Finish reason: token limit." in texts(at)
     table = at.table[-1].value
     assert list(table.iloc[:, 1]) == ['"stop"', '"length"', '"stop"'] and table.iloc[1, 0].startswith("▶")
+
+
+def test_the_penalties_panel_runs_both_kinds_live():
+    at = run_page("temperature", lang="en", timeout=900)
+    next(b for b in at.button if b.label == "Generate with both, side by side").click().run(timeout=900)
+    assert not at.exception
+    shown = texts(at)
+    assert "Divides (transformers), 1.3" in shown and "Subtracts (API): frequency 0.5, presence 0.5" in shown
+    assert shown.count("Numbers counted right after 5:") >= 3
+    print("\n" + "\n".join(c.value for c in at.caption if "Loop:" in c.value or "cycle" in c.value or "counted" in c.value))
