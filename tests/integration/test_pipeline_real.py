@@ -54,3 +54,16 @@ def test_kv_cache_grows_by_the_computed_bytes_per_position(real_bundle):
     sizes = [s.kv_cache_bytes for s in g.steps]
     assert sizes[0] == per * len(g.prompt_tokens)
     assert [b - a for a, b in zip(sizes, sizes[1:])] == [per, per]
+
+
+def test_gemma_ties_the_output_matrix_to_the_embedding_and_w_h_gives_its_logits(real_bundle, real_trace):
+    from model_backend.pipeline import output_layer
+    out = output_layer(real_bundle, real_trace.hidden_states[-1][-1], real_trace.last_logits)
+    assert out.tied_config and out.same_tensor and out.equal_values  # one matrix, measured on the loaded model
+    assert (out.vocab, out.d_model) == (262_144, 640) and out.shared_params == 262_144 * 640
+    assert out.softcap is None  # Gemma 3 has no final logit soft-capping (Gemma 2 had 30)
+    assert out.same_top
+    # float32 both ways; a different summation order (blocked product vs the model's kernel) moves logits
+    # of size ~10-30 by a few 1e-5; 1e-3 holds across CPUs
+    assert out.max_diff < 1e-3
+    print("\nW·h vs model logits, float32, max |diff|:", out.max_diff)

@@ -124,3 +124,31 @@ def test_kv_bytes_per_position_matches_the_measured_cache(tiny_bundle):
     sizes = [s.kv_cache_bytes for s in g.steps]
     assert sizes[0] == per * len(g.prompt_tokens)
     assert all(b - a == per for a, b in zip(sizes, sizes[1:]))
+
+
+def test_output_layer_recomputes_the_logits_and_sees_the_tied_matrix(tiny_bundle):
+    from model_backend.pipeline import output_layer
+    tr = trace(tiny_bundle, "o gato")
+    out = output_layer(tiny_bundle, tr.hidden_states[-1][-1], tr.last_logits)
+    model = tiny_bundle.model
+    tied = model.get_output_embeddings().weight is model.get_input_embeddings().weight
+    assert out.same_tensor == tied and out.equal_values == tied and out.tied_config == bool(model.config.tie_word_embeddings)
+    assert out.vocab == tr.info.vocab_size and out.d_model == tr.info.d_model
+    assert out.same_top
+    # the tiny model runs in float32: W·h by hand equals its logits to float32 rounding (1e-4 on logits of size ~1)
+    assert out.max_diff < 1e-4
+    other = output_layer(tiny_bundle, np.zeros(tr.info.d_model, dtype=np.float32), tr.last_logits)
+    assert other.max_diff == float(np.abs(tr.last_logits).max())  # h = 0 gives logits 0: the check can fail
+
+
+def test_answer_flops_add_prefill_and_decode_with_attention(tiny_bundle):
+    from model_backend.pipeline import answer_flops, attention_flops
+    info = tiny_bundle.info
+    per_att = 4 * info.head_dim * info.n_heads * info.n_layers  # one key and one value, per context position
+    assert attention_flops(info, 10) == 10 * per_att
+    f = answer_flops(info, n_prompt=3, n_new=4)
+    assert f.per_token == 2 * info.n_params
+    assert f.prefill == 3 * f.per_token + (1 + 2 + 3) * per_att
+    assert f.decode == 3 * f.per_token + (4 + 5 + 6) * per_att  # new tokens 2..4 see 4, 5, 6 positions
+    assert f.total == f.prefill + f.decode
+    assert answer_flops(info, 3, 1).decode == 0  # one new token: the prefill made it

@@ -7,7 +7,7 @@ STRINGS = {
     "side.model": ("Modelo", "Model"),
     "side.dtype": ("Precisão numérica", "Numeric precision"),
     "side.dtype.auto": ("automática (bfloat16 na CPU)", "automatic (bfloat16 on the CPU)"),
-    "side.dtype.float32": ("float32 (exata, mais lenta)", "float32 (exact, slower)"),
+    "side.dtype.float32": ("float32 (mais precisa, mais lenta)", "float32 (more precise, slower)"),
     "side.dtype.bfloat16": ("bfloat16 (rápida)", "bfloat16 (fast)"),
     "side.advanced": ("Avançado", "Advanced"),
     "side.presets": ("Exemplos de prompt", "Prompt examples"),
@@ -42,7 +42,7 @@ STRINGS = {
     "err.not_a_number": ("`{name}` precisa ser um número, mas é {value!r}.", "`{name}` has to be a number, but is {value!r}."),
     "err.not_finite": ("`{name}` precisa ser um número finito, mas é {value}.", "`{name}` has to be a finite number, but is {value}."),
     "err.not_integer": ("`{name}` precisa ser um número inteiro, mas é {value}.", "`{name}` has to be a whole number, but is {value}."),
-    "err.temperature": ("A temperatura precisa ser 0 (greedy) ou positiva, mas é {value}.",
+    "err.temperature": ("A temperatura precisa ser 0 (guloso) ou positiva, mas é {value}.",
                         "Temperature has to be 0 (greedy) or positive, but is {value}."),
     "err.top_k": ("top-k precisa ser um inteiro positivo (ou 0 para desligar), mas é {value}.",
                   "top-k has to be a positive integer (or 0 for off), but is {value}."),
@@ -51,7 +51,7 @@ STRINGS = {
                                "The repetition penalty has to be positive, but is {value}."),
     "err.max_new_tokens": ("max_new_tokens precisa estar entre 1 e {cap}, mas é {value}.",
                            "max_new_tokens has to be between 1 and {cap}, but is {value}."),
-    "err.seed": ("A seed precisa estar entre 0 e 2^63 − 1, mas é {value}.", "The seed has to be between 0 and 2^63 − 1, but is {value}."),
+    "err.seed": ("A semente precisa estar entre 0 e 2^63 − 1, mas é {value}.", "The seed has to be between 0 and 2^63 − 1, but is {value}."),
     "err.stop": ("Cada sequência de parada precisa ter texto, mas uma é {value!r}.",
                  "Each stop sequence needs some text, but one is {value!r}."),
     "err.stop_count": ("No máximo 8 sequências de parada; foram dadas {n}.", "At most 8 stop sequences; {n} were given."),
@@ -60,7 +60,7 @@ STRINGS = {
     "prepare.title": ("Preparando o modelo (só na primeira vez)", "Preparing the model (first time only)"),
     "prepare.assemble": ("montando o arquivo GGUF", "assembling the GGUF file"),
     "prepare.tokenizer": ("lendo o tokenizador", "reading the tokenizer"),
-    "prepare.dequantize": ("descompactando os pesos quantizados", "de-quantizing the weights"),
+    "prepare.dequantize": ("desquantizando os pesos", "de-quantizing the weights"),
     "prepare.save": ("salvando uma cópia rápida de carregar", "saving a copy that loads fast"),
     "prepare.checksum": ("conferindo a cópia", "checking the copy"),
     "prepare.load": ("carregando", "loading"),
@@ -80,7 +80,7 @@ STRINGS = {
     "home.path": ("O caminho, na ordem do pipeline", "The path, in pipeline order"),
     "home.try": ("Experimente: qual é o próximo token?", "Try it: what is the next token?"),
     "home.try.caption": (
-        "As 10 continuações mais prováveis segundo o modelo, calculadas agora. As barras somam menos de 100% "
+        "Os 10 próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "
         "porque os outros {rest} tokens do vocabulário dividem o resto.",
         "The model's 10 most likely continuations, computed just now. The bars add up to less than 100% "
         "because the other {rest} tokens of the vocabulary share the rest.",
