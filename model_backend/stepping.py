@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 import torch
 
+from .confidence import log_prob
 from .loading import ModelBundle
 from .sampling import choose, entropy_bits, kept_count, run_chain
 from .text import safe_text, token_info, token_infos
@@ -82,6 +83,7 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
             if record_attentions and out.attentions:
                 step_attn = torch.stack([a[0, :, -1, :] for a in out.attentions]).float().cpu().numpy()
             prob = float(raw[next_id])
+            logprob = log_prob(logits[0], next_id)  # from the logits: log(prob) is -inf once prob underflows
             rank = int((raw > raw[next_id]).sum()) + 1
             sampled = float(stage_scores[-1].probs[0, next_id])
             stages = _stages(stage_scores, top_ids)
@@ -98,7 +100,7 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
         hit = _stop_hit(text, params.stop)
         completion = text[: hit[0]] if hit else text
         step = Step(index=index, phase="prefill" if index == 0 else "decode",
-                    token=token_info(bundle.tokenizer, next_id, special), prob=prob, sampled_prob=sampled,
+                    token=token_info(bundle.tokenizer, next_id, special), prob=prob, logprob=logprob, sampled_prob=sampled,
                     rank=rank, entropy_bits=ent, top=top, stages=stages, ms=ms,
                     kv_cache_bytes=kv_cache_bytes(past), text=completion,
                     attentions=None if step_attn is None else np.ascontiguousarray(step_attn))

@@ -123,6 +123,7 @@ class Step:
     phase: str  # "prefill" or "decode"
     token: TokenInfo
     prob: float  # raw softmax probability of the chosen token
+    logprob: float  # its natural log, from log_softmax of the logits (finite where prob underflows to 0)
     sampled_prob: float  # its probability in the processed distribution it was drawn from
     rank: int  # 1 = it was the most likely raw token
     entropy_bits: float  # entropy of the raw distribution

@@ -47,7 +47,7 @@ def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):  # no
     assert len(run.steps) <= 3 and run.done
     # The downloads hold the steps the table shows.
     steps = both(captured, "loop-steps")
-    table = next(df.value for df in tables(at) if "phase" in df.value.columns)
+    table = next(df for df in tables(at) if "phase" in df.columns)
     assert list(steps["token"]) == list(table["token"]) == [s.token.display for s in run.steps]
     assert [f"{100 * p:.1f}%" for p in steps["prob"]] == list(table["probability"])
     assert list(steps["id"]) == [s.token.id for s in run.steps] and steps["completion"].iloc[-1] == run.steps[-1].text

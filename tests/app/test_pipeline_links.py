@@ -38,7 +38,7 @@ def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
 
     # The downloads are the numbers shown: the tokens table, the heatmap's cells, the softmax table.
     tokens = both(captured, "pipeline-tokens")
-    table = next(df.value for df in tables(at) if "ID" in df.value.columns)
+    table = next(df for df in tables(at) if "ID" in df.columns)
     assert list(tokens["id"]) == list(table["ID"]) and list(tokens["token"]) == list(table["token"])
     att = both(captured, "pipeline-attention-L6-H3")
     n = len(tokens)
@@ -49,7 +49,7 @@ def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
     heat = next(f for f in chart_frames(at) if {"query", "key", "shown"} <= set(f.columns))
     assert list(heat["shown"]) == ["masked (future)" if m else pct(w) for m, w in zip(att["masked"], att["weight"])]
     top = both(captured, "pipeline-softmax-top")
-    probs = next(df.value for df in tables(at) if "probability" in df.value.columns)
+    probs = next(df for df in tables(at) if "probability" in df.columns)
     assert [pct(p, 2) for p in top["prob"]] == list(probs["probability"])[: len(top)]
     emb = both(captured, "pipeline-embedding-2")
     assert len(emb) == 640 and list(emb["dim"]) == list(range(640))
