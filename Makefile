@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-portable lint prepare deps deps-dev bench loadtest clean
+.PHONY: run test test-portable lint prepare deps deps-dev bench loadtest scaletest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ loadtest: deps-dev prepare
 	$(BIN)/python bench/loadtest.py
 	$(BIN)/python bench/loadtest.py --shared --out bench/loadtest-shared.json
 	$(BIN)/python bench/loadtest.py --sessions 10 --out bench/loadtest-10.json
+
+## scaletest: 2 replicas behind Debian's nginx (installed if missing), loopback only; a replica is killed
+## while visitors are connected: bench/scaletest.json and the README's figures
+scaletest: deps-dev prepare
+	$(BIN)/python bench/scaletest.py
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache
