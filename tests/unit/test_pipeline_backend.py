@@ -6,7 +6,6 @@ import torch
 from model_backend import SamplingParams, generate, trace
 from model_backend.pipeline import (
     kv_bytes_per_position,
-    loop_ended,
     mlp_inputs,
     mlp_view,
     pick,
@@ -14,6 +13,7 @@ from model_backend.pipeline import (
     softmax_view,
     visible_keys,
 )
+from model_backend.stepping import finish_reason
 
 PROMPT = "O gato sentou no"
 
@@ -93,27 +93,36 @@ def test_pick_greedy_is_argmax_and_draws_are_seeded():
     assert {1, 2} <= set(draws)  # both likely tokens come up across seeds
 
 
-def test_loop_ended_agrees_with_the_loop_on_length(tiny_bundle):
+def _reasons(g):
+    return [s.finish_reason for s in g.steps]
+
+
+def test_the_last_step_says_the_loop_ended_on_length(tiny_bundle):
     g = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=3))
-    steps = list(g.steps)
-    eos = tiny_bundle.info.eos_token_ids
-    assert g.finish_reason in ("length", "stop")
-    ended = [loop_ended(tiny_bundle.tokenizer, steps[:n], g.params, eos) for n in range(1, len(steps) + 1)]
-    assert ended == [False] * (len(steps) - 1) + [True]
+    if g.finish_reason == "stop":
+        pytest.skip("the random tiny model wrote EOS first")
+    assert g.finish_reason == "length" and len(g.steps) == 3
+    assert _reasons(g) == [None, None, "length"]
 
 
-def test_loop_ended_agrees_with_the_loop_on_a_stop_sequence(tiny_bundle):
+def test_the_last_step_says_the_loop_ended_on_a_stop_sequence(tiny_bundle):
     free = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=6))
     if free.finish_reason == "stop" or len(free.completion) < 3:
         pytest.skip("the random tiny model stopped too early to place a stop sequence")
     stop = free.completion[2]  # a character the greedy text contains from its third character on
     params = SamplingParams(temperature=0, max_new_tokens=6, stop=(stop,))
     g = generate(tiny_bundle, PROMPT, params)
-    assert g.finish_reason == "stop_sequence"
-    steps = list(g.steps)
-    eos = tiny_bundle.info.eos_token_ids
-    ended = [loop_ended(tiny_bundle.tokenizer, steps[:n], params, eos) for n in range(1, len(steps) + 1)]
-    assert ended == [False] * (len(steps) - 1) + [True]
+    assert g.finish_reason == "stop_sequence" and g.stop_sequence == stop
+    assert _reasons(g) == [None] * (len(g.steps) - 1) + ["stop_sequence"]
+    assert all(stop not in s.text for s in g.steps[:-1])  # it ended at the first step whose text holds it
+
+
+@pytest.mark.parametrize("token, hit, index, expected", [
+    (7, None, 0, None), (2, None, 0, "stop"), (7, (3, "."), 0, "stop_sequence"), (7, None, 4, "length"),
+    (2, (3, "."), 4, "stop"), (7, (3, "."), 4, "stop_sequence"),  # EOS first, then a stop sequence, then length
+])
+def test_the_one_stop_rule(token, hit, index, expected):
+    assert finish_reason(token, {1, 2}, hit, index, max_new_tokens=5) == expected
 
 
 def test_kv_bytes_per_position_matches_the_measured_cache(tiny_bundle):
