@@ -80,9 +80,22 @@ def test_mlp_view_reproduces_the_layer_output(tiny_bundle):
 
 
 def test_mlp_input_is_the_pre_feedforward_norm_of_the_stream(tiny_bundle):
-    """Layer 0's MLP input differs from layer 1's: each layer records its own input."""
-    inputs = mlp_inputs(tiny_bundle, PROMPT)
-    assert not np.allclose(inputs[0], inputs[1])
+    """Each layer ends with stream_out = mid + post_ff_norm(mlp(x)), where x = pre_ff_norm(mid) is what the MLP
+    reads. From the residual stream the model reports (output_hidden_states) and the recorded x, recover mid
+    and check that pre_ff_norm(mid) gives x back (float32, rtol 1e-4). The un-normed stream, another layer's
+    input or the norm's input would not."""
+    inputs = mlp_inputs(tiny_bundle, PROMPT)  # [L, D]
+    ids = tiny_bundle.tokenizer(PROMPT, add_special_tokens=True)["input_ids"]
+    model = tiny_bundle.model
+    with torch.inference_mode():
+        hidden = model(input_ids=torch.tensor([ids]), output_hidden_states=True).hidden_states  # L+1 x [1, T, D]
+        layers = model.model.layers
+        assert len(inputs) == len(layers)
+        for i in range(len(layers) - 1):  # the last hidden state is after the final norm
+            x = torch.from_numpy(inputs[i])
+            mid = hidden[i + 1][0, -1] - layers[i].post_feedforward_layernorm(layers[i].mlp(x))
+            np.testing.assert_allclose(layers[i].pre_feedforward_layernorm(mid).numpy(), inputs[i], rtol=1e-4, atol=1e-5)
+            assert not np.allclose(inputs[i], hidden[i + 1][0, -1].numpy(), rtol=1e-2)  # not the stream itself
 
 
 def test_pick_greedy_is_argmax_and_draws_are_seeded():
