@@ -132,6 +132,7 @@ class Step:
     ms: float  # wall time of this step (forward pass + sampling)
     kv_cache_bytes: int  # size of the key/value cache after this step
     text: str  # completion so far, including this token
+    finish_reason: str | None = None  # on the loop's last step only: "stop", "length" or "stop_sequence"
     attentions: np.ndarray | None = None  # [L, H, K] where this token's query looked, if recorded
 
 

@@ -2,7 +2,7 @@
 to the defaults with a notice, and the downloads hold the numbers the page shows."""
 import pytest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import chart_frames, open_link, query_value, tables
 
@@ -17,7 +17,7 @@ def pct(p: float, digits: int = 1) -> str:
 LINK = {"prompt": PROMPT, "layer": "6", "head": "3", "pos": "2", "mlp": "4", "seed": "7", "lang": "en", "projection": "1"}
 
 
-def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
+def test_a_link_restores_the_prompt_and_every_setting(captured):
     at = open_link("pipeline", LINK)
     assert not at.exception
     assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it
