@@ -60,3 +60,13 @@ def test_the_penalties_panel_runs_both_kinds_live():
     assert "Divides (transformers), 1.3" in shown and "Subtracts (API): frequency 0.5, presence 0.5" in shown
     assert shown.count("Numbers counted right after 5:") >= 3
     print("\n" + "\n".join(c.value for c in at.caption if "Loop:" in c.value or "cycle" in c.value or "counted" in c.value))
+
+
+@pytest.mark.parametrize("lang, title, term", [("pt-BR", "Glossário PT ↔ EN", "amostragem por núcleo (top-p)"),
+                                               ("en", "Glossary PT ↔ EN", "nucleus sampling (top-p)")])
+def test_every_page_opens_the_glossary_and_pitfalls(lang, title, term):
+    at = run_page("home", lang=lang)
+    assert not at.exception
+    shown = texts(at)
+    assert title in shown and ("Armadilhas" in shown or "Pitfalls" in shown)
+    assert any(term in tbl.value.to_string() for tbl in at.table)
