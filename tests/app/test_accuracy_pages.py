@@ -70,3 +70,14 @@ def test_every_page_opens_the_glossary_and_pitfalls(lang, title, term):
     shown = texts(at)
     assert title in shown and ("Armadilhas" in shown or "Pitfalls" in shown)
     assert any(term in tbl.value.to_string() for tbl in at.table)
+
+
+def test_the_presets_run_live_on_the_page_prompt():
+    at = run_page("temperature", lang="en", timeout=900)
+    next(b for b in at.button if b.label == "Generate both").click().run(timeout=900)
+    assert not at.exception
+    table = next(df.value for df in at.dataframe if "generated text" in df.value.columns)
+    assert list(table["setting"]) == ["factual (T = 0)"] + ["creative (T = 0.8, top-p 0.9)"] * 3
+    caption = next(c.value for c in at.caption if "Creative gave" in c.value)
+    distinct = table["generated text"][1:].nunique()
+    assert f"Creative gave {distinct} different" in caption
