@@ -4,7 +4,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import sampling_views as sv
-from ui import penalties_view
+from ui import penalties_view, presets_view
 from ui import temperature_view as view
 from ui.charts import show
 from ui.export import downloads
@@ -168,6 +168,7 @@ def render() -> None:
         truncation_notice(truncated_from, len(ids))
         live_panel(prompt)
         dark_section(prompt)
+        presets_view.panel(prompt)  # the seed's factual / creative advice, run live on this prompt
     compare_panel()
     loop_panel()
     penalties_view.panel()  # the seed's subtractive penalties beside transformers' repetition penalty

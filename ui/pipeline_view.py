@@ -346,7 +346,7 @@ def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
     """logits = W·h, then softmax; W measured against the embedding matrix (Gemma ties them)."""
     out = _output_layer(backend.current_model(), backend.current_dtype(), prompt, tr.hidden_states[-1][-1],
                         tr.last_logits)
-    st.latex(r"\mathrm{logits} = W\,h \qquad P(\mathrm{token}_i) = rac{e^{\mathrm{logit}_i}}{\sum_j e^{\mathrm{logit}_j}}")
+    st.latex(r"\mathrm{logits} = W\,h \qquad P(\mathrm{token}_i) = \frac{e^{\mathrm{logit}_i}}{\sum_j e^{\mathrm{logit}_j}}")
     st.markdown(t("pipeline.out.shapes", v=fmt_int(out.vocab), d=fmt_int(out.d_model)))
     if out.same_tensor and out.equal_values:
         st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(tr.info.embed_scale, 2)))

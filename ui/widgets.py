@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
+from ui import glossary
 from ui.i18n import fmt_int, t
 from ui.untrusted import escape_frame, message_values
 
@@ -12,6 +13,7 @@ def intro(page: str) -> None:
     """Title and the two or three sentences that say what to look at."""
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))  # our own text from the table, never a visitor's
+    glossary.button(page)  # the PT <-> EN glossary and the course text's pitfalls, on every page
 
 
 def prompt_box(page: str, label_key: str = "common.prompt", height: int = 90) -> str | None:

@@ -60,3 +60,34 @@ def test_the_penalties_panel_runs_both_kinds_live():
     assert "Divides (transformers), 1.3" in shown and "Subtracts (API): frequency 0.5, presence 0.5" in shown
     assert shown.count("Numbers counted right after 5:") >= 3
     print("\n" + "\n".join(c.value for c in at.caption if "Loop:" in c.value or "cycle" in c.value or "counted" in c.value))
+
+
+@pytest.mark.parametrize("lang, title, term", [("pt-BR", "Glossário PT ↔ EN", "amostragem por núcleo (top-p)"),
+                                               ("en", "Glossary PT ↔ EN", "nucleus sampling (top-p)")])
+def test_every_page_opens_the_glossary_and_pitfalls(lang, title, term):
+    at = run_page("home", lang=lang)
+    assert not at.exception
+    shown = texts(at)
+    assert title in shown and ("Armadilhas" in shown or "Pitfalls" in shown)
+    assert any(term in tbl.value.to_string() for tbl in at.table)
+
+
+def test_the_presets_run_live_on_the_page_prompt():
+    at = run_page("temperature", lang="en", timeout=900)
+    next(b for b in at.button if b.label == "Generate both").click().run(timeout=900)
+    assert not at.exception
+    table = next(df.value for df in at.dataframe if "generated text" in df.value.columns)
+    assert list(table["setting"]) == ["factual (T = 0)"] + ["creative (T = 0.8, top-p 0.9)"] * 3
+    caption = next(c.value for c in at.caption if "Creative gave" in c.value)
+    distinct = table["generated text"][1:].nunique()
+    assert f"Creative gave {distinct} different" in caption
+
+
+def test_the_loop_page_shows_a_chat_as_a_completion_and_thinking_as_text():
+    at = run_page("loop", lang="en")
+    assert any(c.value.startswith("<bos><start_of_turn>user\nA book costs 12 dollars") for c in at.code)
+    next(b for b in at.button if b.label == "Ask both ways").click().run()
+    assert not at.exception
+    captions = [c.value for c in at.caption if "passes, each reading only the text before it" in c.value]
+    assert len(captions) == 2 and all("right answer (33)" in c for c in captions)
+    print("\n" + "\n".join(captions))

@@ -75,4 +75,4 @@ def test_the_example_table_shows_both_kinds_computed():
     assert df.iloc[:, 1].tolist() == [2, 1, 1, 0]  # A twice, B once, C once, D never
     norm = [v.replace(",", ".") for v in mult]
     assert norm == ["1.00", "0.50", "-2.00", "0.50"]  # divided (or multiplied) once, whatever the count
-    assert [v.replace(",", ".") for v in sub] == ["0.50", "-0.50", "-2.50", "0.50"]  # 2 - 2·1 - 0.5, ...
+    assert [v.replace(",", ".") for v in sub] == ["-0.50", "-0.50", "-2.50", "0.50"]  # A: 2 - 2·1 - 0.5
