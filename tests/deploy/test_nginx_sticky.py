@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
 from bench import lb
-from tests.conftest import _free_port
+from tests.conftest import free_port
 
 NGINX = lb.find_nginx()
 pytestmark = pytest.mark.skipif(NGINX is None and not os.environ.get("CI"),
@@ -28,7 +28,7 @@ class Backend:
     """A replica stand-in on 127.0.0.1: plain requests get its name; a websocket gets its name, then echoes."""
 
     def __init__(self, name: str):
-        self.name, self.port = name, _free_port()
+        self.name, self.port = name, free_port()
         self.loop = asyncio.new_event_loop()
         self._stop: asyncio.Future | None = None
         started = threading.Event()
@@ -65,7 +65,7 @@ class Backend:
 @pytest.fixture()
 def balancer(tmp_path):
     backends = {name: Backend(name) for name in ("A", "B")}
-    port = _free_port()
+    port = free_port()
     conf = lb.write_nginx_conf(tmp_path, port, [b.port for b in backends.values()])
     proc = lb.start_nginx(NGINX or lb.ensure_nginx(), conf)
     url = f"http://127.0.0.1:{port}"
@@ -150,7 +150,7 @@ def test_a_dead_replicas_visitors_move_to_the_other_and_stay_there(balancer):
 
 
 def test_nginx_accepts_the_rendered_template(tmp_path):
-    conf = lb.write_nginx_conf(tmp_path, _free_port(), [_free_port(), _free_port()])
+    conf = lb.write_nginx_conf(tmp_path, free_port(), [free_port(), free_port()])
     r = subprocess.run([NGINX or lb.ensure_nginx(), "-t", "-c", str(conf), "-p", str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
