@@ -1,4 +1,4 @@
-"""The numbers behind the pipeline and loop pages: masks, the MLP's expansion, softmax totals, loop ends."""
+"""The numbers behind the pipeline and loop pages: masks, the MLP's expansion, softmax totals, KV-cache sizes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,10 +8,8 @@ import torch
 
 from .loading import ModelBundle
 from .sampling import choose, distributions, run_chain
-from .stepping import _stop_hit
-from .text import safe_text
 from .tracing import encode
-from .types import ModelInfo, SamplingParams, Step
+from .types import ModelInfo, SamplingParams
 
 
 def visible_keys(n_tokens: int, layer_type: str = "full_attention", window: int | None = None) -> np.ndarray:
@@ -160,22 +158,6 @@ def pick(logits: np.ndarray, params: SamplingParams) -> int:
     stages = run_chain(torch.zeros((1, 0), dtype=torch.long), scores, params)
     generator = None if params.greedy else torch.Generator().manual_seed(int(params.seed or 0))
     return choose(stages[-1], params, generator)
-
-
-def loop_ended(tokenizer, steps: list[Step], params: SamplingParams, eos_ids: tuple[int, ...]) -> bool:
-    """Whether iter_generation() will stop after these steps (so the next item is the Generation).
-
-    Uses the same three rules as the loop: EOS, max_new_tokens, or a stop sequence in the text.
-    """
-    if not steps:
-        return False
-    if steps[-1].token.id in eos_ids or len(steps) >= params.max_new_tokens:
-        return True
-    if not params.stop:
-        return False
-    ids = [s.token.id for s in steps if s.token.id not in eos_ids]
-    text = safe_text(tokenizer.decode(ids, skip_special_tokens=False))
-    return _stop_hit(text, params.stop) is not None
 
 
 def kv_bytes_per_position(info: ModelInfo) -> int:

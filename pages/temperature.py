@@ -11,7 +11,8 @@ from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
-from ui.widgets import data_table, intro, model_text, prompt_box, timed, truncation_notice
+from ui.untrusted import escape_markdown
+from ui.widgets import data_table, intro, model_text, prompt_box, show_error, timed, truncation_notice
 
 
 def seed_example() -> None:
@@ -21,7 +22,7 @@ def seed_example() -> None:
     try:
         logits = sv.parse_logits(text)
     except mb.InvalidInput as exc:
-        st.warning(t(f"temperature.err.{exc.key}", **exc.values), icon=":material/error:")
+        show_error(exc, prefix="temperature.err")  # the typed value as a code span, never Markdown
         return
     rows = sv.temperature_table(logits)
     data_table(view.seed_table(rows), hide_index=True, width="stretch")
@@ -103,7 +104,7 @@ def compare_panel() -> None:
     for col, prompt in zip(st.columns(2), view.PAIR):
         chain = view.chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))
         sizes[prompt] = chain.stages[-1].kept
-        top = ", ".join(f"{name} {fmt_pct(float(chain.final[i]))}" for name, i in
+        top = ", ".join(f"{escape_markdown(name)} {fmt_pct(float(chain.final[i]))}" for name, i in  # help: Markdown
                         zip(view.labels(chain.ids[:3]), chain.ids[:3]))
         col.metric(t("temperature.pair.nucleus", prompt=prompt, p=fmt_float(p, 2)), fmt_int(sizes[prompt]),
                    help=t("temperature.pair.top", top=top))

@@ -375,7 +375,7 @@ def banco_panel() -> None:
         st.warning(t("attention.banco.missing", n=", ".join(map(str, missing))), icon=":material/search_off:")
         return
     sim = att.word_similarity(traces[0], spans[0], traces[1], spans[1])
-    st.table(word_table(list(zip(traces, spans))), hide_index=True)
+    data_table(word_table(list(zip(traces, spans))), hide_index=True)  # the visitor's sentences: never Markdown
     show_raw = st.toggle(t("attention.banco.raw"), key="attention_banco_raw")
     show(fig.similarity_chart(sim, show_raw))
     if all(np.isfinite(sim.centred)):

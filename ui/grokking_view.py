@@ -25,6 +25,7 @@ from ui.charts import MASKED, OKABE_ITO, PRIMARY, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
+from ui.untrusted import code_span
 
 TRAIN_COLOR, TEST_COLOR, JUMP_COLOR = OKABE_ITO[1], OKABE_ITO[0], OKABE_ITO[5]
 GOOD_FIT = 0.9  # R^2 above which the dots "lie on the waves"
@@ -431,7 +432,7 @@ def _outcome(run: BackgroundRun) -> None:
         st.success(t("grokking.state.done", steps=fmt_int(steps), secs=secs,
                      rate=fmt_int(steps / max(run.elapsed, 1e-9))), icon=":material/check_circle:")
     elif run.state == "error":
-        st.error(t("grokking.state.error", error=run.error or "?"))
+        st.error(t("grokking.state.error", error=code_span(run.error or "?")))
     elif run.state == "time_limit":
         st.info(t("grokking.state.time_limit", steps=fmt_int(steps), limit=MAX_SECONDS))
     elif run.state in ("stopped", "abandoned"):

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import kv_bytes_per_position, loop_ended
+from model_backend.pipeline import kv_bytes_per_position
 from model_backend.text import visible
 from ui import backend, finish_reasons
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, show
@@ -151,8 +151,7 @@ class LoopRun:
             self.result, self.gen = event, None
             return None
         self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
-        bundle = backend.bundle()
-        if loop_ended(bundle.tokenizer, self.steps, self.params, bundle.info.eos_token_ids):
+        if event.finish_reason:  # the loop says on its last step why it ends
             self.result, self.gen = next(self.gen), None  # the generator only wraps up: no forward pass
         return event
 

@@ -24,6 +24,7 @@ from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.numbering import head_no, layer_index, layer_no
 from ui.share import Param
+from ui.untrusted import escape_markdown
 from ui.widgets import data_table, model_text
 
 MAX_HEATMAP_TOKENS = 16  # a bigger square is unreadable on a projector
@@ -424,7 +425,7 @@ def model_card(info: mb.ModelInfo) -> None:
     # Side by side; stacked in projection mode, where the comparison table needs the whole width.
     left, right = (st.container(), st.container()) if projection_on() else st.columns([2, 3])
     with left:  # st.table: our own numbers only (it renders Markdown, so never model text here)
-        st.markdown(t("pipeline.card.ours", name=info.name))
+        st.markdown(t("pipeline.card.ours", name=escape_markdown(info.name)))  # a model path or hub id
         st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],
                                t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
     with right:

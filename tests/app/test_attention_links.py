@@ -7,7 +7,7 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import open_link, query_value
 
@@ -39,7 +39,7 @@ def chart_data(at: AppTest, index: int) -> pd.DataFrame:
     return convert_arrow_bytes_to_pandas_df(proto.datasets[0].data.data)
 
 
-def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):  # noqa: F811
+def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):
     at = open_link("attention", LINK)
     assert not at.exception
     assert at.text_area(key="prompt_attention").value == PROMPT
@@ -145,7 +145,7 @@ def test_pt_br_link_and_projection_mode():
     assert spec["config"]["axis"]["labelFontSize"] == 22  # projection mode: larger labels
 
 
-def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):  # noqa: F811
+def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):
     prompt = "O gato sentou no tapete e dormiu. " * 6  # about 60 tokens
     at = open_link("attention", {"prompt": prompt, "cols": "12", "layer": "3", "head": "0", "lang": "en"})
     assert not at.exception

@@ -3,8 +3,8 @@ follows the "banco" boxes, and projection mode is shot at 1280x720 to be looked 
 import time
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from tests.e2e.test_attention_browser import open_attention, wait_for_rerun
-from tests.e2e.test_browser_shell import shoot
+from tests.browser import settle, shoot
+from tests.e2e.test_attention_browser import open_attention
 
 LINK = {"prompt": "O gato sentou no", "layer": "5", "head": "1", "token": "2", "grid": "6"}
 
@@ -31,7 +31,7 @@ def test_a_link_brings_back_the_same_tokens_and_settings(browser, server_url):
         box = page.get_by_label("Sentence 1")
         box.fill("Ontem fui ao banco")
         box.press("Enter")
-        wait_for_rerun(page)
+        settle(page)
         assert query_of(page)["a"] == "Ontem fui ao banco"
         page.get_by_text("Link to this view").click()
         time.sleep(1)

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from model_backend import SamplingParams, generate, trace
-from model_backend.pipeline import kv_bytes_per_position, loop_ended, mlp_inputs, mlp_view, softmax_view
+from model_backend.pipeline import kv_bytes_per_position, mlp_inputs, mlp_view, softmax_view
 
 PROMPT = "A capital da França é"
 EINSTEIN = "Albert Einstein nasceu em"
@@ -36,15 +36,12 @@ def test_mlp_expands_640_to_2048_with_the_configured_activation(real_bundle):
     assert all(not layer.mlp._forward_hooks for layer in real_bundle.model.model.layers)
 
 
-def test_stop_sequence_in_the_greedy_text_ends_the_loop_where_loop_ended_says(real_bundle):
+def test_stop_sequence_in_the_greedy_text_ends_the_loop_and_its_last_step_says_so(real_bundle):
     params = SamplingParams(temperature=0, max_new_tokens=12, stop=(" Ulm",))  # digits are single tokens
     g = generate(real_bundle, EINSTEIN, params)
     assert g.finish_reason == "stop_sequence" and g.stop_sequence == " Ulm"
     assert g.completion == " 1879 em"
-    eos = real_bundle.info.eos_token_ids
-    steps = list(g.steps)
-    assert [loop_ended(real_bundle.tokenizer, steps[:n], params, eos) for n in range(1, len(steps) + 1)] == \
-        [False] * (len(steps) - 1) + [True]
+    assert [s.finish_reason for s in g.steps] == [None] * (len(g.steps) - 1) + ["stop_sequence"]
 
 
 def test_kv_cache_grows_by_the_computed_bytes_per_position(real_bundle):

@@ -17,12 +17,22 @@ STRINGS = {
     "grokking.shipped.text": (
         "Um transformer de uma camada (como o de Nanda et al.; o experimento original de Power et al. usou duas) treinou "
         "em {frac} dos {pairs} pares com p = {p}, AdamW com decaimento de pesos {wd} e taxa de aprendizado {lr}, "
-        "todos os pares de treino a cada passo, por {steps} passos. O script `scripts/train_grokking.py` "
-        "refaz esta execução e dá as mesmas curvas para a mesma semente.",
+        "todos os pares de treino a cada passo, por {steps} passos.",
         "A one-layer transformer (like Nanda et al.'s; the original experiment by Power et al. used two) trained on "
         "{frac} of the {pairs} pairs with p = {p}, AdamW with weight decay {wd} and learning rate {lr}, every "
-        "training pair at every step, for {steps} steps. The script `scripts/train_grokking.py` makes this run "
-        "again and gives the same curves for the same seed.",
+        "training pair at every step, for {steps} steps.",
+    ),
+    "grokking.shipped.same": (
+        "O script `scripts/train_grokking.py` refaz esta execução. Na mesma máquina (mesma CPU, mesmo número de "
+        "threads, mesma versão do PyTorch) e com a mesma semente, as curvas saem iguais, número por número. Em "
+        "outra CPU, as somas são feitas em outra ordem: os primeiros passos concordam em cerca de 5 algarismos "
+        "significativos, e essas pequenas diferenças podem crescer ao longo de milhares de passos. É o mesmo "
+        "efeito da ordem do ponto flutuante que a página de não determinismo mostra.",
+        "The script `scripts/train_grokking.py` makes this run again. On the same machine (same CPU, same "
+        "thread count, same PyTorch build) and with the same seed, the curves come out the same, number for "
+        "number. On another CPU the sums are done in another order: the first steps agree to about 5 "
+        "significant digits, and those small differences can grow over thousands of steps. It is the same "
+        "floating-point order effect that the nondeterminism page shows.",
     ),
     "grokking.missing": (
         "A execução pronta não está em `assets/grokking/`. Rode `scripts/train_grokking.py` para criá-la; "
@@ -170,8 +180,10 @@ STRINGS = {
     "grokking.ctl.lr": ("Taxa de aprendizado", "Learning rate"),
     "grokking.ctl.seed": ("Semente", "Seed"),
     "grokking.ctl.seed.help": (
-        "Escolhe a divisão treino/teste e os pesos iniciais. Mesma semente e mesmos ajustes: mesmas curvas.",
-        "Picks the train/test split and the initial weights. Same seed and settings: the same curves.",
+        "Escolhe a divisão treino/teste e os pesos iniciais. Mesma semente e mesmos ajustes, neste servidor: "
+        "mesmas curvas.",
+        "Picks the train/test split and the initial weights. Same seed and settings, on this server: the same "
+        "curves.",
     ),
     "grokking.ctl.steps": ("Máximo de passos", "Maximum steps"),
     "grokking.train": ("Treinar", "Train"),

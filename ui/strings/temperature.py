@@ -70,8 +70,8 @@ STRINGS = {
         "{floor} (all equal); with T near 0, to 100% (greedy).",
     ),
     "temperature.err.logits_number": (
-        "`{value}` não é um número. Use números como 2,0 ou -1.5, separados por espaço ou ponto e vírgula.",
-        "`{value}` is not a number. Use numbers like 2.0 or -1.5, separated by spaces or commas.",
+        "{value} não é um número. Use números como 2,0 ou -1.5, separados por espaço ou ponto e vírgula.",
+        "{value} is not a number. Use numbers like 2.0 or -1.5, separated by spaces or commas.",
     ),
     "temperature.err.logits_count": (
         "Escreva de {lo} a {hi} logits; agora são {n}.",

@@ -1,0 +1,58 @@
+"""The protocol load client (bench/protoload.py) against the real app: one visit gets the page's content."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bench.protoload import PAGES, marker, query_for, run_load, visit
+from tests.conftest import start_server, stop_server
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    proc, url, log = start_server("protoload-server.log")
+    yield url
+    stop_server(proc, log)
+
+
+def _elements(result) -> list:
+    """Every new element the page drew, as protobufs."""
+    return [m.delta.new_element for m in result.received
+            if m.WhichOneof("type") == "delta" and m.delta.WhichOneof("type") == "new_element"]
+
+
+def test_one_visit_gets_the_home_page(app_url):
+    mine, other = marker(1), marker(2)
+    r = asyncio.run(visit(app_url, "home", query_for("home", mine, "en"), marker=mine, others=[other],
+                          keep=True, timeout=240))
+    assert r.status == "ok", r.error
+    assert r.ok and not r.exceptions
+    assert r.ready_s is not None and r.ready_s > 0
+    assert r.runs >= 1 and r.payload_bytes > 1000 and r.wire_bytes > 0
+    elements = _elements(r)
+    kinds = {e.WhichOneof("type") for e in elements}
+    assert "arrow_vega_lite_chart" in kinds or "vega_lite_chart" in kinds  # the next-token chart
+    headings = " ".join(e.heading.body for e in elements if e.WhichOneof("type") == "heading")
+    texts = " ".join(e.markdown.body for e in elements if e.WhichOneof("type") == "markdown") + headings
+    assert "Token by Token" in texts and "Try it: what is the next token?" in texts  # English, as the link asked
+    boxes = [e.text_area for e in elements if e.WhichOneof("type") == "text_area"]
+    assert any(b.default == mine or b.value == mine for b in boxes)  # the visitor's prompt is in its box
+    assert r.marker_seen is True and r.foreign_markers == []
+
+
+def test_an_unknown_page_is_reported(app_url):
+    r = asyncio.run(visit(app_url, "no-such-page", "lang=en", timeout=120))
+    assert r.status == "page_not_found"
+
+
+def test_two_visitors_each_see_only_their_own_prompt(app_url):
+    report = asyncio.run(run_load(app_url, 2, ["home"], lang="en", timeout=240))
+    assert report["errors"] == [] and report["leaks"] == [] and report["own_marker_missing"] == []
+    assert report["ready_p95_s"] is not None
+
+
+def test_only_loopback_servers():
+    with pytest.raises(ValueError):
+        asyncio.run(visit("http://example.com", "home"))
+    assert PAGES[0] == "home" and query_for("grokking", "x") == "lang=pt-BR"
