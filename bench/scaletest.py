@@ -329,12 +329,12 @@ async def failover_phase(base: str, visitors: list[Visitor], a: Replica, b: Repl
             return {"i": v.i, "page": v.page, "noticed": True, "why": type(exc).__name__}
         sessions = {m.new_session.initialize.session_id for m in r.received if m.WhichOneof("type") == "new_session"}
         same = sessions <= {before[v.i][0], ""}
-        ok = r.ok and same and r.marker_seen is not False
-        # This rerun sends no widget states (a browser sends the values it shows), so widgets may come back
-        # at their defaults: recorded, not counted as noticed.
+        # Noticed = its websocket closed, its session changed, or its next run failed. This rerun sends no
+        # widget states (a browser sends the values it shows), so widgets may come back at their defaults:
+        # recorded, not counted.
         changed = sorted(set(widget_state(r.received)) ^ set(before[v.i][1]))
-        return {"i": v.i, "page": v.page, "noticed": not ok, "same_session": same, "status": r.status,
-                "rerun_s": round(r.ready_s or -1, 2), "widgets_changed": changed[:4]}
+        return {"i": v.i, "page": v.page, "noticed": not (r.ok and same), "same_session": same, "status": r.status,
+                "rerun_s": round(r.ready_s or -1, 2), "marker_seen": r.marker_seen, "widgets_changed": changed[:4]}
 
     results_b = await asyncio.gather(*(reconnect(v) for v in on_b))
     results_a = await asyncio.gather(*(stay(v) for v in on_a))
