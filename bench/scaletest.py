@@ -372,6 +372,13 @@ async def warm(replicas: list[Replica], pages: list[str], lang: str, timeout: fl
     return {r.name: s for r, s in zip(replicas, times)}
 
 
+def replica_cost(phase: dict) -> dict:
+    """CPU seconds per page visit (both replicas' CPU over the visits that finished) and resident memory."""
+    done = phase["visits"] - len(phase["errors"])
+    return {"cpu_s_per_visit": round(sum(phase["cpu_s"].values()) / max(1, done), 2),
+            "rss_mb_after": max(phase["rss_mb"].values())}
+
+
 def _ratio(a, b) -> float | None:
     return round(a / b, 2) if a and b else None
 
@@ -388,7 +395,8 @@ async def run(args, workdir: Path) -> dict:
     report: dict = {"date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "visitors": args.visitors,
                     "failover_visitors": args.failover, "pages": args.pages, "lang": args.lang,
                     "pinned": bool(pin), "cpu_cores": os.cpu_count(),
-                    "nginx": subprocess.run([nginx, "-v"], capture_output=True, text=True).stderr.strip()}
+                    "nginx": subprocess.run([nginx, "-v"], capture_output=True, text=True).stderr.strip(),
+                    "load_avg_start": os.getloadavg()[0]}  # other work on the machine shares the cores
     try:
         report["health_s"] = {r.name: round(wait_healthy(r.url, "/_stcore/health"), 1) for r in (a, b)}
         wait_healthy(base, "/_lb/health", 10)
@@ -407,9 +415,7 @@ async def run(args, workdir: Path) -> dict:
         report["ratio_nginx_to_alone"] = {"p50": _ratio(two["ready_p50_s"], one["ready_p50_s"]),
                                           "p95": _ratio(two["ready_p95_s"], one["ready_p95_s"]),
                                           "visits_per_min": _ratio(two["visits_per_min"], one["visits_per_min"])}
-        visits = n  # CPU seconds per visit, from the "alone" phase (one replica did all the work)
-        report["replica"] = {"cpu_s_per_visit": round(one["cpu_s"]["A"] / visits, 2),
-                             "rss_mb_after": max(two["rss_mb"].values())}
+        report["replica"] = replica_cost(two)
         report["failover"] = await failover_phase(base, visitors_for(args.failover, 300, args.pages, args.lang), a, b,
                                                   workdir / "access.log", args.timeout, args.settle)
         f = report["failover"]
@@ -417,6 +423,7 @@ async def run(args, workdir: Path) -> dict:
               f"{f['recover_s_median']} s (median) / {f['recover_s_max']} s (max); survivors noticed "
               f"{f['survivors_noticed']} of {f['on_survivor']}")
     finally:
+        report["load_avg_end"] = os.getloadavg()[0]
         stop(lb, signal.SIGQUIT)
         for r in (a, b):
             stop(r.proc)
@@ -425,6 +432,11 @@ async def run(args, workdir: Path) -> dict:
 
 
 README_BEGIN, README_END = "<!-- scaletest:begin -->", "<!-- scaletest:end -->"
+
+
+def _errors(phase: dict) -> str:
+    kinds = sorted({e["status"] for e in phase["errors"]})
+    return f"{len(phase['errors'])} ({', '.join(kinds)})" if kinds else "0"
 
 
 def readme_block(rep: dict) -> str:
@@ -440,9 +452,9 @@ def readme_block(rep: dict) -> str:
         "",
         "| Case | p50 ready | p95 ready | errors | visits a minute | sessions per replica | replica CPU |",
         "|---|---|---|---|---|---|---|",
-        f"| one replica alone | {one['ready_p50_s']:.1f} s | {one['ready_p95_s']:.1f} s | {len(one['errors'])} | "
+        f"| one replica alone | {one['ready_p50_s']:.1f} s | {one['ready_p95_s']:.1f} s | {_errors(one)} | "
         f"{one['visits_per_min']} | A {rep['visitors']} | A {one['cpu_s']['A']} s |",
-        f"| 2 replicas behind nginx | {two['ready_p50_s']:.1f} s | {two['ready_p95_s']:.1f} s | {len(two['errors'])} | "
+        f"| 2 replicas behind nginx | {two['ready_p50_s']:.1f} s | {two['ready_p95_s']:.1f} s | {_errors(two)} | "
         f"{two['visits_per_min']} | A {spr['A']}, B {spr['B']} | A {two['cpu_s']['A']} s, B {two['cpu_s']['B']} s |",
         f"| ratio, nginx ÷ alone | {ratio['p50']} | {ratio['p95']} | | {ratio['visits_per_min']} | | |",
         "",
