@@ -151,7 +151,7 @@ class LoopRun:
             self.result, self.gen = event, None
             return None
         self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
-        bundle = backend.bundle()
+        bundle = backend.bundle_for()
         if loop_ended(bundle.tokenizer, self.steps, self.params, bundle.info.eos_token_ids):
             self.result, self.gen = next(self.gen), None  # the generator only wraps up: no forward pass
         return event
