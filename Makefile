@@ -39,15 +39,16 @@ lint: deps-dev
 test: deps-dev prepare lint
 	$(BIN)/python -m pytest
 
-## bench: measured figures (a script, not a test): bench/results.json
+## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/visit_cost.py
 
-## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest*.json
+## loadtest: 10 concurrent headless-Chromium visitors (markers, leaks, errors): bench/loadtest*.json.
+## The server's capacity (30 and 100 visitors) is measured by bench/visit_cost.py's protocol client.
 loadtest: deps-dev prepare
-	$(BIN)/python bench/loadtest.py
-	$(BIN)/python bench/loadtest.py --shared --out bench/loadtest-shared.json
 	$(BIN)/python bench/loadtest.py --sessions 10 --out bench/loadtest-10.json
+	$(BIN)/python bench/loadtest.py --sessions 10 --shared --out bench/loadtest-shared.json
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache
