@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test lint prepare deps deps-dev bench loadtest clean
+.PHONY: run test test-portable lint prepare deps deps-dev bench loadtest scaletest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ lint: deps-dev
 test: deps-dev prepare lint
 	$(BIN)/python -m pytest
 
+## test-portable: the float-sensitive tiers as another CPU would run them: torch's generic kernels
+## (no AVX2/AVX-512 code paths), one thread. Tolerances must hold here too (README "Floats across machines").
+PORTABLE_TIERS ?= tests/unit tests/integration
+test-portable: deps-dev prepare
+	ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest $(PORTABLE_TIERS)
+
 ## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
@@ -49,6 +55,11 @@ bench: deps-dev prepare
 loadtest: deps-dev prepare
 	$(BIN)/python bench/loadtest.py --sessions 10 --out bench/loadtest-10.json
 	$(BIN)/python bench/loadtest.py --sessions 10 --shared --out bench/loadtest-shared.json
+
+## scaletest: 2 replicas behind Debian's nginx (installed if missing), loopback only; a replica is killed
+## while visitors are connected: bench/scaletest.json and the README's figures
+scaletest: deps-dev prepare
+	$(BIN)/python bench/scaletest.py
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache

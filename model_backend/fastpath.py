@@ -81,6 +81,16 @@ def _works(dtype: torch.dtype) -> bool:
         return False
 
 
+@functools.cache
+def supports(dtype: torch.dtype) -> bool:
+    """Whether this CPU and torch run `dtype` linear layers through oneDNN correctly (checked once per process).
+
+    Not every CPU can: oneDNN's bfloat16 weight packing needs AVX-512 (BW, VL, DQ) or AVX-NE-CONVERT, and
+    torch's generic kernels (ATEN_CPU_CAPABILITY=default) refuse it. Such a CPU keeps the plain path.
+    """
+    return _op() is not None and dtype in FAST and _works(dtype)
+
+
 def speed_up(model: torch.nn.Module) -> dict[str, int]:
     """All three speed-ups; what each changed (counts of modules, 1/0 for the attention switch)."""
     done = {"linear": route_linears(model), "attention": int(upcast_attention(model)), "norm": fuse_norms(model)}
@@ -94,19 +104,12 @@ def route_linears(model: torch.nn.Module) -> int:
     Idempotent. The module keeps its weight Parameter (state dict, tied embeddings and training are
     unchanged); a bfloat16 layer also holds a repacked copy used only by inference.
     """
-    if _op() is None:
-        return 0
-    verified: dict[torch.dtype, bool] = {}
     count = 0
     for module in model.modules():
         if not isinstance(module, torch.nn.Linear):
             continue
         w = module.weight
-        if w.device.type != "cpu" or w.dtype not in FAST:
-            continue
-        if w.dtype not in verified:
-            verified[w.dtype] = _works(w.dtype)
-        if not verified[w.dtype]:
+        if w.device.type != "cpu" or not supports(w.dtype):
             continue
         if w.dtype in PACKED:
             module.__dict__["_tbt_packed"] = _pack(w)

@@ -1,4 +1,4 @@
-"""The numbers behind the pipeline and loop pages: masks, the MLP's expansion, softmax totals, loop ends."""
+"""The numbers behind the pipeline and loop pages: masks, the MLP's expansion, softmax totals, KV-cache sizes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,10 +8,8 @@ import torch
 
 from .loading import ModelBundle
 from .sampling import choose, distributions, run_chain
-from .stepping import _stop_hit
-from .text import safe_text
 from .tracing import encode
-from .types import ModelInfo, SamplingParams, Step
+from .types import ModelInfo, SamplingParams
 
 
 def visible_keys(n_tokens: int, layer_type: str = "full_attention", window: int | None = None) -> np.ndarray:
@@ -56,6 +54,11 @@ class MlpView:
 def _layers(model) -> list:
     inner = getattr(model, "model", model)
     return list(inner.layers)
+
+
+def mlp_gated(model) -> bool:
+    """Whether the layers' MLPs are gated (down(act(gate(x)) * up(x)), as in Gemma and Llama)."""
+    return hasattr(_layers(model)[0].mlp, "gate_proj")
 
 
 def mlp_inputs(bundle: ModelBundle, text: str, max_tokens: int = 512) -> np.ndarray:
@@ -157,24 +160,89 @@ def pick(logits: np.ndarray, params: SamplingParams) -> int:
     return choose(stages[-1], params, generator)
 
 
-def loop_ended(tokenizer, steps: list[Step], params: SamplingParams, eos_ids: tuple[int, ...]) -> bool:
-    """Whether iter_generation() will stop after these steps (so the next item is the Generation).
-
-    Uses the same three rules as the loop: EOS, max_new_tokens, or a stop sequence in the text.
-    """
-    if not steps:
-        return False
-    if steps[-1].token.id in eos_ids or len(steps) >= params.max_new_tokens:
-        return True
-    if not params.stop:
-        return False
-    ids = [s.token.id for s in steps if s.token.id not in eos_ids]
-    text = safe_text(tokenizer.decode(ids, skip_special_tokens=False))
-    return _stop_hit(text, params.stop) is not None
-
-
 def kv_bytes_per_position(info: ModelInfo) -> int:
     """What one more token adds to the KV cache: keys and values (2) x layers x key/value heads x head size
     x bytes per number (2 in bfloat16, 4 in float32)."""
     bytes_per_value = torch.empty((), dtype=getattr(torch, info.dtype)).element_size()
     return 2 * info.n_layers * info.n_kv_heads * info.head_dim * bytes_per_value
+
+
+ROWS = 16_384  # rows of the output matrix converted to float32 at once (42 MB for d_model 640)
+
+
+@dataclass(frozen=True)
+class OutputLayer:
+    """The last step before the softmax, measured on the loaded model: logits = W·h.
+
+    W is the output matrix (lm_head.weight, [V, D]); h is the last position's vector after the final norm.
+    """
+
+    vocab: int
+    d_model: int
+    tied_config: bool  # config.tie_word_embeddings
+    same_tensor: bool  # lm_head.weight and embed_tokens.weight share storage (data_ptr equal)
+    equal_values: bool  # torch.equal(lm_head.weight, embed_tokens.weight)
+    softcap: float | None  # Gemma 2's final_logit_softcapping: logits = cap * tanh(logits / cap); None here
+    max_diff: float  # max |W·h (float32) - the model's logits| over the vocabulary
+    same_top: bool  # W·h and the model agree on the most likely token
+    shared_params: int  # parameters the tie saves: V x D
+
+
+def output_layer(bundle: ModelBundle, final_hidden: np.ndarray, logits: np.ndarray) -> OutputLayer:
+    """Recompute the last position's logits by hand and check the output matrix against the embedding.
+
+    Args:
+        final_hidden: [D] the last position's vector after the final norm (hidden_states[-1][-1]).
+        logits: [V] the model's own logits at that position.
+    """
+    model = bundle.model
+    head, emb = model.get_output_embeddings().weight, model.get_input_embeddings().weight  # [V, D] each
+    cap = getattr(getattr(model.config, "get_text_config", lambda: model.config)(), "final_logit_softcapping", None)
+    with torch.inference_mode():
+        h = torch.from_numpy(np.asarray(final_hidden, dtype=np.float32))  # [D]
+        # [V]: one dot product per vocabulary row, in float32, a block of rows at a time (no 0.7 GB copy of W)
+        mine = torch.cat([head[i:i + ROWS].float() @ h for i in range(0, head.shape[0], ROWS)])
+        if cap:
+            mine = cap * torch.tanh(mine / cap)
+        theirs = torch.from_numpy(np.asarray(logits, dtype=np.float32))  # [V]
+        diff = float((mine - theirs).abs().max())
+        same_top = int(mine.argmax()) == int(theirs.argmax())
+        equal = head.shape == emb.shape and bool(torch.equal(head, emb))
+    return OutputLayer(vocab=int(head.shape[0]), d_model=int(head.shape[1]),
+                       tied_config=bool(getattr(model.config, "tie_word_embeddings", False)),
+                       same_tensor=head.data_ptr() == emb.data_ptr(), equal_values=equal,
+                       softcap=float(cap) if cap else None, max_diff=diff, same_top=same_top,
+                       shared_params=int(head.numel()) if head.data_ptr() == emb.data_ptr() else 0)
+
+
+@dataclass(frozen=True)
+class AnswerFlops:
+    """Arithmetic for one whole answer: the prompt's prefill, then one decode step per further token."""
+
+    per_token: int  # 2 x parameters: one multiply and one add per weight, for one token
+    prefill: int  # the prompt's tokens through the whole model (it also yields the first new token)
+    decode: int  # every further new token, each with its attention over the context so far
+    n_prompt: int
+    n_new: int
+
+    @property
+    def total(self) -> int:
+        return self.prefill + self.decode
+
+
+def attention_flops(info: ModelInfo, context: int) -> int:
+    """The part the 2 x parameters rule leaves out: one token's queries against `context` keys and the mix of
+    `context` values, 2 x context x head_dim each, in every head of every layer."""
+    return 2 * 2 * context * info.head_dim * info.n_heads * info.n_layers
+
+
+def answer_flops(info: ModelInfo, n_prompt: int, n_new: int) -> AnswerFlops:
+    """FLOPs for an answer of n_new tokens after an n_prompt-token prompt (n_new >= 1).
+
+    Prefill: each prompt position costs 2·N plus its attention over the positions up to it.
+    Decode: new tokens 2 .. n_new each cost 2·N plus attention over the prompt and the tokens so far.
+    """
+    per = info.flops_per_token
+    prefill = n_prompt * per + sum(attention_flops(info, c) for c in range(1, n_prompt + 1))
+    decode = sum(per + attention_flops(info, n_prompt + i) for i in range(1, n_new))
+    return AnswerFlops(per_token=per, prefill=prefill, decode=decode, n_prompt=n_prompt, n_new=n_new)

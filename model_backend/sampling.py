@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 from transformers import (
+    LogitsProcessor,
     RepetitionPenaltyLogitsProcessor,
     TemperatureLogitsWarper,
     TopKLogitsWarper,
@@ -16,6 +17,40 @@ from transformers import (
 from .types import SamplingParams
 
 STAGE_ORDER = ("raw", "repetition_penalty", "temperature", "top_k", "top_p")
+
+
+class FrequencyPresencePenaltyLogitsProcessor(LogitsProcessor):
+    """The API kind of penalty, which *subtracts* from the logits of tokens already generated.
+
+    The providers' published formula (OpenAI's frequency_penalty and presence_penalty):
+        logit[j] -= count[j] * frequency_penalty + (count[j] > 0) * presence_penalty
+    where count[j] is how many times token j was generated so far. The prompt is not counted: give its
+    length as `prompt_length` (0 counts every token in input_ids). transformers' own
+    RepetitionPenaltyLogitsProcessor is another kind: it divides (or multiplies) once per token present,
+    prompt included, whatever the count.
+
+    Args:
+        frequency_penalty: subtracted once per earlier occurrence (grows with repetition).
+        presence_penalty: subtracted once if the token occurred at all.
+        prompt_length: how many leading tokens of input_ids are the prompt (not counted).
+    """
+
+    def __init__(self, frequency_penalty: float = 0.0, presence_penalty: float = 0.0, prompt_length: int = 0):
+        for name, value in (("frequency_penalty", frequency_penalty), ("presence_penalty", presence_penalty)):
+            if not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"`{name}` has to be a finite number, but is {value}")
+        if not isinstance(prompt_length, int) or prompt_length < 0:
+            raise ValueError(f"`prompt_length` has to be a non-negative integer, but is {prompt_length}")
+        self.frequency_penalty = float(frequency_penalty)
+        self.presence_penalty = float(presence_penalty)
+        self.prompt_length = prompt_length
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        """input_ids: [B, S] the tokens so far; scores: [B, V] logits. Returns new [B, V] scores (no in-place)."""
+        generated = input_ids[:, self.prompt_length:]  # [B, S - prompt_length]
+        counts = torch.zeros_like(scores)  # [B, V] how often each token was generated
+        counts.scatter_add_(1, generated, torch.ones_like(generated, dtype=scores.dtype))
+        return scores - counts * self.frequency_penalty - (counts > 0).to(scores.dtype) * self.presence_penalty
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,12 @@ def top_prob_curve(logits: tuple[float, ...], temperatures) -> tuple[tuple[float
     return tuple((float(t), max(softmax_with_temperature(list(logits), t))) for t in temperatures)
 
 
+def seed_curve_mismatches(logits: tuple[float, ...] = SEED_LOGITS) -> tuple[tuple[float, float, int], ...]:
+    """The seed's P(top) points that do not match the exact value to the percent: (T, exact, printed %)."""
+    exact = dict(top_prob_curve(logits, SEED_CURVE))
+    return tuple((t, exact[t], v) for t, v in SEED_CURVE.items() if round(100 * exact[t]) != v)
+
+
 # ---------------------------------------------------------------- the chain on a real logit vector
 
 @dataclass(frozen=True)

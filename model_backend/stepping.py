@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 import torch
 
+from .confidence import log_prob
 from .loading import ModelBundle
 from .sampling import choose, entropy_bits, kept_count, run_chain
 from .text import safe_text, token_info, token_infos
@@ -45,6 +46,22 @@ def _stop_hit(text: str, stops: tuple[str, ...]) -> tuple[int, str] | None:
     return min(hits) if hits else None
 
 
+def finish_reason(token_id: int, eos: set[int] | frozenset[int], hit: tuple[int, str] | None, index: int,
+                  max_new_tokens: int) -> str | None:
+    """The loop's one stop rule: why it ends after step `index` (0-based), or None if it goes on.
+
+    "stop": the model wrote an end-of-sequence token; "stop_sequence": the text now holds a stop sequence
+    (`hit`, from _stop_hit); "length": that was the max_new_tokens-th token. Checked in this order.
+    """
+    if token_id in eos:
+        return "stop"
+    if hit:
+        return "stop_sequence"
+    if index + 1 >= max_new_tokens:
+        return "length"
+    return None
+
+
 def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *, top_n: int = 10,
                     max_prompt_tokens: int = 512, max_new_cap: int = 256,
                     record_attentions: bool = False) -> Iterator[Step | Generation]:
@@ -65,7 +82,7 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
     eos = set(bundle.info.eos_token_ids)
     context = torch.tensor([ids], device=bundle.device)  # [1, S] grows by one each step
     step_input, past, generated, steps = context, None, [], []
-    finish, stop_seq, completion, prefill_ms = "length", None, "", 0.0
+    finish, stop_seq, completion, prefill_ms = None, None, "", 0.0
     for index in range(params.max_new_tokens):
         started = time.perf_counter()
         out = bundle.forward(input_ids=step_input, past_key_values=past, use_cache=True,
@@ -82,6 +99,7 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
             if record_attentions and out.attentions:
                 step_attn = torch.stack([a[0, :, -1, :] for a in out.attentions]).float().cpu().numpy()
             prob = float(raw[next_id])
+            logprob = log_prob(logits[0], next_id)  # from the logits: log(prob) is -inf once prob underflows
             rank = int((raw > raw[next_id]).sum()) + 1
             sampled = float(stage_scores[-1].probs[0, next_id])
             stages = _stages(stage_scores, top_ids)
@@ -92,23 +110,20 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
         generated.append(next_id)
         context = torch.cat([context, torch.tensor([[next_id]], device=bundle.device)], dim=1)
         step_input = context[:, -1:]
-        is_eos = next_id in eos
         text = safe_text(bundle.tokenizer.decode([g for g in generated if g not in eos],
                                                  skip_special_tokens=False))
         hit = _stop_hit(text, params.stop)
         completion = text[: hit[0]] if hit else text
+        finish = finish_reason(next_id, eos, hit, index, params.max_new_tokens)
         step = Step(index=index, phase="prefill" if index == 0 else "decode",
-                    token=token_info(bundle.tokenizer, next_id, special), prob=prob, sampled_prob=sampled,
+                    token=token_info(bundle.tokenizer, next_id, special), prob=prob, logprob=logprob, sampled_prob=sampled,
                     rank=rank, entropy_bits=ent, top=top, stages=stages, ms=ms,
-                    kv_cache_bytes=kv_cache_bytes(past), text=completion,
+                    kv_cache_bytes=kv_cache_bytes(past), text=completion, finish_reason=finish,
                     attentions=None if step_attn is None else np.ascontiguousarray(step_attn))
         steps.append(step)
-        yield step
-        if is_eos:
-            finish = "stop"
-            break
-        if hit:
-            finish, stop_seq = "stop_sequence", hit[1]
+        yield step  # a step with a finish_reason is the last: the next item is the Generation
+        if finish:
+            stop_seq = hit[1] if finish == "stop_sequence" else None
             break
     yield Generation(prompt_tokens=token_infos(bundle.tokenizer, ids), truncated_from=truncated_from,
                      steps=tuple(steps), completion=completion, finish_reason=finish, stop_sequence=stop_seq,

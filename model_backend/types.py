@@ -123,6 +123,7 @@ class Step:
     phase: str  # "prefill" or "decode"
     token: TokenInfo
     prob: float  # raw softmax probability of the chosen token
+    logprob: float  # its natural log, from log_softmax of the logits (finite where prob underflows to 0)
     sampled_prob: float  # its probability in the processed distribution it was drawn from
     rank: int  # 1 = it was the most likely raw token
     entropy_bits: float  # entropy of the raw distribution
@@ -131,6 +132,7 @@ class Step:
     ms: float  # wall time of this step (forward pass + sampling)
     kv_cache_bytes: int  # size of the key/value cache after this step
     text: str  # completion so far, including this token
+    finish_reason: str | None = None  # on the loop's last step only: "stop", "length" or "stop_sequence"
     attentions: np.ndarray | None = None  # [L, H, K] where this token's query looked, if recorded
 
 

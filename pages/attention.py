@@ -34,8 +34,9 @@ def attention_views(prompt: str) -> None:
 
 def render() -> None:
     intro("attention")
-    params = view.link_params(backend.bundle_for().info)
-    restore("attention", params)  # a shared link's prompt and settings, before any widget exists
+    info = backend.bundle_for().info
+    params = view.link_params(info)
+    restore("attention", view.link_params(info, old_link=view.is_old_link()))  # before any widget exists
     view.check_link("attention")
     publish("attention", params)  # a notice here, at the top, if the link had bad values
     prompt = prompt_box("attention")

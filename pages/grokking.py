@@ -21,7 +21,8 @@ def shipped_section() -> None:
     steps = [int(s) for s in run.checkpoint_steps]
     selected = st.session_state.get("grok_ship_step")
     view.curve_panel("grok_ship", [("p = " + str(cfg.p), run.curves)], steps,
-                     selected if selected in steps else steps[-1])
+                     selected if selected in steps else steps[-1], p=cfg.p)
+    st.caption(t("grokking.shipped.same"))
 
     st.header(t("grokking.fourier.header"))
     st.markdown(t("grokking.fourier.text"))

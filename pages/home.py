@@ -10,6 +10,7 @@ from ui.export import downloads
 from ui.i18n import fmt_int, fmt_pct, t
 from ui.nav import available
 from ui.share import Param, restore, share_box
+from ui.untrusted import escape_markdown
 from ui.widgets import intro, prompt_box, truncation_notice
 
 PARAMS = [Param("prompt", "prompt_home", str, "A capital da França é")]
@@ -44,7 +45,7 @@ def render() -> None:
 
     info = tr.info
     st.subheader(t("home.model"))
-    st.markdown(t("home.model.text", name=info.name, params=fmt_int(info.n_params), layers=info.n_layers,
+    st.markdown(t("home.model.text", name=escape_markdown(info.name), params=fmt_int(info.n_params), layers=info.n_layers,
                   vocab=fmt_int(info.vocab_size), device=info.device, dtype=info.dtype))
 
 

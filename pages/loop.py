@@ -2,7 +2,7 @@
 import streamlit as st
 
 import model_backend as mb
-from ui import backend
+from ui import backend, completion_view, compute_view
 from ui import loop_view as view
 from ui.charts import projection_on
 from ui.i18n import t
@@ -45,6 +45,7 @@ def render() -> None:
     params = controls()
     if prompt is not None:
         loop(prompt, params, from_link)
+    completion_view.panel()  # seed 000's opening: prompt, completion, chat, and no hidden thinking
     view.publish_link(links, box=True)  # the URL and a copyable link to this view
     next_page_link("loop")
 
@@ -102,6 +103,8 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
             view.timing_chart(run.steps, len(tr.tokens))
         with c2:
             view.kv_chart(run.steps, len(tr.tokens), tr.info)
+        st.subheader(t("compute.title"))
+        compute_view.answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
     st.subheader(t("loop.pos.title"))
     st.markdown(t("loop.pos.what"))
     view.positions_panel(tr, run)

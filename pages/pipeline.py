@@ -1,9 +1,9 @@
 """Pipeline overview: one prompt through the eight stages, with the real model's numbers at each."""
 import streamlit as st
 
-from model_backend.pipeline import softmax_view
+from model_backend.pipeline import mlp_gated, softmax_view
 from model_backend.text import token_info
-from ui import backend
+from ui import backend, mlp_compare
 from ui import pipeline_view as view
 from ui.i18n import t
 from ui.nav import next_page_link
@@ -33,10 +33,13 @@ def stages(prompt: str) -> None:
     view.attention_panel(tr)
     section(5, "mlp")
     view.mlp_panel(prompt, tr)
+    with st.expander(t("mlp.cmp.title"), icon=":material/compare_arrows:"):  # the seed's "x4 with GELU" vs this model
+        mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle_for().model))
     st.subheader(t("pipeline.res.title"))
     st.markdown(t("pipeline.res.what"))
     view.residual_panel(tr)
     section(6, "softmax")
+    view.output_layer_panel(prompt, tr)
     view.softmax_panel(tr, sm)
     section(7, "sampling")
     view.sampling_panel(tr, sm, chosen)

@@ -4,13 +4,15 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import sampling_views as sv
+from ui import penalties_view, presets_view
 from ui import temperature_view as view
 from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
-from ui.widgets import data_table, intro, model_text, prompt_box, timed, truncation_notice
+from ui.untrusted import escape_markdown
+from ui.widgets import data_table, intro, model_text, prompt_box, show_error, timed, truncation_notice
 
 
 def seed_example() -> None:
@@ -20,16 +22,21 @@ def seed_example() -> None:
     try:
         logits = sv.parse_logits(text)
     except mb.InvalidInput as exc:
-        st.warning(t(f"temperature.err.{exc.key}", **exc.values), icon=":material/error:")
+        show_error(exc, prefix="temperature.err")  # the typed value as a code span, never Markdown
         return
-    data_table(view.seed_table(sv.temperature_table(logits)), hide_index=True, width="stretch")
+    rows = sv.temperature_table(logits)
+    data_table(view.seed_table(rows), hide_index=True, width="stretch")
     is_seed = logits == sv.SEED_LOGITS
-    st.caption(t("temperature.seed.caption_seed" if is_seed else "temperature.seed.caption_own"))
+    table_diffs = [t("temperature.seed.caption_diff", name=chr(ord("A") + i), t=fmt_float(row.temperature, 1),
+                     exact=fmt_pct(row.probs[i]), seed=row.seed_pct[i]) for row in rows for i in row.mismatches]
+    st.caption(t("temperature.seed.caption_seed", diffs="; ".join(table_diffs)) if is_seed
+               else t("temperature.seed.caption_own"))
     show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
-    exact = dict(sv.top_prob_curve(logits, sv.SEED_CURVE))
+    diffs = sv.seed_curve_mismatches() if is_seed else ()
     st.caption(t("temperature.curve.caption_seed" if is_seed else "temperature.curve.caption_own",
-                 p01=fmt_pct(exact[0.1], 3), p03=fmt_pct(exact[0.3]), p07=fmt_pct(exact[0.7]),
-                 floor=fmt_pct(1 / len(logits))))
+                 n=len(diffs), floor=fmt_pct(1 / len(logits)),
+                 diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
+                                   exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
 
 
 def controls() -> mb.SamplingParams:
@@ -97,7 +104,7 @@ def compare_panel() -> None:
     for col, prompt in zip(st.columns(2), view.PAIR):
         chain = view.chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))
         sizes[prompt] = chain.stages[-1].kept
-        top = ", ".join(f"{name} {fmt_pct(float(chain.final[i]))}" for name, i in
+        top = ", ".join(f"{escape_markdown(name)} {fmt_pct(float(chain.final[i]))}" for name, i in  # help: Markdown
                         zip(view.labels(chain.ids[:3]), chain.ids[:3]))
         col.metric(t("temperature.pair.nucleus", prompt=prompt, p=fmt_float(p, 2)), fmt_int(sizes[prompt]),
                    help=t("temperature.pair.top", top=top))
@@ -108,8 +115,12 @@ def compare_panel() -> None:
 def dark_section(prompt: str) -> None:
     st.header(t("temperature.dark.header"))
     st.markdown(t("temperature.dark.text"))
-    show(view.grid_chart(view.nucleus_grid(prompt)))
-    st.caption(t("temperature.dark.caption"))
+    grid = view.nucleus_grid(prompt)
+    show(view.grid_chart(grid))
+    ends = grid.groupby("T", sort=False)["size"].agg(["min", "max"])  # rows in GRID_T order: lowest T first
+    lo, hi = ends.index[0], ends.index[-1]
+    st.caption(t("temperature.dark.caption", lo=lo, hi=hi, lo_min=fmt_int(ends["min"][lo]),
+                 lo_max=fmt_int(ends["max"][lo]), hi_min=fmt_int(ends["min"][hi]), hi_max=fmt_int(ends["max"][hi])))
 
 
 @st.fragment
@@ -157,8 +168,10 @@ def render() -> None:
         truncation_notice(truncated_from, len(ids))
         live_panel(prompt)
         dark_section(prompt)
+        presets_view.panel(prompt)  # the seed's factual / creative advice, run live on this prompt
     compare_panel()
     loop_panel()
+    penalties_view.panel()  # the seed's subtractive penalties beside transformers' repetition penalty
     next_page_link("temperature")
 
 

@@ -35,7 +35,8 @@ def real_bundle():
     return load_bundle(dtype="float32", device="cpu")
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -46,7 +47,7 @@ def start_server(log_name: str = "server.log"):
     from model_backend import prepare
 
     prepare()  # the server must not spend the test's time preparing
-    port = _free_port()
+    port = free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / log_name, "w")
     proc = subprocess.Popen(

@@ -12,6 +12,7 @@ import model_backend as mb
 from model_backend import attention as att
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
+from ui.numbering import FIRST, head_no, layer_no
 
 HEATMAP_LIMIT = 32  # columns of the big heatmap (first token, the hidden middle, the last 30)
 HEATMAP_SIZES = (HEATMAP_LIMIT, 12)  # the visitor's choice for long texts: the last 30 tokens, or 10 (phones)
@@ -52,10 +53,10 @@ def view_title(info: mb.ModelInfo, layer: int, head: int) -> str:
     if layer == AVG and head == AVG:
         return t("attention.view.avg_all", n=info.n_layers * info.n_heads)
     if layer == AVG:
-        return t("attention.view.avg_layers", head=head, n=info.n_layers)
+        return t("attention.view.avg_layers", head=head_no(head), n=info.n_layers)
     if head == AVG:
-        return t("attention.view.avg_heads", layer=layer, n=info.n_heads)
-    return t("attention.view.one", layer=layer, head=head)
+        return t("attention.view.avg_heads", layer=layer_no(layer), n=info.n_heads)
+    return t("attention.view.one", layer=layer_no(layer), head=head_no(head))
 
 
 # ---------------------------------------------------------------- the tables the downloads send
@@ -73,7 +74,8 @@ def tokens_frame(tokens, generated_from: int | None = None) -> pd.DataFrame:
 def cells_frame(cut: att.Cropped, tokens, layer: int, head: int) -> pd.DataFrame:
     """Every cell the heatmap draws, with the exact weight (None where the mask hides the key).
 
-    layer/head: -1 for an average. The column that sums the hidden middle of a long text has key_pos -1
+    layer/head: 0-based indices, -1 for an average; the rows number them from 1, as the page shows them
+    (ui.numbering), and keep -1 for an average. The column that sums the hidden middle of a long text has key_pos -1
     and names the positions it sums.
     """
     win, rows = cut.window, []
@@ -82,7 +84,7 @@ def cells_frame(cut: att.Cropped, tokens, layer: int, head: int) -> pd.DataFrame
     for r, q in enumerate(win.queries):
         for c, k in enumerate(win.keys):
             ok = bool(cut.allowed[r, c])
-            rows.append({"layer": layer, "head": head, "query_pos": q, "query": tokens[q].display, "key_pos": k,
+            rows.append({"layer": layer_no(layer), "head": head_no(head), "query_pos": q, "query": tokens[q].display, "key_pos": k,
                          "key": hidden if k == att.HIDDEN else tokens[k].display, "masked": not ok,
                          "weight": float(cut.weights[r, c]) if ok else None})
     return pd.DataFrame(rows)
@@ -266,8 +268,8 @@ def grid(tr: mb.Trace, current: tuple[int, int], group: int = AVG) -> alt.LayerC
     decimal = "," if lang() == "pt-BR" else "."
     cells = alt.Chart(df[["layer", "head", "r", "c", "x", "y", "w", "ok"]]).mark_rect().transform_calculate(
         x2="datum.x + 1", y2="datum.y + 1",
-        layer_name=f"datum.layer < 0 ? {avg} : '' + datum.layer",
-        head_name=f"datum.head < 0 ? {avg} : '' + datum.head",
+        layer_name=f"datum.layer < 0 ? {avg} : '' + (datum.layer + {FIRST})",  # counted from 1, as layer_no()
+        head_name=f"datum.head < 0 ? {avg} : '' + (datum.head + {FIRST})",
         shown=f"datum.ok ? replace(format(datum.w, '.3f'), '.', '{decimal}') : {masked}",
     ).transform_lookup(lookup="r", from_=alt.LookupData(queries, "r", ["query"])).transform_lookup(
         lookup="c", from_=alt.LookupData(keys, "c", ["key"])).encode(
@@ -290,13 +292,13 @@ def grid(tr: mb.Trace, current: tuple[int, int], group: int = AVG) -> alt.LayerC
 def _grid_headers(info: mb.ModelInfo, columns: list[int], nr: int, nc: int) -> alt.LayerChart:
     """Layer numbers on top (full-attention layers in vermilion, bold), head names on the left."""
     top = pd.DataFrame({"x": [i * (nc + 1) + nc / 2 for i in range(len(columns))], "y": -(nr + 1) * 0.45,
-                        "label": [t("attention.grid.avg") if c == AVG else str(c) for c in columns],
+                        "label": [t("attention.grid.avg") if c == AVG else str(layer_no(c)) for c in columns],
                         "kind": [t("attention.grid.avg_tip") if c == AVG else
                                  t(f"attention.type.{info.layer_types[c]}") for c in columns],
                         "full": [c != AVG and info.layer_types[c] == "full_attention" for c in columns]})
     heads = [*range(info.n_heads), AVG]
     side = pd.DataFrame({"x": -0.5, "y": [i * (nr + 1) + nr / 2 for i in range(len(heads))],
-                         "label": [t("attention.grid.head_short", n=h) if h != AVG else t("attention.grid.avg")
+                         "label": [t("attention.grid.head_short", n=head_no(h)) if h != AVG else t("attention.grid.avg")
                                    for h in heads]})
     tips = [alt.Tooltip("label:N", title=t("attention.col.layer")), alt.Tooltip("kind:N", title=" ")]
     sliding = alt.Chart(top).transform_filter("!datum.full").mark_text(fontSize=_size(13), color="#333333").encode(

@@ -15,6 +15,7 @@ from ui.attention_charts import AVG, axis_value, token_labels, view_title
 from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.numbering import FIRST, head_no, layer_no, numbers
 from ui.share import Param, share_box
 from ui.widgets import data_table, model_text, show_error
 
@@ -22,22 +23,37 @@ LAYER, HEAD, QUERY, GEN_QUERY = "attention_layer", "attention_head", "attention_
 GRID, COLS = "attention_grid_group", "attention_cols"
 BANCO = {"a": "attention_banco_a", "b": "attention_banco_b", "word": "attention_banco_word"}  # field -> state key
 BANCO_CHARS = {"a": 400, "b": 400, "word": 40}  # the text boxes' max_chars
-DEFAULT_LAYER, DEFAULT_HEAD = 2, 3  # layer 2, head 3 mostly looks one token back
+DEFAULT_LAYER, DEFAULT_HEAD = 2, 3  # indices: layer 3, head 4 on screen, which mostly looks one token back
 
 
 # ---------------------------------------------------------------- links that carry this view
 
 
-def link_params(info: mb.ModelInfo) -> list[Param]:
+def link_params(info: mb.ModelInfo, old_link: bool = False) -> list[Param]:
     """What a link to this page carries: the prompt, layer, head (-1 = average), the picked token (-1 = the
-    last), the heatmap's size, the grid's layer group and the three "banco" boxes."""
+    last), the heatmap's size, the grid's layer group and the three "banco" boxes.
+
+    Layers, heads and the grid's first layer travel numbered from 1, as the page shows them (ui.numbering),
+    with `base=1` in the link. Links made before that (no `base`) counted from 0: old_link=True reads them so.
+    """
+    shift = 0 if old_link else FIRST
+    groups = tuple(layer_no(g) if not old_link else g for g in fig.grid_groups(info.n_layers))
     return [Param("prompt", "prompt_attention", str, "A capital da França é"),
-            Param("layer", LAYER, int, min(DEFAULT_LAYER, info.n_layers - 1), low=AVG, high=info.n_layers - 1),
-            Param("head", HEAD, int, min(DEFAULT_HEAD, info.n_heads - 1), low=AVG, high=info.n_heads - 1),
+            Param("layer", LAYER, int, min(DEFAULT_LAYER, info.n_layers - 1), low=AVG, high=info.n_layers - 1 + shift,
+                  offset=shift),
+            Param("head", HEAD, int, min(DEFAULT_HEAD, info.n_heads - 1), low=AVG, high=info.n_heads - 1 + shift,
+                  offset=shift),
             Param("token", QUERY, int, -1, low=-1, high=backend.settings().max_prompt_tokens - 1),
             Param("cols", COLS, int, fig.HEATMAP_LIMIT, choices=fig.HEATMAP_SIZES),
-            Param("grid", GRID, int, AVG, choices=tuple(fig.grid_groups(info.n_layers))),
-            *[Param(field, key, str, t(f"attention.banco.seed.{field}")) for field, key in BANCO.items()]]
+            Param("grid", GRID, int, AVG, choices=groups, offset=shift),
+            *[Param(field, key, str, t(f"attention.banco.seed.{field}")) for field, key in BANCO.items()],
+            Param("base", "attention_link_base", int, FIRST, choices=(FIRST,))]
+
+
+def is_old_link() -> bool:
+    """A link from before layers were numbered from 1: it names a layer, head or group but has no `base`."""
+    query = st.query_params
+    return "base" not in query and any(k in query for k in ("layer", "head", "grid"))
 
 
 def check_link(page: str) -> None:
@@ -120,13 +136,13 @@ def layer_options(info: mb.ModelInfo) -> dict[int, str]:
     out = {}
     for layer, kind in enumerate(info.layer_types):
         key = "attention.layer.full" if kind == "full_attention" else "attention.layer.sliding"
-        out[layer] = t(key, n=layer, window=fmt_int(info.sliding_window or 0))
+        out[layer] = t(key, n=layer_no(layer), window=fmt_int(info.sliding_window or 0))
     out[AVG] = t("attention.layer.avg", n=info.n_layers)
     return out
 
 
 def head_options(info: mb.ModelInfo) -> dict[int, str]:
-    out = {h: t("attention.head.one", n=h) for h in range(info.n_heads)}
+    out = {h: t("attention.head.one", n=head_no(h)) for h in range(info.n_heads)}
     out[AVG] = t("attention.head.avg", n=info.n_heads)
     return out
 
@@ -160,9 +176,9 @@ def row_sum_note(cut: att.Cropped, dtype: str) -> str:
 
 
 def file_part(layer: int, head: int) -> str:
-    """'L2-H3', 'Lavg-H3', ... for file names."""
+    """'L3-H4' (numbered as on screen, from 1), 'Lavg-H4', ... for file names."""
     def part(v):
-        return "avg" if v == AVG else str(v)
+        return "avg" if v == AVG else str(layer_no(v))
     return f"L{part(layer)}-H{part(head)}"
 
 
@@ -208,8 +224,8 @@ def strongest_table(tr: mb.Trace, query: int) -> pd.DataFrame:
     skip = (0,) if tr.tokens and tr.tokens[0].special else ()
     picks = att.strongest_heads(tr.attentions, query, n=5, skip=skip)
     return pd.DataFrame({
-        t("attention.col.layer"): [p.layer for p in picks],
-        t("attention.col.head"): [p.head for p in picks],
+        t("attention.col.layer"): [layer_no(p.layer) for p in picks],
+        t("attention.col.head"): [head_no(p.head) for p in picks],
         t("attention.col.looks_at"): [f"{p.key}: {tr.tokens[p.key].display}" for p in picks],
         t("attention.legend.weight"): [fmt_pct(p.weight) for p in picks],
     })
@@ -243,7 +259,7 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
     info = tr.info
     groups = fig.grid_groups(info.n_layers)
     names = {g: t("attention.grid.all") if g == AVG else
-             t("attention.grid.group", a=g, b=min(g + fig.GRID_GROUP, info.n_layers) - 1) for g in groups}
+             t("attention.grid.group", a=layer_no(g), b=min(g + fig.GRID_GROUP, info.n_layers)) for g in groups}
     if st.session_state.get(GRID) not in groups:
         st.session_state[GRID] = AVG
     group = st.segmented_control(t("attention.grid.pick"), groups, key=GRID, format_func=names.get, required=True,
@@ -260,7 +276,7 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
         st.caption(t("attention.grid.caption", n=fig.GRID_LIMIT, heads=heads))
     else:
         columns = fig.grid_columns(info.n_layers, group)
-        st.caption(t("attention.grid.caption.group", a=columns[0], b=columns[-1], n=fig.GRID_LIMIT, heads=heads))
+        st.caption(t("attention.grid.caption.group", a=layer_no(columns[0]), b=layer_no(columns[-1]), n=fig.GRID_LIMIT, heads=heads))
 
 
 # ---------------------------------------------------------------- attention over generated text
@@ -312,7 +328,7 @@ def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
     st.markdown(t("attention.gqa", heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
                   full=fmt_int(2 * m.n_heads * m.head_dim), ratio=m.group))
     full = [i for i, k in enumerate(info.layer_types) if k == "full_attention"]
-    st.markdown(t("attention.sliding", full=", ".join(str(i) for i in full), n_full=len(full),
+    st.markdown(t("attention.sliding", full=numbers(full), n_full=len(full),
                   n_sliding=info.n_layers - len(full), window=fmt_int(info.sliding_window or 0),
                   limit=fmt_int(backend.settings().max_prompt_tokens)))
 
@@ -359,7 +375,7 @@ def banco_panel() -> None:
         st.warning(t("attention.banco.missing", n=", ".join(map(str, missing))), icon=":material/search_off:")
         return
     sim = att.word_similarity(traces[0], spans[0], traces[1], spans[1])
-    st.table(word_table(list(zip(traces, spans))), hide_index=True)
+    data_table(word_table(list(zip(traces, spans))), hide_index=True)  # the visitor's sentences: never Markdown
     show_raw = st.toggle(t("attention.banco.raw"), key="attention_banco_raw")
     show(fig.similarity_chart(sim, show_raw))
     if all(np.isfinite(sim.centred)):

@@ -13,6 +13,7 @@ import streamlit as st
 import model_backend as mb
 from model_backend.loading import cache_is_valid, cache_path, catalog_entry, pick_device, pick_dtype
 from ui.i18n import t
+from ui.untrusted import code_span
 
 log = logging.getLogger("token_by_token")
 
@@ -88,7 +89,7 @@ def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
             return _bundle(spec, name)
     except mb.ModelUnavailable as exc:  # a clear message instead of a traceback; the log has the rest
         log.error("model %s unavailable: %s", spec, exc)
-        st.error(t("err.model", detail=str(exc)), icon=":material/error:")
+        st.error(t("err.model", detail=code_span(exc)), icon=":material/error:")
         st.stop()
 
 

@@ -25,6 +25,7 @@ from ui.charts import MASKED, OKABE_ITO, PRIMARY, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
+from ui.untrusted import code_span
 
 TRAIN_COLOR, TEST_COLOR, JUMP_COLOR = OKABE_ITO[1], OKABE_ITO[0], OKABE_ITO[5]
 GOOD_FIT = 0.9  # R^2 above which the dots "lie on the waves"
@@ -210,8 +211,29 @@ def phase_metrics(curves: dict) -> tuple[int | None, int | None]:
     return memo, jump
 
 
-def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequence[int], selected: int | None) -> None:
-    """Accuracy (click to pick a checkpoint) and loss charts for `runs`; phases marked for the last run."""
+def readings_before_jump(steps: Sequence[int], test_acc: Sequence[float], memo: int | None, jump: int | None,
+                  n: int = 4) -> list[tuple[int, float]]:
+    """What the test curve reads between memorising and the jump: n recorded (step, accuracy) points spaced
+    evenly on the log axis, from the memorised step to just before the jump (or the last step)."""
+    if memo is None:
+        return []
+    end = jump if jump is not None else steps[-1]
+    if end <= memo:
+        return []
+    logs = np.log(np.asarray(steps, dtype=float))
+    out: list[tuple[int, float]] = []
+    for target in np.geomspace(memo, end, n + 1)[:-1]:
+        i = int(np.argmin(np.abs(logs - np.log(target))))
+        if not out or out[-1][0] != int(steps[i]):
+            out.append((int(steps[i]), float(test_acc[i])))
+    return out
+
+
+def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequence[int], selected: int | None,
+                p: int | None = None) -> None:
+    """Accuracy (click to pick a checkpoint) and loss charts for `runs`; phases marked for the last run.
+
+    p: the modulus, when the caption should say what the test curve reads against chance (1 in p)."""
     df = curves_frame(runs)
     memo, jump = phase_metrics(runs[-1][1])
     slider_key = f"{key}_step"
@@ -222,7 +244,11 @@ def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequenc
             st.session_state[slider_key] = step
 
     show(accuracy_chart(df, memo, jump, selected, pickable=True), on_select=picked, key=f"{key}_curve")
-    st.caption(t("grokking.acc.caption"))
+    readings = readings_before_jump(runs[-1][1]["step"], runs[-1][1]["test_acc"], memo, jump) if p else []
+    story = ("" if not readings else " " + t(
+        "grokking.acc.readings", chance=fmt_pct(1 / p), p=p,
+        readings="; ".join(t("grokking.acc.reading", acc=fmt_pct(a), step=fmt_int(s)) for s, a in readings)))
+    st.caption(t("grokking.acc.caption") + story)
     show(loss_chart(df))
     st.caption(t("grokking.loss.caption"))
     downloads(pd.concat([curves_table(c, label) for label, c in runs], ignore_index=True), f"{key.replace('_', '-')}-curves",
@@ -406,7 +432,7 @@ def _outcome(run: BackgroundRun) -> None:
         st.success(t("grokking.state.done", steps=fmt_int(steps), secs=secs,
                      rate=fmt_int(steps / max(run.elapsed, 1e-9))), icon=":material/check_circle:")
     elif run.state == "error":
-        st.error(t("grokking.state.error", error=run.error or "?"))
+        st.error(t("grokking.state.error", error=code_span(run.error or "?")))
     elif run.state == "time_limit":
         st.info(t("grokking.state.time_limit", steps=fmt_int(steps), limit=MAX_SECONDS))
     elif run.state in ("stopped", "abandoned"):

@@ -23,6 +23,7 @@ from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
+from ui.untrusted import escape_markdown
 from ui.widgets import data_table, model_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -372,7 +373,7 @@ def whole_chance(logprob: float) -> str:
 def inspect_step(rows: tuple[cf.TokenConfidence, ...], key: str) -> None:
     """One step's alternatives. The slider reruns the page on the memoized run: no forward pass."""
     st.subheader(t("hallucination.inspect"))
-    labels = {r.index: f"{r.index + 1} · {short(r.token.display)}" for r in rows}
+    labels = {r.index: f"{r.index + 1} · {escape_markdown(short(r.token.display))}" for r in rows}  # options: Markdown
     i = st.select_slider(t("hallucination.inspect.step"), list(labels), format_func=labels.get, key=key)
     row = rows[i]
     other = max((c.prob for c in row.alternatives if c.id != row.token.id), default=0.0)

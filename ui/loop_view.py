@@ -12,9 +12,9 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import kv_bytes_per_position, loop_ended
+from model_backend.pipeline import kv_bytes_per_position
 from model_backend.text import visible
-from ui import backend
+from ui import backend, finish_reasons
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
@@ -151,8 +151,7 @@ class LoopRun:
             self.result, self.gen = event, None
             return None
         self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
-        bundle = backend.bundle_for()
-        if loop_ended(bundle.tokenizer, self.steps, self.params, bundle.info.eos_token_ids):
+        if event.finish_reason:  # the loop says on its last step why it ends
             self.result, self.gen = next(self.gen), None  # the generator only wraps up: no forward pass
         return event
 
@@ -261,6 +260,9 @@ def finish_box(result: mb.Generation) -> None:
         model_text(visible(result.stop_sequence or ""))
     else:
         st.success(t("loop.finish.stop"), icon=":material/check_circle:")
+    with st.expander(t("finish.title"), icon=":material/translate:"):  # the seed: "stop_reason/finish_reason"
+        st.table(finish_reasons.mapping_frame(reason), hide_index=True)  # our own strings only (Markdown)
+        st.caption(t("finish.caption"))
 
 
 def steps_table(steps: list[mb.Step]) -> None:

@@ -7,31 +7,48 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import SoftmaxView, mlp_inputs, mlp_view, pick, residual_norms, visible_keys
+from model_backend.pipeline import (
+    OutputLayer,
+    SoftmaxView,
+    mlp_inputs,
+    mlp_view,
+    output_layer,
+    pick,
+    residual_norms,
+    visible_keys,
+)
 from model_backend.text import token_info, visible
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.numbering import head_no, layer_index, layer_no
 from ui.share import Param
+from ui.untrusted import escape_markdown
 from ui.widgets import data_table, model_text
 
 MAX_HEATMAP_TOKENS = 16  # a bigger square is unreadable on a projector
 MAX_POSITION = 4095  # a link's token position; a position past the prompt's end falls back to the last token
 ROW = 35  # table row height in px, so a table's height fits its rows exactly
 STAGES = ("input", "tokens", "embedding", "attention", "mlp", "softmax", "sampling", "output")
-# The course text's table (seed 004, section 6): (model, layers, parameters low, high, estimated?)
+# The course text's table (seed 004, section 6), with the published figures where they exist:
+# (model, layers, parameters per size, estimated?, FLOPs note key or None = 2 x parameters)
+# GPT-2: 117M (12 layers) to 1.5B (48), Radford et al. 2019. GPT-3 175B: 96 layers, Brown et al. 2020.
+# Llama 3.1 8B / 70B / 405B: 32 / 80 / 126 layers (Meta's model cards, "The Llama 3 Herd of Models" table 3).
+# GPT-4 and Claude 3.5: not published; GPT-4 is reportedly a mixture of experts, so only part of its
+# parameters work on each token: the seed (003) puts a frontier model at tens to hundreds of GFLOPs per token.
 SEED_MODELS = (
-    ("GPT-2", "12–48", 117e6, 1.5e9, False),
-    ("GPT-3", "96", 175e9, 175e9, False),
-    ("GPT-4", "~120", 1.7e12, 1.7e12, True),
-    ("Claude 3.5", "?", None, None, False),
-    ("Llama 3.1", "80–128", 8e9, 405e9, False),
+    ("GPT-2", "12–48", (117e6, 1.5e9), False, None),
+    ("GPT-3", "96", (175e9,), False, None),
+    ("GPT-4", "~120", (1.7e12,), True, "pipeline.card.moe"),
+    ("Claude 3.5", "?", (), False, None),
+    ("Llama 3.1", "32 / 80 / 126", (8e9, 70e9, 405e9), False, None),
 )
 
 
 def link_params(info: mb.ModelInfo) -> list[Param]:
-    """What a link to this page carries: the prompt and every view setting (layer and head as shown, from 1).
+    """What a link to this page carries: the prompt and every view setting (layer and head as shown, from 1:
+    the widgets hold the numbers shown, ui.numbering).
 
     pos = -1 means the last token (the page's default), whatever the prompt's length.
     """
@@ -177,7 +194,7 @@ def embedding_panel(tr: mb.Trace) -> None:
 def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
     """The heatmap's cells: one row per (query, key) of the last MAX_HEATMAP_TOKENS tokens.
 
-    layer and head are indices from 0; the rows name them from 1, as the page does. weight is None where
+    layer and head are indices from 0; the rows number them from 1, as every page does (ui.numbering). weight is None where
     the mask hides the key (masked, not zero)."""
     info = tr.info
     n = len(tr.tokens)
@@ -187,10 +204,16 @@ def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
     for q in range(start, n):
         for k in range(start, n):
             w = float(tr.attentions[layer, head, q, k])
-            rows.append({"layer": layer + 1, "head": head + 1, "query_pos": q, "query": tr.tokens[q].display,
+            rows.append({"layer": layer_no(layer), "head": head_no(head), "query_pos": q, "query": tr.tokens[q].display,
                          "key_pos": k, "key": tr.tokens[k].display, "masked": not allowed[q, k],
                          "weight": None if not allowed[q, k] else w})
     return pd.DataFrame(rows)
+
+
+def drawn_row_sums(cells: pd.DataFrame) -> tuple[float, float]:
+    """(smallest, largest) sum of the weights drawn in one row of the heatmap (masked cells count 0)."""
+    sums = cells.groupby("query_pos")["weight"].sum(min_count=0)
+    return float(sums.min()), float(sums.max())
 
 
 def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None = None) -> alt.Chart:
@@ -219,18 +242,25 @@ def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None
 def attention_panel(tr: mb.Trace) -> None:
     info = tr.info
     c1, c2 = st.columns([3, 1])
-    layer = c1.slider(t("pipeline.att.layer"), 1, info.n_layers, key="pipeline_att_layer") - 1
-    head = c2.selectbox(t("pipeline.att.head"), list(range(1, info.n_heads + 1)), key="pipeline_att_head") - 1
+    layer = layer_index(c1.slider(t("pipeline.att.layer"), layer_no(0), layer_no(info.n_layers - 1),
+                                  key="pipeline_att_layer"))
+    head = layer_index(c2.selectbox(t("pipeline.att.head"), [head_no(h) for h in range(info.n_heads)],
+                                    key="pipeline_att_head"))
     kind = t(f"pipeline.att.{info.layer_types[layer]}", window=fmt_int(info.sliding_window or 0))
     cells = attention_frame(tr, layer, head)
-    _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer + 1, head=head + 1, kind=kind,
-          n=MAX_HEATMAP_TOKENS)
-    downloads(cells, f"pipeline-attention-L{layer + 1}-H{head + 1}", key="pipeline_dl_att")
+    _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer_no(layer), head=head_no(head),
+          kind=kind, n=MAX_HEATMAP_TOKENS)
+    lo, hi = drawn_row_sums(cells)
+    if len(tr.tokens) > MAX_HEATMAP_TOKENS:  # the crop leaves <bos> and the first tokens out: rows sum below 100%
+        st.caption(t("pipeline.att.cropped", n=fmt_int(len(tr.tokens)), k=MAX_HEATMAP_TOKENS,
+                     hidden=fmt_int(len(tr.tokens) - MAX_HEATMAP_TOKENS), lo=fmt_pct(lo), hi=fmt_pct(hi)))
+    downloads(cells, f"pipeline-attention-L{layer_no(layer)}-H{head_no(head)}", key="pipeline_dl_att")
 
 
 def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     info = tr.info
-    layer = st.slider(t("pipeline.mlp.layer"), 1, info.n_layers, key="pipeline_mlp_layer") - 1
+    layer = layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
+                                  key="pipeline_mlp_layer"))
     view = mlp_view(backend.bundle_for(), mlp_inputs_cached(prompt), layer)
     kind = t("pipeline.mlp.gated" if view.gated else "pipeline.mlp.plain", act=view.activation)
     st.markdown(t("pipeline.mlp.text", d=fmt_int(view.d_model), f=fmt_int(view.d_ff), act=view.activation,
@@ -239,10 +269,10 @@ def mlp_panel(prompt: str, tr: mb.Trace) -> None:
         st.markdown(t(f"pipeline.mlp.{key}", n=fmt_int(len(values)), first=_numbers(values)))
         show(_strip(values, height=24))
     active = int((np.abs(view.hidden) > 0.1 * np.abs(view.hidden).max()).sum())
-    st.caption(t("pipeline.mlp.caption", layer=layer + 1, active=fmt_int(active), f=fmt_int(view.d_ff)))
+    st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff)))
     df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
                     (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
-    downloads(df.assign(layer=layer + 1)[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer + 1}",
+    downloads(df.assign(layer=layer_no(layer))[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer_no(layer)}",
               key="pipeline_dl_mlp")
 
 
@@ -298,10 +328,29 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         show(logit.properties(height=_step(20)))
         show(prob.properties(height=_step(20)))
     st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
-                 v=fmt_int(sm.vocab_size)))
+                 v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 4)))
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
                             "logit": [float(v) for v in sm.logits], "prob": [float(p) for p in sm.probs]}),
               "pipeline-softmax-top", key="pipeline_dl_sm")
+
+
+@backend.on_model(max_entries=32, queued=False)
+def _output_layer(model: mb.ModelBundle, prompt: str, _hidden: np.ndarray, _logits: np.ndarray) -> OutputLayer:
+    return output_layer(model, _hidden, _logits)  # prompt stands for the unhashed arrays in the key
+
+
+def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
+    """logits = W·h, then softmax; W measured against the embedding matrix (Gemma ties them)."""
+    out = _output_layer(prompt, tr.hidden_states[-1][-1], tr.last_logits)
+    st.latex(r"\mathrm{logits} = W\,h \qquad P(\mathrm{token}_i) = \frac{e^{\mathrm{logit}_i}}{\sum_j e^{\mathrm{logit}_j}}")
+    st.markdown(t("pipeline.out.shapes", v=fmt_int(out.vocab), d=fmt_int(out.d_model)))
+    if out.same_tensor and out.equal_values:
+        st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(tr.info.embed_scale, 2)))
+    else:
+        st.markdown(t("pipeline.out.untied", equal=t("pipeline.out.yes" if out.equal_values else "pipeline.out.no")))
+    st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), dtype=tr.info.dtype,
+                 top=t("pipeline.out.yes" if out.same_top else "pipeline.out.no"))
+               + (" " + t("pipeline.out.softcap", cap=fmt_float(out.softcap, 1)) if out.softcap else ""))
 
 
 def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:
@@ -325,13 +374,20 @@ def output_panel(prompt: str, chosen: mb.TokenInfo) -> None:
     st.caption(t("pipeline.output.caption"))
 
 
+def lens_name(hidden: int, last: int) -> str:
+    """The logit lens's row name for hidden_states[hidden]: the embedding, "layer h" (after model.layers[h - 1],
+    numbered as every page numbers it), or the final output."""
+    if hidden == 0:
+        return t("pipeline.lens.emb")
+    return t("pipeline.lens.out") if hidden == last else t("pipeline.lens.layer", n=layer_no(hidden - 1))
+
+
 def lens_panel(tr: mb.Trace) -> None:
     top_n = min(3, len(tr.lens[0].top))
     last = len(tr.lens) - 1
     rows = []
     for lens in tr.lens:
-        name = t("pipeline.lens.emb") if lens.layer == 0 else (
-            t("pipeline.lens.out") if lens.layer == last else t("pipeline.lens.layer", n=lens.layer))
+        name = lens_name(lens.layer, last)
         for rank, cand in enumerate(lens.top[:top_n], start=1):
             token = visible(cand.text) or "∅"
             rows.append({"layer": name, "rank": rank, "token": token, "prob": cand.prob, "shown": fmt_pct(cand.prob),
@@ -365,24 +421,32 @@ def model_card(info: mb.ModelInfo) -> None:
     # Side by side; stacked in projection mode, where the comparison table needs the whole width.
     left, right = (st.container(), st.container()) if projection_on() else st.columns([2, 3])
     with left:  # st.table: our own numbers only (it renders Markdown, so never model text here)
-        st.markdown(t("pipeline.card.ours", name=info.name))
+        st.markdown(t("pipeline.card.ours", name=escape_markdown(info.name)))  # a model path or hub id
         st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],
                                t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
     with right:
         st.markdown(t("pipeline.card.seed"))
-        models = [("**Gemma 3 270M**", fmt_int(info.n_layers), info.n_params, info.n_params, False), *SEED_MODELS]
-        st.table(pd.DataFrame({
-            t("pipeline.col.model"): [m[0] for m in models],
-            t("pipeline.card.layers"): [m[1] for m in models],
-            t("pipeline.card.params"): [_range(m[2], m[3], m[4], fmt_params) for m in models],
-            t("pipeline.card.flops_short"): [_range(2 * m[2] if m[2] else None, 2 * m[3] if m[3] else None, m[4],
-                                                    fmt_flops) for m in models],
-        }), hide_index=True)
+        st.table(models_frame(info), hide_index=True)
         st.caption(t("pipeline.card.caption"))
 
 
-def _range(low: float | None, high: float | None, estimated: bool, fmt) -> str:
-    if low is None:
+def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
+    """The comparison table: the model running now (from its config), then the course text's models."""
+    models = [("**Gemma 3 270M**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
+    return pd.DataFrame({
+        t("pipeline.col.model"): [m[0] for m in models],
+        t("pipeline.card.layers"): [m[1] for m in models],
+        t("pipeline.card.params"): [_sizes(m[2], m[3], fmt_params) for m in models],
+        t("pipeline.card.flops_short"): [t(m[4]) if m[4] else _sizes(tuple(2 * v for v in m[2]), m[3], fmt_flops)
+                                         for m in models],
+    })
+
+
+def _sizes(values: tuple[float, ...], estimated: bool, fmt) -> str:
+    """'117 M – 1,5 B' for a range (GPT-2's four sizes), '8 B / 70 B / 405 B' for each size of a family,
+    '~1,7 T (estimated)'; 'unknown' when unpublished."""
+    if not values:
         return t("pipeline.card.unknown")
-    text = fmt(low) if low == high else f"{fmt(low)} – {fmt(high)}"
+    sep = " – " if len(values) == 2 else " / "
+    text = sep.join(fmt(v) for v in values)
     return f"~{text} ({t('pipeline.card.est')})" if estimated else text

@@ -18,6 +18,7 @@ class Param:
     """One setting that a link can carry.
 
     name: the query key (short, stable); key: the session_state / widget key the page uses.
+    default is in the page's (state) units; low, high and choices are in the link's units.
     """
 
     name: str
@@ -27,6 +28,12 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple | None = None
+    offset: int = 0  # link value = state value + offset (layers and heads: index 0 travels as 1); negatives as they are
+
+
+def to_link(value: Any, p: Param) -> Any:
+    """A setting's value as a link carries it (see Param.offset)."""
+    return value + p.offset if p.offset and isinstance(value, int) and value >= 0 else value
 
 
 def parse(raw: str, p: Param) -> tuple[Any, bool]:
@@ -45,6 +52,9 @@ def parse(raw: str, p: Param) -> tuple[Any, bool]:
             ok = ok and (p.low is None or value >= p.low) and (p.high is None or value <= p.high)
         if ok and p.choices is not None:
             ok = value in p.choices
+        if ok and p.offset:  # link units -> state units; 0 .. offset-1 name nothing
+            ok = value < 0 or value >= p.offset
+            value = value - p.offset if value >= p.offset else value
     except (ValueError, KeyError, OverflowError):
         ok = False
     return (value, True) if ok else (p.default, False)
@@ -85,7 +95,7 @@ def publish(page: str, params: list[Param]) -> None:
         value = st.session_state.get(p.key, p.default)
         if p.kind is str and (not isinstance(value, str) or len(value) > MAX_TEXT):
             continue  # too long for a link: leave it out rather than break the URL
-        values[p.name] = str(int(value)) if p.kind is bool else str(value)
+        values[p.name] = str(int(value)) if p.kind is bool else str(to_link(value, p))
     values["lang"] = st.session_state.get("lang", "pt-BR")
     if st.session_state.get("projection"):
         values["projection"] = "1"

@@ -8,6 +8,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import sampling_views as sv
+from model_backend.memo import SharedMemo
 from model_backend.text import token_info
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
@@ -36,23 +37,22 @@ def _key(prompt: str) -> tuple[str, str, str]:
 
 
 @st.cache_resource(show_spinner=False)
-def _logit_store() -> dict:
-    """(model, dtype, prompt) -> (last logits [V] read-only, token ids, truncated_from), shared by all."""
-    return {}
+def _logit_store() -> SharedMemo:
+    """(model, dtype, prompt) -> (last logits [V] read-only, token ids, truncated_from), shared by all
+    visitors (a SharedMemo: many threads at once, each prompt's pass once)."""
+    return SharedMemo(32)
 
 
 def prompt_logits(prompt: str) -> tuple[np.ndarray, tuple[int, ...], int | None]:
     """The prompt's last-position logits, token ids and pre-cut length, from the cached trace (one
     forward pass per prompt, ever). Kept as one shared read-only array so a rerun copies nothing."""
-    key, store = _key(prompt), _logit_store()
-    if key not in store:
+    def read() -> tuple[np.ndarray, tuple[int, ...], int | None]:
         tr = backend.trace(prompt)
         logits = np.array(tr.last_logits, dtype=np.float32)
         logits.setflags(write=False)
-        if len(store) >= 32:
-            store.pop(next(iter(store)))
-        store[key] = (logits, tuple(tok.id for tok in tr.tokens), tr.truncated_from)
-    return store[key]
+        return logits, tuple(tok.id for tok in tr.tokens), tr.truncated_from
+
+    return _logit_store().get(_key(prompt), read)
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
@@ -125,17 +125,15 @@ def nucleus_grid(prompt: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
-def _runs() -> dict:
-    """Greedy loop demos already generated, shared by all visitors (keyed by model, dtype, prompt, r)."""
-    return {}
+@st.cache_resource(show_spinner=False)
+def _runs() -> SharedMemo:
+    """Greedy loop demos already generated, shared by all visitors (keyed by model, dtype, prompt, r, n)."""
+    return SharedMemo(64)
 
 
 def loop_run(prompt: str, penalty: float, max_new: int) -> mb.Generation:
     """A greedy run with a repetition penalty, generated once (with progress) and then reused."""
-    key = (*_key(prompt), penalty, max_new)
-    runs = _runs()
-    if key not in runs:
+    def generate() -> mb.Generation:
         params = mb.SamplingParams(temperature=0, repetition_penalty=penalty, max_new_tokens=max_new)
         bar = st.progress(0.0, text=t("temperature.loop.running", r=fmt_float(penalty, 1)))
         result = None
@@ -145,10 +143,9 @@ def loop_run(prompt: str, penalty: float, max_new: int) -> mb.Generation:
             else:
                 result = event
         bar.empty()
-        if len(runs) > 64:
-            runs.clear()
-        runs[key] = result
-    return runs[key]
+        return result
+
+    return _runs().get((*_key(prompt), penalty, max_new), generate)
 
 
 def labels(ids) -> list[str]:

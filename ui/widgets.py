@@ -4,13 +4,16 @@ from __future__ import annotations
 import streamlit as st
 
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
+from ui import glossary
 from ui.i18n import fmt_int, t
+from ui.untrusted import escape_frame, message_values
 
 
 def intro(page: str) -> None:
     """Title and the two or three sentences that say what to look at."""
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro"))  # our own text from the table, never a visitor's
+    glossary.button(page)  # the PT <-> EN glossary and the course text's pitfalls, on every page
 
 
 def prompt_box(page: str, label_key: str = "common.prompt", height: int = 90) -> str | None:
@@ -29,8 +32,9 @@ def prompt_box(page: str, label_key: str = "common.prompt", height: int = 90) ->
         return None
 
 
-def show_error(exc: InvalidInput) -> None:
-    st.warning(t(f"err.{exc.key}", **exc.values), icon=":material/error:")
+def show_error(exc: InvalidInput, prefix: str = "err") -> None:
+    """The message for a refused input; the input's own text in it is a code span, never Markdown."""
+    st.warning(t(f"{prefix}.{exc.key}", **message_values(exc.values)), icon=":material/error:")
 
 
 def truncation_notice(truncated_from: int | None, kept: int) -> None:
@@ -74,9 +78,10 @@ def timed(name: str):
 def data_table(df, **kwargs):
     """A table: st.dataframe, or in projection mode st.table, whose text the projection CSS enlarges
     (st.dataframe draws its cells on a canvas that page CSS cannot reach). kwargs go to st.dataframe;
-    st.table keeps hide_index and an int height (it scrolls past that)."""
+    st.table keeps hide_index and an int height (it scrolls past that). st.table reads its cells as
+    Markdown, so it gets them escaped: token and visitor text reads as typed."""
     if st.session_state.get("projection"):
         height = kwargs.get("height")
-        return st.table(df, hide_index=kwargs.get("hide_index"),
+        return st.table(escape_frame(df), hide_index=kwargs.get("hide_index"),
                         height=height if isinstance(height, int) else "content")
     return st.dataframe(df, **kwargs)

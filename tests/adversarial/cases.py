@@ -16,3 +16,20 @@ HOSTILE_TEXT = {
 }
 
 HOSTILE_NUMBERS = ["nan", "inf", "-1", "1e400", "abc", "", "99999999999999999999", "0x10", "<b>1</b>"]
+
+# Markdown that would turn text into a link, an image (a request to another host), formatting or maths
+# if it reached st.markdown, st.warning, st.caption, st.table, a label or a help text unescaped.
+MARKDOWN_PROBES = {
+    "backtick": "x`y",
+    "link_tail": "](https://example.invalid/tail)",
+    "link": "[a](https://example.invalid/link)",
+    "image": "![x](https://example.invalid/x.png)",
+    "bold": "**bold**",
+    "heading": "# heading",
+    "autolink": "<https://example.invalid/angle>",
+    "math": "$x$",
+    "bare_url": "https://example.invalid/bare www.example.invalid me@example.invalid",
+    "directive": ":red[red] :material/home:",
+}
+# All of them in one value (a link carries one value per key): one page load tries every probe.
+MARKDOWN_BATCH = "# " + " ".join(MARKDOWN_PROBES.values())

@@ -1,25 +1,16 @@
 """In a real browser: hostile text typed into every page's prompt and hostile link values open no
 dialog, inject no element, and leave the server serving."""
-import time
 import urllib.parse
 import urllib.request
 
 import pytest
 
 from tests.adversarial.cases import HOSTILE_NUMBERS, HOSTILE_TEXT
-from tests.e2e.test_browser_shell import open_page
+from tests.browser import open_page, settle
 from ui.nav import available
 
 PAGES = [name for name, _ in available()]
 PAYLOADS = ["img_onerror", "md_js_link"]  # <script> is covered by the AppTest suite
-
-
-def _wait_idle(page, limit=120):
-    time.sleep(1.0)
-    end = time.time() + limit
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
-    time.sleep(0.5)
 
 
 def _assert_clean(page, dialogs, where):
@@ -41,7 +32,7 @@ def test_hostile_text_in_the_prompt_box(browser, server_url, name):
         for payload in PAYLOADS:
             box.fill(HOSTILE_TEXT[payload])
             box.press("Control+Enter")
-            _wait_idle(page)
+            settle(page)
             _assert_clean(page, dialogs, f"{name}/{payload}")
     finally:
         page.close()

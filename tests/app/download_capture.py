@@ -1,26 +1,9 @@
-"""Read back what a page's download buttons would send: AppTest keeps no media, so the storage is watched.
-
-Use the `captured` fixture (import it into a test module): a dict file name -> bytes of the latest run."""
+"""Check what a page's download buttons would send (the `captured` fixture in tests/app/conftest.py
+records it): the CSV and the JSON of one download hold the same table."""
 import io
 import json
 
 import pandas as pd
-import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-
-@pytest.fixture
-def captured(monkeypatch):
-    files: dict[str, bytes] = {}
-    original = MemoryMediaFileStorage.load_and_get_id
-
-    def keep(self, path_or_data, mimetype, kind, filename=None):
-        if filename and isinstance(path_or_data, bytes):
-            files[filename] = path_or_data
-        return original(self, path_or_data, mimetype, kind, filename)
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
-    return files
 
 
 def both(files: dict[str, bytes], name: str) -> pd.DataFrame:

@@ -1,7 +1,10 @@
 """Open a page of the real app from a link (a query string), the way a visitor's browser does."""
+import re
+
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import APP
+from ui.untrusted import WORD_JOINER
 
 
 def open_link(page: str, query: dict[str, str], timeout: float = 600) -> AppTest:
@@ -41,5 +44,19 @@ def chart_frames(at: AppTest) -> list:
 
 
 def tables(at: AppTest) -> list:
-    """Every table on the page: st.dataframe, or st.table in projection mode (ui.widgets.data_table)."""
-    return list(at.dataframe) + list(at.table)
+    """Every table on the page as a reader sees it: st.dataframe's data, or in projection mode the st.table
+    that ui.widgets.data_table draws, its escaped Markdown read back to the characters shown."""
+    return [el.value for el in at.dataframe] + [shown_table(el.value) for el in at.table]
+
+
+def shown(text: str) -> str:
+    """What Markdown shows for escaped text: backslash escapes read, word joiners invisible."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace(WORD_JOINER, "")
+
+
+def shown_table(df):
+    out = df.copy()
+    out.columns = [shown(c) if isinstance(c, str) else c for c in out.columns]
+    for col in out.columns:
+        out[col] = [shown(v) if isinstance(v, str) else v for v in out[col]]
+    return out

@@ -7,12 +7,13 @@ import pytest
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import open_link, query_value
 
 PROMPT = "O gato sentou no"
-LINK = {"prompt": PROMPT, "layer": "5", "head": "1", "token": "2", "cols": "12", "grid": "6", "lang": "en",
+# Layers, heads and the grid's first layer are numbered from 1, as on screen (base=1); the widgets hold indices.
+LINK = {"prompt": PROMPT, "layer": "6", "head": "2", "token": "2", "cols": "12", "grid": "7", "base": "1", "lang": "en",
         "a": "Precisava de dinheiro, então fui ao banco", "b": "Cansado de andar pela praça, sentei no banco",
         "word": "banco"}
 SETTINGS = ("layer", "head", "token", "cols", "grid")
@@ -38,35 +39,35 @@ def chart_data(at: AppTest, index: int) -> pd.DataFrame:
     return convert_arrow_bytes_to_pandas_df(proto.datasets[0].data.data)
 
 
-def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):  # noqa: F811
+def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured):
     at = open_link("attention", LINK)
     assert not at.exception
     assert at.text_area(key="prompt_attention").value == PROMPT
     assert at.selectbox(key="attention_layer").value == 5
     assert at.radio(key="attention_head").value == 1
     assert at.selectbox(key="attention_query").value == 2
-    assert picked(at) == {"attention_grid_group": 6}  # a short text has no size picker; the grid: layers 6-11
+    assert picked(at) == {"attention_grid_group": 6}  # a short text has no size picker; the grid: layers 7-12
     for field in ("a", "b", "word"):
         assert at.text_input(key=f"attention_banco_{field}").value == LINK[field]
     shown = texts(at)
-    assert "Attention: what does each token look at?" in shown and "Layer 5, head 1" in shown
-    assert "Columns = layers 6 to 11" in shown
-    assert "At layer 0 it is 1.000" in shown  # the banco curve of the link's sentences
+    assert "Attention: what does each token look at?" in shown and "Layer 6, head 2" in shown
+    assert "Columns = layers 7 to 12" in shown
+    assert "At the input (0, before layer 1) it is 1.000" in shown  # the banco curve of the link's sentences
     assert not rejected(at)
-    for name in (*SETTINGS, "prompt", "a", "b", "word"):  # the page publishes the same view back
+    for name in (*SETTINGS, "prompt", "a", "b", "word", "base"):  # the page publishes the same view back
         assert query_value(at, name) == LINK[name], name
     link = next(c.value for c in at.code if "/attention?" in c.value)  # the copyable link
-    assert "prompt=O+gato+sentou+no" in link and "layer=5&head=1&token=2&cols=12&grid=6" in link and "lang=en" in link
+    assert "prompt=O+gato+sentou+no" in link and "layer=6&head=2&token=2&cols=12&grid=7" in link and "lang=en" in link
 
     # Tokens: the same as the token picker offers.
     tokens = both(captured, "attention-tokens")
     options = at.selectbox(key="attention_query").options
     assert [f"{p}: {tok}" for p, tok in zip(tokens["position"], tokens["token"])] == options
     assert tokens["text"].str.cat() == "<bos>" + PROMPT
-    # The matrix of layer 5, head 1: every cell the heatmap draws, with the weight its tooltip shows.
-    cells = both(captured, "attention-L5-H1")
+    # The matrix of layer 6, head 2: every cell the heatmap draws, with the weight its tooltip shows.
+    cells = both(captured, "attention-L6-H2")
     n = len(tokens)
-    assert len(cells) == n * n and set(cells["layer"]) == {5} and set(cells["head"]) == {1}
+    assert len(cells) == n * n and set(cells["layer"]) == {6} and set(cells["head"]) == {2}
     drawn = chart_data(at, 0)
     drawn = drawn[drawn["kind"] != "sum"]
     assert len(drawn) == len(cells)
@@ -85,6 +86,17 @@ def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured)
     caption = next(c.value for c in at.caption if "Cosine similarity" in c.value)
     assert f"it is {curve['centred'][0]:.3f}" in caption
     assert f"ends at {curve['centred'].iloc[-1]:.3f}" in caption
+
+
+def test_an_old_link_counted_from_0_opens_the_same_layer_and_is_rewritten_from_1():
+    old = {k: v for k, v in LINK.items() if k != "base"} | {"layer": "5", "head": "1", "grid": "6"}
+    at = open_link("attention", old)
+    assert not at.exception and not rejected(at)
+    assert at.selectbox(key="attention_layer").value == 5 and at.radio(key="attention_head").value == 1
+    assert picked(at) == {"attention_grid_group": 6}
+    assert "Layer 6, head 2" in texts(at)
+    for name in ("layer", "head", "grid", "base"):  # the link it publishes counts from 1
+        assert query_value(at, name) == LINK[name], name
 
 
 def test_averages_and_the_last_token_travel_as_minus_one():
@@ -127,20 +139,20 @@ def test_too_long_banco_sentence_and_a_token_the_text_lacks_fall_back():
 def test_pt_br_link_and_projection_mode():
     at = open_link("attention", {"prompt": PROMPT, "layer": "0", "head": "2", "lang": "pt-BR", "projection": "1"})
     assert not at.exception
-    assert "Camada 0, cabeça 2" in texts(at)
+    assert "Camada 1, cabeça 3" in texts(at)  # an old link (no base=1): indices 0 and 2
     assert query_value(at, "projection") == "1"
     spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
     assert spec["config"]["axis"]["labelFontSize"] == 22  # projection mode: larger labels
 
 
-def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):  # noqa: F811
+def test_a_long_text_link_draws_the_last_ten_tokens_and_sends_those_cells(captured):
     prompt = "O gato sentou no tapete e dormiu. " * 6  # about 60 tokens
     at = open_link("attention", {"prompt": prompt, "cols": "12", "layer": "3", "head": "0", "lang": "en"})
     assert not at.exception
     assert picked(at) == {"attention_cols": 12, "attention_grid_group": -1}
     n = len(at.selectbox(key="attention_query").options)
     assert f"the figure shows the last 10 rows, the first token and one column summing the {n - 11} middle" in texts(at)
-    cells = both(captured, "attention-L3-H0")
+    cells = both(captured, "attention-L4-H1")  # an old link's layer 3, head 0 = layer 4, head 1
     assert len(cells) == 10 * 12 and sorted(set(cells["query_pos"])) == list(range(n - 10, n))
     assert sorted(set(cells["key_pos"])) == [-1, 0, *range(n - 10, n)]
     hidden = cells[cells["key_pos"] == -1]

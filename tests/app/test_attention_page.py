@@ -14,8 +14,10 @@ def passes() -> int:
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("pt-BR", ["Atenção", "Camada 2, cabeça 3", "Toda linha soma 1", "1/√256 = 0,0625", "Na camada 0 vale 1,000"]),
-    ("en", ["Attention", "Layer 2, head 3", "Every row sums to 1", "1/√256 = 0.0625", "At layer 0 it is 1.000"]),
+    ("pt-BR", ["Atenção", "Camada 3, cabeça 4", "Toda linha soma 1", "1/√256 = 0,0625",
+               "Na entrada (0, antes da camada 1) vale 1,000"]),
+    ("en", ["Attention", "Layer 3, head 4", "Every row sums to 1", "1/√256 = 0.0625",
+            "At the input (0, before layer 1) it is 1.000"]),
 ])
 def test_page_in_both_languages(lang, words):
     at = run_page("attention", lang=lang)
@@ -32,11 +34,11 @@ def test_pickers_switch_to_labelled_averages_without_running_the_model():
     at = run_page("attention", lang="en")
     before = passes()
     at.selectbox(key="attention_layer").set_value(AVG).run()
-    assert "Head 3: average over the 18 layers" in texts(at)
+    assert "Head 4: average over the 18 layers" in texts(at)
     at.radio(key="attention_head").set_value(AVG).run()
     assert "Average of all 72 heads in every layer" in texts(at)
     at.selectbox(key="attention_layer").set_value(5).run()
-    assert "Layer 5: average of its 4 heads" in texts(at)
+    assert "Layer 6: average of its 4 heads" in texts(at)
     at.selectbox(key="attention_query").set_value(1).run()
     assert not at.exception
     assert passes() == before  # pickers only slice the cached trace
@@ -64,7 +66,7 @@ def test_banco_demo_reports_a_missing_word_and_loads_the_other_example():
     at.button(key="attention_before").click().run()
     assert at.text_input(key="attention_banco_a").value == "Precisava de dinheiro, então fui ao banco"
     assert at.text_input(key="attention_banco_word").value == "banco"
-    assert "At layer 0 it is 1.000, equal to the embeddings' (1.000)" in texts(at)
+    assert "At the input (0, before layer 1) it is 1.000, equal to the embeddings' (1.000)" in texts(at)
     at.text_input(key="attention_banco_b").set_value("   ").run()
     assert not at.exception
     assert any("empty" in w.value for w in at.warning)

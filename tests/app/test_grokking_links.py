@@ -1,6 +1,6 @@
 """Links to the grokking page carry the live run's settings and the shipped run's step; hostile values fall
 back with a notice; the curves and the spectrum download as CSV and JSON."""
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.link_helpers import open_link, query_value
 
 
@@ -37,7 +37,7 @@ def test_hostile_values_fall_back_to_defaults_with_a_notice():
         assert name in notice, name
 
 
-def test_the_shipped_curves_and_spectrum_download(captured):  # noqa: F811 - the fixture
+def test_the_shipped_curves_and_spectrum_download(captured):
     at = open_link("grokking", {"lang": "en", "step": "20000"})
     assert not at.exception
     curves = both(captured, "grok-ship-curves")

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import open_link, query_value, tables
 
@@ -26,7 +26,7 @@ def _generate(at):
     return next(reversed(at.session_state["loop_runs"].values()))
 
 
-def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):  # noqa: F811
+def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):
     at = open_link("loop", LINK)
     assert not at.exception
     assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it
@@ -47,7 +47,7 @@ def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):  # no
     assert len(run.steps) <= 3 and run.done
     # The downloads hold the steps the table shows.
     steps = both(captured, "loop-steps")
-    table = next(df.value for df in tables(at) if "phase" in df.value.columns)
+    table = next(df for df in tables(at) if "phase" in df.columns)
     assert list(steps["token"]) == list(table["token"]) == [s.token.display for s in run.steps]
     assert [f"{100 * p:.1f}%" for p in steps["prob"]] == list(table["probability"])
     assert list(steps["id"]) == [s.token.id for s in run.steps] and steps["completion"].iloc[-1] == run.steps[-1].text

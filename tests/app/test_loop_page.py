@@ -82,7 +82,7 @@ def test_a_stop_sequence_from_the_greedy_text_shows_stop_sequence():
     assert result.finish_reason == "stop_sequence" and result.stop_sequence == stop
     assert stop not in result.completion
     infos = " ".join(i.value for i in at.info)
-    assert "`stop_sequence`" in infos
+    assert "Motivo de parada: sequência de parada." in infos
     assert any(c.value == stop for c in at.code)  # the stop sequence is shown as text
 
 

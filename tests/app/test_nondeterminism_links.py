@@ -3,7 +3,7 @@ same runs come back in another session), hostile values fall back with a notice,
 the values the page shows."""
 import pytest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import open_link, query_value
 from ui.nondeterminism_view import cell, parse_seeds
@@ -26,7 +26,7 @@ def _runs(at):
     return next(df.value for df in at.dataframe if "Generated text" in df.value.columns)
 
 
-def test_a_link_restores_every_setting_and_the_downloads_hold_what_is_shown(captured):  # noqa: F811
+def test_a_link_restores_every_setting_and_the_downloads_hold_what_is_shown(captured):
     at = open_link("nondeterminism", FIXED)
     assert not at.exception
     assert at.text_area(key="prompt_nondeterminism").value == PROMPT
@@ -62,7 +62,7 @@ def test_a_link_restores_every_setting_and_the_downloads_hold_what_is_shown(capt
     assert list(_runs(other)["Generated text"]) == list(runs["Generated text"])
 
 
-def test_a_link_carries_the_fresh_seeds_so_the_same_runs_and_tree_come_back(captured):  # noqa: F811
+def test_a_link_carries_the_fresh_seeds_so_the_same_runs_and_tree_come_back(captured):
     link = {"prompt": PROMPT, "temperature": "0.7", "runs": "5", "max_new": "4", "seeds": "1,2,3,4,5", "lang": "en"}
     at = open_link("nondeterminism", link)
     assert not at.exception
@@ -100,7 +100,7 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
         assert "<img" not in md.value
 
 
-def test_the_model_comparison_download_holds_the_figures_shown(captured):  # noqa: F811
+def test_the_model_comparison_download_holds_the_figures_shown(captured):
     at = open_link("nondeterminism", {"runs": "2", "max_new": "4", "mprompt": "O gato sentou no", "mtokens": "4",
                                       "lang": "en"})
     assert at.text_input(key="nd_model_prompt").value == "O gato sentou no" and not at.metric  # waits for a click

@@ -2,7 +2,7 @@
 to the defaults with a notice, and the downloads hold the numbers the page shows."""
 import pytest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import chart_frames, open_link, query_value, tables
 
@@ -17,7 +17,7 @@ def pct(p: float, digits: int = 1) -> str:
 LINK = {"prompt": PROMPT, "layer": "6", "head": "3", "pos": "2", "mlp": "4", "seed": "7", "lang": "en", "projection": "1"}
 
 
-def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
+def test_a_link_restores_the_prompt_and_every_setting(captured):
     at = open_link("pipeline", LINK)
     assert not at.exception
     assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it
@@ -38,7 +38,7 @@ def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
 
     # The downloads are the numbers shown: the tokens table, the heatmap's cells, the softmax table.
     tokens = both(captured, "pipeline-tokens")
-    table = next(df.value for df in tables(at) if "ID" in df.value.columns)
+    table = next(df for df in tables(at) if "ID" in df.columns)
     assert list(tokens["id"]) == list(table["ID"]) and list(tokens["token"]) == list(table["token"])
     att = both(captured, "pipeline-attention-L6-H3")
     n = len(tokens)
@@ -49,7 +49,7 @@ def test_a_link_restores_the_prompt_and_every_setting(captured):  # noqa: F811
     heat = next(f for f in chart_frames(at) if {"query", "key", "shown"} <= set(f.columns))
     assert list(heat["shown"]) == ["masked (future)" if m else pct(w) for m, w in zip(att["masked"], att["weight"])]
     top = both(captured, "pipeline-softmax-top")
-    probs = next(df.value for df in tables(at) if "probability" in df.value.columns)
+    probs = next(df for df in tables(at) if "probability" in df.columns)
     assert [pct(p, 2) for p in top["prob"]] == list(probs["probability"])[: len(top)]
     emb = both(captured, "pipeline-embedding-2")
     assert len(emb) == 640 and list(emb["dim"]) == list(range(640))

@@ -2,7 +2,7 @@
 hostile values fall back to the defaults with a notice, and the downloads hold what the page shows."""
 import pytest
 
-from tests.app.download_capture import both, captured  # noqa: F401 - a fixture
+from tests.app.download_capture import both
 from tests.app.link_helpers import chart_frames, open_link, query_value
 from tests.app.test_tokenizer_page import token_table
 from ui.tokenizer_view import PRESETS
@@ -24,7 +24,7 @@ def _picker(at):
     return next(s for s in at.selectbox if s.key and s.key.startswith("tok_pick_"))
 
 
-def test_a_link_restores_the_text_and_every_setting(captured, gemma):  # noqa: F811
+def test_a_link_restores_the_text_and_every_setting(captured, gemma):
     at = open_link("tokenizer", LINK)
     assert not at.exception
     assert at.session_state["projection"] is True  # projection mode from the link: every chart drawn in it

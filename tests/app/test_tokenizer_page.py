@@ -10,7 +10,7 @@ from ui.tokenizer_view import MAX_CHIPS, PRESETS
 
 def token_table(at):
     """The token table: the only dataframe with an ID column next to a vocabulary piece column."""
-    return next(df.value for df in tables(at) if "ID" in df.value.columns and len(df.value.columns) == 7)
+    return next(df for df in tables(at) if "ID" in df.columns and len(df.columns) == 7)
 
 
 def gemma():

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, settle, shoot
 
 
 def open_attention(browser, url: str, width: int, locale: str, query: str = ""):
@@ -22,15 +22,7 @@ def shoot_whole(page, name: str) -> None:
     shoot(page, name)
 
 
-def wait_for_rerun(page, wait: float = 120) -> None:
-    time.sleep(1.0)
-    end = time.time() + wait
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
-    time.sleep(1.5)
-
-
-@pytest.mark.parametrize("width, locale, heading", [(1280, "pt-BR", "Camada 2, cabeça 3"), (390, "en-US", "Layer 2, head 3")])
+@pytest.mark.parametrize("width, locale, heading", [(1280, "pt-BR", "Camada 3, cabeça 4"), (390, "en-US", "Layer 3, head 4")])
 def test_attention_page_draws(browser, server_url, width, locale, heading):
     page = open_attention(browser, server_url, width, locale)
     try:
@@ -51,10 +43,10 @@ def test_clicking_the_grid_opens_that_head_large(browser, server_url):
         grid.scroll_into_view_if_needed()
         time.sleep(1)
         box = grid.bounding_box()
-        # 19 columns of blocks (18 layers + the average); the first row of blocks is head 0
+        # 19 columns of blocks (18 layers + the average); the first row of blocks is head 1 (index 0)
         page.mouse.click(box["x"] + box["width"] * 11.5 / 19, box["y"] + 50)  # below the layer numbers
-        wait_for_rerun(page)
+        settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
-        assert "Layer 11, head 0" in page.locator('[data-testid="stMain"]').inner_text()
+        assert "Layer 12, head 1" in page.locator('[data-testid="stMain"]').inner_text()
     finally:
         page.close()

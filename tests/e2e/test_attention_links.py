@@ -3,8 +3,8 @@ follows the "banco" boxes, and projection mode is shot at 1280x720 to be looked 
 import time
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from tests.e2e.test_attention_browser import open_attention, wait_for_rerun
-from tests.e2e.test_browser_shell import shoot
+from tests.browser import settle, shoot
+from tests.e2e.test_attention_browser import open_attention
 
 LINK = {"prompt": "O gato sentou no", "layer": "5", "head": "1", "token": "2", "grid": "6"}
 
@@ -19,9 +19,9 @@ def test_a_link_brings_back_the_same_tokens_and_settings(browser, server_url):
         assert page.locator('[data-testid="stException"]').count() == 0
         main = page.locator('[data-testid="stMain"]')
         text = main.inner_text()
-        assert "Layer 5, head 1" in text and "Columns = layers 6 to 11" in text
+        assert "Layer 6, head 2" in text and "Columns = layers 7 to 12" in text  # an old link, counted from 0
         assert page.get_by_label("Prompt (the text the model will continue)").input_value() == LINK["prompt"]
-        assert page.get_by_role("combobox", name="Layer").input_value() == "Layer 5 · full attention"
+        assert page.get_by_role("combobox", name="Layer").input_value() == "Layer 6 · full attention"
         assert page.get_by_role("combobox", name="Token (query)").input_value() == "2: ·gato"  # as on the axes
         assert page.get_by_role("radio", name="Head 1").is_checked()
         assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 4
@@ -31,12 +31,12 @@ def test_a_link_brings_back_the_same_tokens_and_settings(browser, server_url):
         box = page.get_by_label("Sentence 1")
         box.fill("Ontem fui ao banco")
         box.press("Enter")
-        wait_for_rerun(page)
+        settle(page)
         assert query_of(page)["a"] == "Ontem fui ao banco"
         page.get_by_text("Link to this view").click()
         time.sleep(1)
         code = page.locator('[data-testid="stCode"]').last.inner_text()
-        assert "a=Ontem+fui+ao+banco" in code and "layer=5" in code
+        assert "a=Ontem+fui+ao+banco" in code and "layer=6" in code and "base=1" in code
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:
         page.close()
@@ -48,7 +48,7 @@ def test_projection_mode_from_a_link(browser, server_url):
                                            "lang": "pt-BR", "projection": "1"}))
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
-        assert "Camada 2, cabeça 3" in page.locator('[data-testid="stMain"]').inner_text()
+        assert "Camada 3, cabeça 4" in page.locator('[data-testid="stMain"]').inner_text()
         size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
         assert size >= 60  # projection mode's large headings (3rem of 22px)
         shoot(page, "attention-projection-1280-pt-BR", whole=False)  # what the back of the room sees first

@@ -4,7 +4,7 @@ import re
 
 import pandas as pd
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, shoot
 
 
 def test_home_chart_downloads_as_png_and_svg(browser, server_url):

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, settle, shoot
+from tests.browser import open_page, settle, shoot
 
 
 @pytest.mark.parametrize("width, locale, words", [

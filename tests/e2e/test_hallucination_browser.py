@@ -4,8 +4,8 @@ import time
 
 import pytest
 
+from tests.browser import open_page, shoot
 from tests.conftest import ARTIFACTS
-from tests.e2e.test_browser_shell import open_page, shoot
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,8 +1,7 @@
 """Keyboard use reaches the main controls: Tab walks to the prompt, the sampling sliders and the buttons,
 and the arrow keys move a slider (the page then redraws with the new value)."""
-import time
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, settle, shoot
 
 DESCRIBE = """() => {
   const el = document.activeElement;
@@ -35,10 +34,7 @@ def test_tab_reaches_the_prompt_the_sliders_and_the_buttons(browser, server_url)
         assert {"stSidebarNav", "stTextArea"} <= kinds, kinds  # the page list and the prompt come first
         before = float(page.evaluate(DESCRIBE)["value"])
         page.keyboard.press("ArrowRight")
-        time.sleep(1.0)
-        end = time.time() + 60
-        while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-            time.sleep(0.3)
+        settle(page, 60)
         after = float(page.locator('[data-testid="stSlider"] input[type="range"]').first.input_value())
         assert abs(after - before - 0.05) < 1e-6, (before, after)
         shoot(page, "temperature-keyboard-1280-en", whole=False)

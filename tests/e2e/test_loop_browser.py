@@ -1,9 +1,8 @@
 """A real browser: the loop page steps once on a click, with no error, at projector and phone widths."""
-import time
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, settle, shoot
 
 
 @pytest.fixture(scope="module")
@@ -13,14 +12,6 @@ def app_url(browser, server_url):
     return server_url
 
 
-def _settle(page, wait: float = 120) -> None:
-    time.sleep(1.5)
-    end = time.time() + wait
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
-    time.sleep(1.5)
-
-
 @pytest.mark.parametrize("width, locale, button, step", [(1280, "pt-BR", "Próximo token", "Passo 1"),
                                                          (390, "en-US", "Next token", "Step 1")])
 def test_loop_page_steps_in_the_browser(browser, app_url, width, locale, button, step):
@@ -28,7 +19,7 @@ def test_loop_page_steps_in_the_browser(browser, app_url, width, locale, button,
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
         page.get_by_role("button", name=button).first.click()
-        _settle(page)
+        settle(page, start=1.5)
         assert page.locator('[data-testid="stException"]').count() == 0
         assert step in page.inner_text("body")  # the first step's candidates are drawn
         assert page.locator("canvas, svg.marks").count() >= 2  # candidates, timing/KV charts

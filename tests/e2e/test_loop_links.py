@@ -1,22 +1,13 @@
 """A real browser opens a link to the loop page: the same prompt and settings are there; two visitors who
 open it and press Generate get the same tokens; projection-mode screenshot at 1280x720."""
 import json
-import time
 import urllib.parse
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, settle, shoot
 
 PROMPT = "O gato sentou no"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "top_k": "40", "top_p": "0.8", "max_new": "3", "seed": "7",
         "stop": json.dumps(["!"]), "lang": "en", "projection": "1"}
-
-
-def _settle(page, wait: float = 300) -> None:
-    time.sleep(1.5)
-    end = time.time() + wait
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
-    time.sleep(1.5)
 
 
 def _generate(browser, url: str, shot: str | None = None) -> str:
@@ -29,7 +20,7 @@ def _generate(browser, url: str, shot: str | None = None) -> str:
         assert "This link brought the prompt and the settings" in body
         assert "stop=%5B%22%21%22%5D" in page.url and "seed=7" in page.url  # the address bar holds the view
         page.get_by_role("button", name="Generate to the end").first.click()
-        _settle(page)
+        settle(page, 300, start=1.5)
         assert page.locator('[data-testid="stException"]').count() == 0
         text = page.locator('[data-testid="stCode"]').first.inner_text()
         assert text.startswith(PROMPT)

@@ -4,7 +4,7 @@ import csv
 import io
 import urllib.parse
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, shoot
 
 PROMPT = "Meu animal favorito é o"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "seeds": "11,22,33", "vec": "1000",

@@ -1,7 +1,7 @@
 """A real browser: the pipeline page renders its charts with no error, at projector and phone widths."""
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, shoot
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@ in projection mode, and the screenshot at 1280x720 is saved to be looked at."""
 import re
 import urllib.parse
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, shoot
 
 PROMPT = "O gato sentou no"
 LINK = {"prompt": PROMPT, "layer": "6", "head": "3", "pos": "2", "mlp": "4", "seed": "7", "lang": "en",

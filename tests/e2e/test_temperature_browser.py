@@ -3,7 +3,7 @@ numbers without an error, and the model's HTML stays text. Screenshots land in a
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, settle, shoot
+from tests.browser import open_page, settle, shoot
 
 
 @pytest.mark.parametrize("width, locale, words", [

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, shoot
 
 
 def open_tokenizer(browser, server_url, width, locale):

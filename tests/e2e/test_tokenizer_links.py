@@ -4,7 +4,7 @@ import re
 import urllib.parse
 
 from tests.app.test_tokenizer_page import gemma
-from tests.e2e.test_browser_shell import open_page, shoot
+from tests.browser import open_page, shoot
 
 LINK = {"prompt": "The cat sat", "special": "0", "word": "Paris", "space": "1", "k": "7", "lang": "en",
         "projection": "1"}

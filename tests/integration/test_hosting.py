@@ -3,7 +3,6 @@ the public internet. (No Docker engine runs here, so the commands are exercised 
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -12,6 +11,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,15 +59,9 @@ def test_prepare_builds_a_loadable_cache_from_an_empty_directory(tmp_path):
     assert r.returncode == 0 and '"finish_reason": "length"' in r.stdout, r.stderr[-2000:]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "python").exists(), reason="make run uses the project's .venv")
 def test_make_run_honours_port_and_answers_health():
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1"}
     proc = subprocess.Popen(["make", "run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, text=True)

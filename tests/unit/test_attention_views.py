@@ -39,7 +39,7 @@ def test_cells_frame_is_the_drawn_crop_with_exact_weights_and_empty_masked_cells
     n = len(tr.tokens)
     cut = _cut(tr, 1, 2, 12)
     df = fig.cells_frame(cut, tr.tokens, 1, 2)
-    assert len(df) == 10 * 12 and set(df["layer"]) == {1} and set(df["head"]) == {2}
+    assert len(df) == 10 * 12 and set(df["layer"]) == {2} and set(df["head"]) == {3}  # numbered from 1
     assert list(dict.fromkeys(df["query_pos"])) == list(range(n - 10, n))
     assert list(dict.fromkeys(df["key_pos"])) == [0, att.HIDDEN, *range(n - 10, n)]
     seen = df[~df["masked"]]
@@ -100,14 +100,26 @@ def test_grid_frame_of_one_group_draws_only_those_layers(tr):
 def test_link_params_accept_the_pages_values_and_refuse_the_rest(tiny_bundle):
     params = {p.name: p for p in link_params(tiny_bundle.info)}
     assert {p.key for p in params.values()} >= {LAYER, HEAD, QUERY, COLS, GRID}
-    assert list(params) == ["prompt", "layer", "head", "token", "cols", "grid", "a", "b", "word"]
-    assert parse("-1", params["layer"]) == (-1, True) and parse("1", params["layer"]) == (1, True)
-    assert parse("2", params["layer"])[1] is False  # the tiny model has 2 layers
+    assert list(params) == ["prompt", "layer", "head", "token", "cols", "grid", "a", "b", "word", "base"]
+    # Links number layers and heads from 1, as the page shows them; the widgets hold 0-based indices.
+    assert parse("-1", params["layer"]) == (-1, True) and parse("2", params["layer"]) == (1, True)
+    assert parse("1", params["layer"]) == (0, True)
+    assert parse("0", params["layer"])[1] is False and parse("3", params["layer"])[1] is False  # 2 layers: 1, 2
+    assert parse("4", params["head"]) == (3, True) and parse("5", params["head"])[1] is False
     assert parse("12", params["cols"]) == (12, True) and parse("20", params["cols"])[1] is False
-    assert parse("0", params["grid"]) == (0, True) and parse("1", params["grid"])[1] is False
+    assert parse("1", params["grid"]) == (0, True) and parse("0", params["grid"])[1] is False
+    assert parse("-1", params["grid"]) == (-1, True)
     assert parse("-2", params["token"])[1] is False and parse("0", params["token"]) == (0, True)
     assert parse("banco", params["word"]) == ("banco", True)
 
 
+def test_old_links_counted_layers_from_0_and_still_open_the_same_layer(tiny_bundle):
+    old = {p.name: p for p in link_params(tiny_bundle.info, old_link=True)}
+    assert parse("1", old["layer"]) == (1, True) and parse("0", old["layer"]) == (0, True)
+    assert parse("2", old["layer"])[1] is False
+    assert parse("0", old["grid"]) == (0, True) and parse("3", old["head"]) == (3, True)
+
+
 def test_file_part_names_averages():
-    assert file_part(2, 3) == "L2-H3" and file_part(fig.AVG, 3) == "Lavg-H3" and file_part(5, fig.AVG) == "L5-Havg"
+    # indices 2, 3 are shown (and named in files) as layer 3, head 4
+    assert file_part(2, 3) == "L3-H4" and file_part(fig.AVG, 3) == "Lavg-H4" and file_part(5, fig.AVG) == "L6-Havg"

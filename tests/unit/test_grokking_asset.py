@@ -35,17 +35,52 @@ def test_the_shipped_run_groks_and_its_spectrum_concentrates():
     assert 1 <= len(after.key) <= 6 and after.key_share > 0.5  # a few key frequencies hold most of the power
 
 
-@pytest.mark.slow
-def test_the_script_regenerates_the_first_steps_exactly(tmp_path):
-    """Run the script itself (a fresh process, its fixed thread count) for the first steps and compare."""
-    out = tmp_path / "grok"
-    subprocess.run([sys.executable, "scripts/train_grokking.py", "--steps", str(PREFIX), "--out", str(out)],
+# What "the script makes the same run again" means (README, grokking page):
+# - on the machine that wrote the asset (same CPU kernels, the script's fixed thread count, same torch build):
+#   the same numbers, bit for bit. Any machine checks that for itself: two runs of the script agree exactly.
+# - on another CPU: the kernels sum in another order, so the first steps agree to about 1e-5 relative
+#   (measured: 8.8e-6 on an AVX-512 machine, with torch's generic kernels ATEN_CPU_CAPABILITY=default
+#   likewise), and a prediction near a tie can flip, moving an accuracy by 1/3,831.
+LOSS_RTOL = 1e-4  # ten times the largest relative difference seen between CPUs in the first 50 steps
+ACC_ATOL = 2e-3  # about 8 of the 3,831 training pairs (or 18 of the 8,938 test pairs) predicted differently
+EMB_ATOL = 2e-3  # the asset stores embeddings in float16 (3 significant digits)
+
+
+def _script(out, steps: int) -> None:
+    subprocess.run([sys.executable, "scripts/train_grokking.py", "--steps", str(steps), "--out", str(out)],
                    cwd=ROOT, check=True, capture_output=True, timeout=900)
-    fresh, shipped = json.loads((out / "curves.json").read_text()), json.loads((ASSET_DIR / "curves.json").read_text())
-    assert fresh["curves"]["step"] == shipped["curves"]["step"][:PREFIX] == list(range(1, PREFIX + 1))
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """The script itself, in a fresh process with its fixed thread count, for the first PREFIX steps."""
+    out = tmp_path_factory.mktemp("grok")
+    _script(out, PREFIX)
+    return out
+
+
+@pytest.mark.slow
+def test_the_script_regenerates_the_shipped_first_steps_on_any_cpu(fresh):
+    run, shipped = json.loads((fresh / "curves.json").read_text()), json.loads((ASSET_DIR / "curves.json").read_text())
+    assert run["curves"]["step"] == shipped["curves"]["step"][:PREFIX] == list(range(1, PREFIX + 1))
     for key in CURVES:
-        np.testing.assert_allclose(fresh["curves"][key], shipped["curves"][key][:PREFIX], rtol=1e-6, atol=1e-9)
-    with np.load(out / "embeddings.npz") as a, np.load(ASSET_DIR / "embeddings.npz") as b:
+        tol = {"rtol": LOSS_RTOL} if key.endswith("loss") else {"rtol": 0, "atol": ACC_ATOL}
+        np.testing.assert_allclose(run["curves"][key], shipped["curves"][key][:PREFIX], err_msg=key, **tol)
+    with np.load(fresh / "embeddings.npz") as a, np.load(ASSET_DIR / "embeddings.npz") as b:
         n = len(a["steps"])  # the checkpoints up to PREFIX
         np.testing.assert_array_equal(a["steps"], b["steps"][:n])
-        np.testing.assert_allclose(a["embeddings"].astype(np.float32), b["embeddings"][:n].astype(np.float32), atol=2e-3)
+        np.testing.assert_allclose(a["embeddings"].astype(np.float32), b["embeddings"][:n].astype(np.float32),
+                                   rtol=0, atol=EMB_ATOL)
+
+
+@pytest.mark.slow
+def test_the_script_is_bit_identical_on_the_same_machine(fresh, tmp_path):
+    """Same seed, same threads, same machine: a second run repeats the first number for number."""
+    steps = 20
+    _script(tmp_path, steps)
+    again, first = json.loads((tmp_path / "curves.json").read_text()), json.loads((fresh / "curves.json").read_text())
+    for key in ("step", *CURVES):
+        assert again["curves"][key] == first["curves"][key][:steps], key  # exact: no tolerance
+    with np.load(tmp_path / "embeddings.npz") as a, np.load(fresh / "embeddings.npz") as b:
+        n = len(a["steps"])
+        np.testing.assert_array_equal(a["embeddings"], b["embeddings"][:n])

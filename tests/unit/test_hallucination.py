@@ -29,7 +29,8 @@ def test_table_holds_each_steps_raw_probability_rank_entropy_and_top_k(gen):
     for row, step in zip(rows, gen.steps):
         assert row.prob == step.prob and row.rank == step.rank and row.entropy_bits == step.entropy_bits
         assert row.token == step.token and row.alternatives == step.top
-        assert row.logprob == pytest.approx(math.log(step.prob))
+        assert row.logprob == step.logprob
+        assert row.logprob == pytest.approx(math.log(step.prob), rel=1e-5)  # float32 rounding of either
 
 
 def test_probability_is_the_softmax_of_the_models_logits(tiny_bundle, gen):
@@ -45,7 +46,9 @@ def test_probability_is_the_softmax_of_the_models_logits(tiny_bundle, gen):
 
 def test_sequence_logprob_is_the_sum_of_token_logprobs_and_the_chain_rule(tiny_bundle, sampled):
     s = cf.summarize(sampled)
-    assert s.seq_logprob == pytest.approx(sum(math.log(st.prob) for st in sampled.steps), abs=1e-9)
+    assert s.seq_logprob == sum(st.logprob for st in sampled.steps)
+    # the log of each float32 probability agrees to float32 rounding (~1e-7 relative per token)
+    assert s.seq_logprob == pytest.approx(sum(math.log(st.prob) for st in sampled.steps), rel=1e-5)
     ids = tiny_bundle.tokenizer("abc", add_special_tokens=True)["input_ids"]
     new = [st.token.id for st in sampled.steps]
     with torch.inference_mode():
@@ -69,8 +72,25 @@ def test_sampled_run_shows_raw_probability_not_the_tempered_one(sampled):
     assert [r.prob for r in rows] == [st.prob for st in sampled.steps]
 
 
-def test_a_token_rounded_to_zero_gives_minus_infinity():
-    assert cf.log_prob(0.0) == -math.inf and cf.log_prob(1.0) == 0.0
+def test_a_token_whose_probability_underflows_keeps_a_finite_log_probability():
+    """exp(-200) is far below float32's smallest number: the probability rounds to 0 and log(0) would be
+    -inf, but log_softmax on the logits gives the true value (float32 rounds it to within 1e-5)."""
+    logits = torch.tensor([0.0, -200.0, -1.0], dtype=torch.float32)
+    assert float(torch.softmax(logits, dim=-1)[1]) == 0.0  # the underflow this is about
+    exact = -200.0 - math.log(1 + math.exp(-1) + math.exp(-200))
+    assert cf.log_prob(logits, 1) == pytest.approx(exact, abs=1e-5)
+    assert cf.log_prob(logits.reshape(1, -1), 0) == pytest.approx(-math.log(1 + math.exp(-1) + math.exp(-200)), abs=1e-6)
+
+
+def test_the_table_and_the_sum_use_the_steps_log_probability_not_the_log_of_a_rounded_prob(gen):
+    """A step whose probability rounded to 0 (made so here) still counts with its finite log-probability."""
+    import dataclasses
+    steps = list(gen.steps)
+    steps[2] = dataclasses.replace(steps[2], prob=0.0, logprob=-200.0)
+    rows = cf.token_table(dataclasses.replace(gen, steps=tuple(steps)))
+    assert rows[2].logprob == -200.0
+    s = cf.summarize(dataclasses.replace(gen, steps=tuple(steps)))
+    assert math.isfinite(s.seq_logprob) and s.seq_logprob == pytest.approx(sum(r.logprob for r in rows))
 
 
 def test_empty_generation_cannot_be_summarized(gen):

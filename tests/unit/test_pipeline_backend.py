@@ -6,7 +6,6 @@ import torch
 from model_backend import SamplingParams, generate, trace
 from model_backend.pipeline import (
     kv_bytes_per_position,
-    loop_ended,
     mlp_inputs,
     mlp_view,
     pick,
@@ -14,6 +13,7 @@ from model_backend.pipeline import (
     softmax_view,
     visible_keys,
 )
+from model_backend.stepping import finish_reason
 
 PROMPT = "O gato sentou no"
 
@@ -80,9 +80,22 @@ def test_mlp_view_reproduces_the_layer_output(tiny_bundle):
 
 
 def test_mlp_input_is_the_pre_feedforward_norm_of_the_stream(tiny_bundle):
-    """Layer 0's MLP input differs from layer 1's: each layer records its own input."""
-    inputs = mlp_inputs(tiny_bundle, PROMPT)
-    assert not np.allclose(inputs[0], inputs[1])
+    """Each layer ends with stream_out = mid + post_ff_norm(mlp(x)), where x = pre_ff_norm(mid) is what the MLP
+    reads. From the residual stream the model reports (output_hidden_states) and the recorded x, recover mid
+    and check that pre_ff_norm(mid) gives x back (float32, rtol 1e-4). The un-normed stream, another layer's
+    input or the norm's input would not."""
+    inputs = mlp_inputs(tiny_bundle, PROMPT)  # [L, D]
+    ids = tiny_bundle.tokenizer(PROMPT, add_special_tokens=True)["input_ids"]
+    model = tiny_bundle.model
+    with torch.inference_mode():
+        hidden = model(input_ids=torch.tensor([ids]), output_hidden_states=True).hidden_states  # L+1 x [1, T, D]
+        layers = model.model.layers
+        assert len(inputs) == len(layers)
+        for i in range(len(layers) - 1):  # the last hidden state is after the final norm
+            x = torch.from_numpy(inputs[i])
+            mid = hidden[i + 1][0, -1] - layers[i].post_feedforward_layernorm(layers[i].mlp(x))
+            np.testing.assert_allclose(layers[i].pre_feedforward_layernorm(mid).numpy(), inputs[i], rtol=1e-4, atol=1e-5)
+            assert not np.allclose(inputs[i], hidden[i + 1][0, -1].numpy(), rtol=1e-2)  # not the stream itself
 
 
 def test_pick_greedy_is_argmax_and_draws_are_seeded():
@@ -93,27 +106,36 @@ def test_pick_greedy_is_argmax_and_draws_are_seeded():
     assert {1, 2} <= set(draws)  # both likely tokens come up across seeds
 
 
-def test_loop_ended_agrees_with_the_loop_on_length(tiny_bundle):
+def _reasons(g):
+    return [s.finish_reason for s in g.steps]
+
+
+def test_the_last_step_says_the_loop_ended_on_length(tiny_bundle):
     g = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=3))
-    steps = list(g.steps)
-    eos = tiny_bundle.info.eos_token_ids
-    assert g.finish_reason in ("length", "stop")
-    ended = [loop_ended(tiny_bundle.tokenizer, steps[:n], g.params, eos) for n in range(1, len(steps) + 1)]
-    assert ended == [False] * (len(steps) - 1) + [True]
+    if g.finish_reason == "stop":
+        pytest.skip("the random tiny model wrote EOS first")
+    assert g.finish_reason == "length" and len(g.steps) == 3
+    assert _reasons(g) == [None, None, "length"]
 
 
-def test_loop_ended_agrees_with_the_loop_on_a_stop_sequence(tiny_bundle):
+def test_the_last_step_says_the_loop_ended_on_a_stop_sequence(tiny_bundle):
     free = generate(tiny_bundle, PROMPT, SamplingParams(temperature=0, max_new_tokens=6))
     if free.finish_reason == "stop" or len(free.completion) < 3:
         pytest.skip("the random tiny model stopped too early to place a stop sequence")
     stop = free.completion[2]  # a character the greedy text contains from its third character on
     params = SamplingParams(temperature=0, max_new_tokens=6, stop=(stop,))
     g = generate(tiny_bundle, PROMPT, params)
-    assert g.finish_reason == "stop_sequence"
-    steps = list(g.steps)
-    eos = tiny_bundle.info.eos_token_ids
-    ended = [loop_ended(tiny_bundle.tokenizer, steps[:n], params, eos) for n in range(1, len(steps) + 1)]
-    assert ended == [False] * (len(steps) - 1) + [True]
+    assert g.finish_reason == "stop_sequence" and g.stop_sequence == stop
+    assert _reasons(g) == [None] * (len(g.steps) - 1) + ["stop_sequence"]
+    assert all(stop not in s.text for s in g.steps[:-1])  # it ended at the first step whose text holds it
+
+
+@pytest.mark.parametrize("token, hit, index, expected", [
+    (7, None, 0, None), (2, None, 0, "stop"), (7, (3, "."), 0, "stop_sequence"), (7, None, 4, "length"),
+    (2, (3, "."), 4, "stop"), (7, (3, "."), 4, "stop_sequence"),  # EOS first, then a stop sequence, then length
+])
+def test_the_one_stop_rule(token, hit, index, expected):
+    assert finish_reason(token, {1, 2}, hit, index, max_new_tokens=5) == expected
 
 
 def test_kv_bytes_per_position_matches_the_measured_cache(tiny_bundle):
@@ -124,3 +146,31 @@ def test_kv_bytes_per_position_matches_the_measured_cache(tiny_bundle):
     sizes = [s.kv_cache_bytes for s in g.steps]
     assert sizes[0] == per * len(g.prompt_tokens)
     assert all(b - a == per for a, b in zip(sizes, sizes[1:]))
+
+
+def test_output_layer_recomputes_the_logits_and_sees_the_tied_matrix(tiny_bundle):
+    from model_backend.pipeline import output_layer
+    tr = trace(tiny_bundle, "o gato")
+    out = output_layer(tiny_bundle, tr.hidden_states[-1][-1], tr.last_logits)
+    model = tiny_bundle.model
+    tied = model.get_output_embeddings().weight is model.get_input_embeddings().weight
+    assert out.same_tensor == tied and out.equal_values == tied and out.tied_config == bool(model.config.tie_word_embeddings)
+    assert out.vocab == tr.info.vocab_size and out.d_model == tr.info.d_model
+    assert out.same_top
+    # the tiny model runs in float32: W·h by hand equals its logits to float32 rounding (1e-4 on logits of size ~1)
+    assert out.max_diff < 1e-4
+    other = output_layer(tiny_bundle, np.zeros(tr.info.d_model, dtype=np.float32), tr.last_logits)
+    assert other.max_diff == float(np.abs(tr.last_logits).max())  # h = 0 gives logits 0: the check can fail
+
+
+def test_answer_flops_add_prefill_and_decode_with_attention(tiny_bundle):
+    from model_backend.pipeline import answer_flops, attention_flops
+    info = tiny_bundle.info
+    per_att = 4 * info.head_dim * info.n_heads * info.n_layers  # one key and one value, per context position
+    assert attention_flops(info, 10) == 10 * per_att
+    f = answer_flops(info, n_prompt=3, n_new=4)
+    assert f.per_token == 2 * info.n_params
+    assert f.prefill == 3 * f.per_token + (1 + 2 + 3) * per_att
+    assert f.decode == 3 * f.per_token + (4 + 5 + 6) * per_att  # new tokens 2..4 see 4, 5, 6 positions
+    assert f.total == f.prefill + f.decode
+    assert answer_flops(info, 3, 1).decode == 0  # one new token: the prefill made it

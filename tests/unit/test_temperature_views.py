@@ -163,10 +163,22 @@ def test_entropy_curve_rises_with_temperature():
 
 
 def test_entropy_curve_uses_the_penalty():
+    """Penalty 2 on token 0 (in the context): its logit 2 becomes 2 / 2 = 1, the others stay; the entropy at
+    each T is that of softmax([1, 2, 0] / T), to float32 rounding (rel 1e-6)."""
     logits = np.array([2.0, 2.0, 0.0], dtype=np.float32)
-    plain = dict(sv.entropy_curve(logits, [1.0]))[1.0]
-    penalised = dict(sv.entropy_curve(logits, [1.0], context_ids=[0], repetition_penalty=2.0))[1.0]
-    assert penalised != pytest.approx(plain)
+
+    def bits(scores, t):
+        p = torch.softmax(torch.tensor(scores, dtype=torch.float64) / t, -1)
+        return float(-(p * torch.log2(p)).sum())
+
+    plain = dict(sv.entropy_curve(logits, [0.5, 1.0]))
+    penalised = dict(sv.entropy_curve(logits, [0.5, 1.0], context_ids=[0], repetition_penalty=2.0))
+    for t in (0.5, 1.0):
+        assert plain[t] == pytest.approx(bits([2.0, 2.0, 0.0], t), rel=1e-6)
+        assert penalised[t] == pytest.approx(bits([1.0, 2.0, 0.0], t), rel=1e-6)
+    negative = dict(sv.entropy_curve(np.array([-1.0, 2.0, 0.0], dtype=np.float32), [1.0], context_ids=[0],
+                                     repetition_penalty=2.0))
+    assert negative[1.0] == pytest.approx(bits([-2.0, 2.0, 0.0], 1.0), rel=1e-6)  # a negative logit is multiplied
 
 
 # ---------------------------------------------------------------- draws

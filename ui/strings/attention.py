@@ -111,7 +111,7 @@ STRINGS = {
     ),
     # generated text
     "attention.gen.title": ("Atenção sobre o texto gerado", "Attention over generated text"),
-    "attention.gen.n": ("Quantos tokens gerar (greedy: sempre o mais provável)",
+    "attention.gen.n": ("Quantos tokens gerar (guloso: sempre o mais provável)",
                         "How many tokens to generate (greedy: always the most likely)"),
     "attention.gen.button": ("Gerar e mostrar a atenção", "Generate and show the attention"),
     "attention.gen.hint": (
@@ -142,7 +142,7 @@ STRINGS = {
     "attention.shape.4": ("consultas: “o que estou procurando?”", "queries: “what am I looking for?”"),
     "attention.shape.5": ("chaves: “o que eu ofereço?”", "keys: “what do I offer?”"),
     "attention.shape.6": ("valores: “qual é o meu conteúdo?”", "values: “what is my content?”"),
-    "attention.shape.7": ("as notas de cada consulta contra cada chave; a softmax de cada linha dá os pesos acima",
+    "attention.shape.7": ("as pontuações de cada consulta contra cada chave; a softmax de cada linha dá os pesos acima",
                           "each query's scores against each key; each row's softmax gives the weights above"),
     "attention.shape.8": ("a mistura dos valores, pesada pela atenção", "the mix of values, weighted by attention"),
     "attention.shape.9": ("pesos que juntam as cabeças de volta", "weights that merge the heads back"),
@@ -160,7 +160,7 @@ STRINGS = {
         "{scale}. Here d_k = {dk}, so it is the same as 1/√d_k.",
     ),
     "attention.scale.plain": (
-        "**A escala.** Este modelo divide as notas por √d_k = √{dk}: cada nota é multiplicada por {scale} "
+        "**A escala.** Este modelo divide as pontuações por √d_k = √{dk}: cada pontuação é multiplicada por {scale} "
         "(base {basis}).",
         "**The scale.** This model divides the scores by √d_k = √{dk}: each score is multiplied by {scale} "
         "(basis {basis}).",
@@ -229,12 +229,12 @@ STRINGS = {
     "attention.banco.final": ("{n} (saída, após a norma final)", "{n} (output, after the final norm)"),
     "attention.banco.caption": (
         "Similaridade de cosseno entre os vetores da palavra (o último token dela) nas duas frases, em cada camada. "
-        "Na camada 0 vale {first}, igual à dos embeddings ({emb}); cai até {lowest} e termina em {last}. Antes de "
+        "Na entrada (0, antes da camada 1) vale {first}, igual à dos embeddings ({emb}); cai até {lowest} e termina em {last}. Antes de "
         "comparar, subtraímos o vetor médio dos tokens das duas frases em cada camada: sem isso, umas poucas "
         "dimensões enormes, iguais em todos os tokens, deixam qualquer par perto de 1 (ligue a opção acima para ver). "
         "A linha cinza é a referência: pares de tokens diferentes.",
         "Cosine similarity between the word's vectors (its last token) in the two sentences, at every layer. At "
-        "layer 0 it is {first}, equal to the embeddings' ({emb}); it drops to {lowest} and ends at {last}. Before "
+        "the input (0, before layer 1) it is {first}, equal to the embeddings' ({emb}); it drops to {lowest} and ends at {last}. Before "
         "comparing, we subtract the mean vector of both sentences' tokens at each layer: without that, a few huge "
         "dimensions, alike in every token, keep any pair near 1 (turn on the option above to see). The grey line "
         "is the reference: pairs of different tokens.",
@@ -282,8 +282,8 @@ STRINGS = {
         "-1 = average; key_pos -1 = the column summing the middle of a long text).",
     ),
     "attention.dl.banco": (
-        "As curvas acima, uma linha por camada (0 = embeddings): cosseno centrado, a referência e o cosseno sem "
-        "centrar.",
+        "As curvas acima, uma linha por camada (0 = embeddings): cosseno centralizado, a referência e o cosseno "
+        "sem centralizar.",
         "The curves above, one row per layer (0 = embeddings): centred cosine, the reference, and the cosine "
         "without centring.",
     ),

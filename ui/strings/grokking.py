@@ -5,24 +5,34 @@ STRINGS = {
     "grokking.intro": (
         "Um modelo pequeno aprende a somar **a + b mod p** (o resto da divisão por p, como num relógio). "
         "Olhe as duas curvas de acurácia: a de **treino** chega a 100% logo, porque o modelo decora os pares "
-        "que viu; a de **teste** (pares que ele nunca viu) fica perto de zero por milhares de passos e então "
+        "que viu; a de **teste** (pares que ele nunca viu) fica muito atrás por milhares de passos e então "
         "**salta**. Depois, abra o modelo por dentro: ele construiu senos e cossenos.",
         "A small model learns **a + b mod p** (the remainder after dividing by p, like a clock). Watch the two "
         "accuracy curves: **train** reaches 100% early, because the model memorises the pairs it has seen; "
-        "**test** (pairs it never saw) stays near zero for thousands of steps and then **jumps**. Then look "
+        "**test** (pairs it never saw) lags far behind for thousands of steps and then **jumps**. Then look "
         "inside the model: it has built sines and cosines.",
     ),
     # the shipped run
     "grokking.shipped.header": ("Uma execução completa, já treinada", "A full run, trained ahead of time"),
     "grokking.shipped.text": (
-        "Um transformer de uma camada (como nos experimentos originais de Power et al. e Nanda et al.) treinou "
-        "em {frac} dos {pairs} pares com p = {p}, AdamW com weight decay {wd} e taxa de aprendizado {lr}, "
-        "todos os pares de treino a cada passo, por {steps} passos. O script `scripts/train_grokking.py` "
-        "refaz esta execução e dá as mesmas curvas para a mesma semente.",
-        "A one-layer transformer (as in the original experiments by Power et al. and Nanda et al.) trained on "
+        "Um transformer de uma camada (como o de Nanda et al.; o experimento original de Power et al. usou duas) treinou "
+        "em {frac} dos {pairs} pares com p = {p}, AdamW com decaimento de pesos {wd} e taxa de aprendizado {lr}, "
+        "todos os pares de treino a cada passo, por {steps} passos.",
+        "A one-layer transformer (like Nanda et al.'s; the original experiment by Power et al. used two) trained on "
         "{frac} of the {pairs} pairs with p = {p}, AdamW with weight decay {wd} and learning rate {lr}, every "
-        "training pair at every step, for {steps} steps. The script `scripts/train_grokking.py` makes this run "
-        "again and gives the same curves for the same seed.",
+        "training pair at every step, for {steps} steps.",
+    ),
+    "grokking.shipped.same": (
+        "O script `scripts/train_grokking.py` refaz esta execução. Na mesma máquina (mesma CPU, mesmo número de "
+        "threads, mesma versão do PyTorch) e com a mesma semente, as curvas saem iguais, número por número. Em "
+        "outra CPU, as somas são feitas em outra ordem: os primeiros passos concordam em cerca de 5 algarismos "
+        "significativos, e essas pequenas diferenças podem crescer ao longo de milhares de passos. É o mesmo "
+        "efeito da ordem do ponto flutuante que a página de não determinismo mostra.",
+        "The script `scripts/train_grokking.py` makes this run again. On the same machine (same CPU, same "
+        "thread count, same PyTorch build) and with the same seed, the curves come out the same, number for "
+        "number. On another CPU the sums are done in another order: the first steps agree to about 5 "
+        "significant digits, and those small differences can grow over thousands of steps. It is the same "
+        "floating-point order effect that the nondeterminism page shows.",
     ),
     "grokking.missing": (
         "A execução pronta não está em `assets/grokking/`. Rode `scripts/train_grokking.py` para criá-la; "
@@ -49,6 +59,13 @@ STRINGS = {
         "gets ≥ 99% of the training pairs right but not yet 95% of the test pairs (memorisation). Red line: the "
         "jump (test ≥ 95%). Dashed line: the step shown in the Fourier view; click the curve to pick another.",
     ),
+    "grokking.acc.readings": (
+        "Na curva de teste, entre decorar e generalizar: {readings} (o acaso é {chance}, 1 em {p}); depois, o "
+        "salto.",
+        "On the test curve, between memorising and generalising: {readings} (chance is {chance}, 1 in {p}); then "
+        "the jump.",
+    ),
+    "grokking.acc.reading": ("{acc} no passo {step}", "{acc} at step {step}"),
     "grokking.loss.caption": (
         "Perda (entropia cruzada) no treino e no teste, as duas em escala log. Na memorização a perda de teste "
         "até sobe: o modelo tem certeza de respostas erradas.",
@@ -73,7 +90,7 @@ STRINGS = {
         "Before the jump the power is spread out; after it, a few **key frequencies** hold almost all of it. "
         "Drag the step to watch the change.",
     ),
-    "grokking.step.label": ("Passo do checkpoint", "Checkpoint step"),
+    "grokking.step.label": ("Passo salvo", "Checkpoint step"),
     "grokking.step.help": (
         "Os embeddings foram salvos nestes passos; clicar numa curva de acurácia também escolhe o mais próximo.",
         "The embeddings were saved at these steps; clicking an accuracy curve also picks the nearest one.",
@@ -126,7 +143,7 @@ STRINGS = {
         "precisam multiplicar os cossenos e senos de a e de b que o embedding entrega. Como o ângulo dá a volta "
         "a cada p, o \"mod p\" sai de graça. Na saída, a resposta c que mais pontua é a de maior cos(a+b−c), "
         "que é máximo quando c = a + b mod p. Memorizar exige um peso para cada par; esse circuito usa poucas "
-        "frequências, por isso o weight decay, que pune pesos grandes, acaba preferindo-o.",
+        "frequências, por isso o decaimento de pesos (weight decay), que pune pesos grandes, acaba preferindo-o.",
         "**Why waves help to add.** If the model stores each number as an angle, a ↦ 2π·k·a/p, then adding "
         "numbers becomes adding angles, and trigonometry does that with multiplications: "
         "cos(a+b) = cos a·cos b − sin a·sin b (and sin(a+b) = sin a·cos b + cos a·sin b). Attention and the MLP "
@@ -142,7 +159,7 @@ STRINGS = {
         "Aqui o treino roda de verdade, na CPU do servidor, enquanto você olha. O padrão é um MLP de duas "
         "camadas sobre embeddings de a e b (256 unidades ocultas), que faz grokking por volta do passo 700 (bem "
         "menos de um minuto em 2 núcleos de CPU). "
-        "Depois, compare com weight decay 0: no mesmo número de passos ele decora e não generaliza.",
+        "Depois, compare com decaimento de pesos 0: no mesmo número de passos ele decora e não generaliza.",
         "Here training really runs, on the server's CPU, while you watch. The default is a two-layer MLP over "
         "embeddings of a and b (256 hidden units), which groks around step 700 (well under a minute on 2 CPU "
         "cores). Then compare with weight "
@@ -153,7 +170,7 @@ STRINGS = {
     "grokking.model.transformer": ("Transformer de 1 camada (~4× mais lento)", "1-layer transformer (~4× slower)"),
     "grokking.ctl.p": ("p (o módulo)", "p (the modulus)"),
     "grokking.ctl.frac": ("Fração dos pares para treino", "Fraction of pairs used for training"),
-    "grokking.ctl.wd": ("Weight decay", "Weight decay"),
+    "grokking.ctl.wd": ("Decaimento de pesos (weight decay)", "Weight decay"),
     "grokking.ctl.wd.help": (
         "Puxa todos os pesos para zero a cada passo. Forte: favorece a solução compacta (ondas). Zero: "
         "nada empurra o modelo para além de decorar.",
@@ -163,12 +180,14 @@ STRINGS = {
     "grokking.ctl.lr": ("Taxa de aprendizado", "Learning rate"),
     "grokking.ctl.seed": ("Semente", "Seed"),
     "grokking.ctl.seed.help": (
-        "Escolhe a divisão treino/teste e os pesos iniciais. Mesma semente e mesmos ajustes: mesmas curvas.",
-        "Picks the train/test split and the initial weights. Same seed and settings: the same curves.",
+        "Escolhe a divisão treino/teste e os pesos iniciais. Mesma semente e mesmos ajustes, neste servidor: "
+        "mesmas curvas.",
+        "Picks the train/test split and the initial weights. Same seed and settings, on this server: the same "
+        "curves.",
     ),
     "grokking.ctl.steps": ("Máximo de passos", "Maximum steps"),
     "grokking.train": ("Treinar", "Train"),
-    "grokking.compare": ("Comparar: mesmos ajustes, weight decay 0", "Compare: same settings, weight decay 0"),
+    "grokking.compare": ("Comparar: mesmos ajustes, decaimento de pesos 0", "Compare: same settings, weight decay 0"),
     "grokking.stop": ("Parar", "Stop"),
     "grokking.reset": ("Voltar aos ajustes padrão", "Back to the default settings"),
     "grokking.busy": (
@@ -202,7 +221,7 @@ STRINGS = {
         "Train and test accuracy of your run, updated while it trains (log axis). With two runs, the dashed "
         "one is the earlier. Band and red line: memorisation and jump of the latest.",
     ),
-    "grokking.run.label": ("#{n}: weight decay {wd}", "#{n}: weight decay {wd}"),
+    "grokking.run.label": ("#{n}: decaimento de pesos {wd}", "#{n}: weight decay {wd}"),
     "grokking.run.pick": ("Execução mostrada na visão de Fourier", "Run shown in the Fourier view"),
     "grokking.live.fourier": ("Fourier da sua execução", "Fourier view of your run"),
 }

@@ -23,33 +23,35 @@ STRINGS = {
         "Einstein was born in”). Compare with what the model writes below, and with how sure it was of each piece.",
     ),
     "hallucination.preset.gondwana.note": (
-        "**O que é verdade:** Gondwana foi um supercontinente que se desfez há mais de 100 milhões de anos. Nunca "
+        "**O que é verdade:** Gondwana foi um supercontinente que começou a se partir há cerca de 180 milhões de anos. Nunca "
         "teve presidente. O modelo aprendeu o padrão “O presidente de [país] foi [nome]” e o preenche assim mesmo.",
-        "**What is true:** Gondwana was a supercontinent that broke apart more than 100 million years ago. It never "
+        "**What is true:** Gondwana was a supercontinent that began to break apart about 180 million years ago. It never "
         "had a president. The prompt is Portuguese (“The first president of Gondwana was”); the model learned the "
         "pattern “The president of [country] was [name]” and fills it in anyway.",
     ),
     # controls
     "hallucination.mode": ("Como escolher cada token", "How each token is chosen"),
-    "hallucination.mode.greedy": ("greedy", "greedy"),
+    "hallucination.mode.greedy": ("guloso", "greedy"),
     "hallucination.mode.sampled": ("amostrado", "sampled"),
     "hallucination.mode.help": (
-        "greedy: sempre o token mais provável (a mesma frase toda vez). Amostrado: um sorteio pesado pelas "
+        "guloso: sempre o token mais provável (a mesma frase toda vez). Amostrado: um sorteio pesado pelas "
         "probabilidades, depois da temperatura.",
         "greedy: always the most likely token (the same sentence every time). Sampled: a draw weighted by the "
         "probabilities, after temperature.",
     ),
     "hallucination.temperature": ("Temperatura", "Temperature"),
-    "hallucination.seed": ("Seed do sorteio", "Seed of the draw"),
-    "hallucination.seed.help": ("A mesma seed repete o mesmo sorteio.", "The same seed repeats the same draw."),
+    "hallucination.seed": ("Semente do sorteio", "Seed of the draw"),
+    "hallucination.seed.help": ("A mesma semente repete o mesmo sorteio.", "The same seed repeats the same draw."),
     "hallucination.redraw": ("Sortear de novo", "Draw again"),
     "hallucination.tokens": ("Tokens a gerar", "Tokens to generate"),
     "hallucination.dtype": ("Precisão nesta página", "Precision on this page"),
     "hallucination.dtype.help": (
-        "float32 dá as probabilidades exatas e é a precisão em que o exemplo de Einstein foi medido. bfloat16 "
-        "arredonda: onde dois tokens quase empatam ele pode escolher o outro, e o resto da frase muda.",
-        "float32 gives the exact probabilities and is the precision the Einstein example was measured in. "
-        "bfloat16 rounds: where two tokens nearly tie it can pick the other one, and the rest of the sentence changes.",
+        "float32 é mais precisa (guarda cerca de 7 dígitos; não é exata) e é a precisão em que o exemplo de "
+        "Einstein foi medido. bfloat16 guarda só 2 ou 3 dígitos: onde dois tokens quase empatam ele pode escolher "
+        "o outro, e o resto da frase muda.",
+        "float32 is more precise (it keeps about 7 digits; it is not exact) and is the precision the Einstein "
+        "example was measured in. bfloat16 keeps only 2 or 3 digits: where two tokens nearly tie it can pick the "
+        "other one, and the rest of the sentence changes.",
     ),
     "hallucination.one_in": ("1 em {n}", "1 in {n}"),
     "hallucination.running": ("O modelo está escrevendo…", "The model is writing…"),
@@ -81,7 +83,7 @@ STRINGS = {
     "hallucination.metric.logprob": ("Log-probabilidade da sequência", "Sequence log-probability"),
     "hallucination.metric.logprob.help": (
         "A soma dos logaritmos (naturais) das probabilidades dos tokens = o log da probabilidade da frase inteira. "
-        "Aqui: {whole} de chance para esta continuação exata.",
+        "Aqui: {whole} de chance para esta completação exata.",
         "The sum of the (natural) logs of the tokens' probabilities = the log of the probability of the whole "
         "sentence. Here: a {whole} chance for this exact continuation.",
     ),
@@ -89,13 +91,13 @@ STRINGS = {
     "hallucination.inspect": ("Um passo de perto: o que mais o modelo considerou", "One step up close: what else the model considered"),
     "hallucination.inspect.step": ("Passo", "Step"),
     "hallucination.inspect.text": (
-        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (posição {rank} entre as "
+        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (em {rank}º lugar entre as "
         "opções dele). A melhor alternativa tinha **{other}**. Entropia do passo: {bits} bits.",
         "At step **{step}** the model wrote a token with **{prob}** probability (rank {rank} among its options). "
         "The best alternative had **{other}**. Entropy of the step: {bits} bits.",
     ),
     "hallucination.inspect.caption": (
-        "As {n} continuações mais prováveis neste passo, em laranja a que o modelo escreveu. Juntas somam {total}; "
+        "As {n} completações mais prováveis neste passo, em laranja a que o modelo escreveu. Juntas somam {total}; "
         "os outros tokens do vocabulário dividem o resto.",
         "The {n} most likely continuations at this step, in orange the one the model wrote. Together they add up "
         "to {total}; the other tokens of the vocabulary share the rest.",
@@ -117,19 +119,19 @@ STRINGS = {
     "hallucination.col.step": ("passo", "step"),
     "hallucination.col.token": ("token", "token"),
     "hallucination.col.prob": ("probabilidade", "probability"),
-    "hallucination.col.rank": ("posição", "rank"),
+    "hallucination.col.rank": ("colocação", "rank"),
     "hallucination.col.entropy": ("entropia", "entropy"),
     "hallucination.col.alt": ("alternativa {n}", "alternative {n}"),
     "hallucination.col.pair": ("par", "pair"),
     "hallucination.col.kind": ("tipo", "kind"),
     "hallucination.col.prompt": ("prompt", "prompt"),
-    "hallucination.col.completion": ("continuação", "completion"),
+    "hallucination.col.completion": ("completação", "completion"),
     "hallucination.col.entropy_axis": ("entropia (bits)", "entropy (bits)"),
     # pairs
     "hallucination.pairs.header": ("Fato ou invenção: a confiança separa?", "Fact or invention: does confidence tell them apart?"),
     "hallucination.pairs.intro": (
         "Cada par tem o mesmo padrão de frase: uma vez com algo real, outra com algo inventado (um país, uma "
-        "pessoa, um monumento que não existem). As duas continuações são greedy, com {n} tokens cada.",
+        "pessoa, um monumento que não existem). As duas completações são gulosas, com {n} tokens cada.",
         "Each pair has the same sentence pattern: once with something real, once with something made up (a "
         "country, a person, a monument that do not exist). Both completions are greedy, {n} tokens each. The "
         "prompts are Portuguese.",
@@ -176,7 +178,7 @@ STRINGS = {
                                         "**Truth:** Christ the Redeemer stands in Rio de Janeiro, on Corcovado. "
                                         "The Zorbian Christ does not exist."),
     "hallucination.pair.caption": (
-        "As duas continuações do par, token a token, na mesma escala de cor. Passe o mouse num token para ver as "
+        "As duas completações do par, token a token, na mesma escala de cor. Passe o mouse num token para ver as "
         "alternativas.",
         "Both completions of the pair, token by token, on the same colour scale. Hover a token to see the "
         "alternatives.",
@@ -217,18 +219,18 @@ STRINGS = {
         "the real one at least half of the time.",
     ),
     "hallucination.summary.facts": (
-        "E mesmo com o assunto real o modelo acertou o fato conhecido em só **{a} de {m}** continuações.",
+        "E mesmo com o assunto real o modelo acertou o fato conhecido em só **{a} de {m}** completações.",
         "And even with the real subject the model stated the known fact in only **{a} of {m}** completions.",
     ),
     "hallucination.summary.miss": (
-        "A continuação **errada** mais confiante de um assunto real (par “{pair}”) teve média de **{p}**: mais do "
-        "que {k} das {n} continuações que acertaram o fato.",
+        "A completação **errada** mais confiante de um assunto real (par “{pair}”) teve média de **{p}**: mais do "
+        "que {k} das {n} completações que acertaram o fato.",
         "The most confident **wrong** completion of a real subject (pair “{pair}”) had a mean of **{p}**: more than "
         "{k} of the {n} completions that stated the fact.",
     ),
     "hallucination.summary.invented": (
-        "A continuação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: mais do que {k} das {n} "
-        "continuações que acertaram o fato.",
+        "A completação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: mais do que {k} das {n} "
+        "completações que acertaram o fato.",
         "The most confident **invented** completion (pair “{pair}”) had a mean of **{p}**: more than {k} of the "
         "{n} completions that stated the fact.",
     ),
@@ -243,12 +245,12 @@ STRINGS = {
     "hallucination.kind.miss": ("assunto real, fato errado", "real subject, wrong fact"),
     "hallucination.kind.invented": ("assunto inventado", "invented subject"),
     "hallucination.summary.caption": (
-        "Probabilidade média de cada continuação, uma linha por par. Verde: o assunto real com o fato certo; "
+        "Probabilidade média de cada completação, uma linha por par. Verde: o assunto real com o fato certo; "
         "vermelho: o assunto real com um fato errado; rosa: o assunto inventado. O fato conta como certo quando a "
-        "continuação contém a resposta conhecida (por exemplo “Paris”).",
+        "completação contém a resposta conhecida (por exemplo “Paris”).",
         "Mean probability of each completion, one row per pair. Green: the real subject with the right fact; red: "
         "the real subject with a wrong fact; pink: the invented subject. A fact counts as right when the completion "
         "contains the known answer (for example “Paris”).",
     ),
-    "hallucination.summary.table": ("Todas as continuações dos pares", "Every completion of the pairs"),
+    "hallucination.summary.table": ("Todas as completações dos pares", "Every completion of the pairs"),
 }

@@ -13,10 +13,10 @@ STRINGS = {
     # controls
     "loop.ctl.title": ("Configurações de amostragem", "Sampling settings"),
     "loop.sum.off": ("desligado", "off"),
-    "loop.sum.greedy": ("greedy (T = 0)", "greedy (T = 0)"),
+    "loop.sum.greedy": ("guloso (T = 0)", "greedy (T = 0)"),
     "loop.sum.penalty": ("penalidade {v}", "penalty {v}"),
     "loop.sum.stops": ("sequências de parada: {n}", "stop sequences: {n}"),
-    "loop.ctl.temperature": ("Temperatura (0 = greedy)", "Temperature (0 = greedy)"),
+    "loop.ctl.temperature": ("Temperatura (0 = guloso)", "Temperature (0 = greedy)"),
     "loop.ctl.temperature.help": (
         "Divide os logits antes do softmax. Abaixo de 1 afia a distribuição; acima de 1 achata. 0 pega sempre "
         "o mais provável.",
@@ -37,7 +37,7 @@ STRINGS = {
         "Textos que encerram a geração quando aparecem. Escreva \\n para uma quebra de linha.",
         "Texts that end generation when they appear. Write \\n for a line break.",
     ),
-    "loop.ctl.seed": ("Seed do sorteio", "Seed of the draw"),
+    "loop.ctl.seed": ("Semente do sorteio", "Seed of the draw"),
     # buttons and progress
     "loop.btn.next": ("Próximo token", "Next token"),
     "loop.btn.generate": ("Gerar até o fim", "Generate to the end"),
@@ -49,7 +49,7 @@ STRINGS = {
     ),
     "loop.link.hint": (
         "Este link trouxe o prompt e as configurações, não os tokens. Clique em **Gerar até o fim**: as mesmas "
-        "configurações, com a mesma seed, geram os mesmos tokens.",
+        "configurações, com a mesma semente, geram os mesmos tokens.",
         "This link brought the prompt and the settings, not the tokens. Click **Generate to the end**: the same "
         "settings, with the same seed, generate the same tokens.",
     ),
@@ -73,24 +73,39 @@ STRINGS = {
     "loop.phase.decode": ("decode", "decode"),
     # finish reasons (seed 000, "Controle do loop: quando parar")
     "loop.finish.stop": (
-        "**finish_reason = `stop`**: o modelo sorteou o token de fim de sequência (`<eos>`), que aprendeu a "
-        "emitir quando o texto está completo. É o término natural.",
-        "**finish_reason = `stop`**: the model drew the end-of-sequence token (`<eos>`), which it learned to "
-        "emit when the text is complete. This is the natural end.",
+        "**Motivo de parada: token de parada.** O modelo sorteou o token de parada (`<eos>`, de fim de sequência), que "
+        "aprendeu a emitir quando o texto está completo. É o término natural.",
+        "**Finish reason: end-of-sequence token.** The model drew the end-of-sequence token (`<eos>`), which it "
+        "learned to emit when the text is complete. This is the natural end.",
     ),
     "loop.finish.length": (
-        "**finish_reason = `length`**: bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
+        "**Motivo de parada: limite de tokens.** Bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
         "frase. **Truncamento ≠ o modelo terminou**: esta saída não é uma resposta acabada. Sempre confira o "
         "motivo de parada.",
-        "**finish_reason = `length`**: it hit the max_new_tokens ceiling ({n}) and cut, even in the middle of a "
+        "**Finish reason: token limit.** It hit the max_new_tokens ceiling ({n}) and cut, even in the middle of a "
         "sentence. **Truncation ≠ the model finished**: this output is not a finished answer. Always check the "
         "finish reason.",
     ),
     "loop.finish.stop_sequence": (
-        "**finish_reason = `stop_sequence`**: apareceu uma das suas sequências de parada, e a geração foi "
+        "**Motivo de parada: sequência de parada.** Apareceu uma das suas sequências de parada, e a geração foi "
         "encerrada ali (a sequência não entra no texto). Esta é a que apareceu:",
-        "**finish_reason = `stop_sequence`**: one of your stop sequences appeared and generation ended there "
+        "**Finish reason: stop sequence.** One of your stop sequences appeared and generation ended there "
         "(the sequence is left out of the text). This is the one that appeared:",
+    ),
+    "finish.title": ("O mesmo motivo, com o nome que cada API usa", "The same reason, under each API's name"),
+    "finish.col.what": ("o que aconteceu", "what happened"),
+    "finish.col.openai": ("OpenAI: finish_reason", "OpenAI: finish_reason"),
+    "finish.col.anthropic": ("Anthropic: stop_reason", "Anthropic: stop_reason"),
+    "finish.what.stop": ("o modelo emitiu o token de parada (EOS)", "the model emitted the end-of-sequence token (EOS)"),
+    "finish.what.length": ("bateu o limite de tokens (max_tokens)", "hit the token limit (max_tokens)"),
+    "finish.what.stop_sequence": ("apareceu uma sequência de parada", "a stop sequence appeared"),
+    "finish.caption": (
+        "O texto chama o motivo de parada de stop_reason/finish_reason: cada provedor tem o seu nome. A OpenAI "
+        "devolve \"stop\" tanto para o EOS quanto para uma sequência de parada; só \"length\" avisa que a resposta "
+        "foi cortada. ▶ marca o motivo desta geração.",
+        "The course text calls the finish reason stop_reason/finish_reason: each provider has its own name. OpenAI "
+        "returns \"stop\" both for EOS and for a stop sequence; only \"length\" warns that the answer was cut. "
+        "▶ marks this generation's reason.",
     ),
     # flowchart (seed 000)
     "loop.flow.seq": ("Sequência atual: {n} tokens ({gen} escritos pelo modelo)",
@@ -99,7 +114,7 @@ STRINGS = {
                        "Transformer pass (attention over the whole context)"),
     "loop.flow.logits": ("Logits: {v} pontuações", "Logits: {v} scores"),
     "loop.flow.softmax": ("Softmax: distribuição de probabilidade", "Softmax: probability distribution"),
-    "loop.flow.sample": ("Amostragem (greedy, top-k, top-p, temperatura)", "Sampling (greedy, top-k, top-p, temperature)"),
+    "loop.flow.sample": ("Amostragem (guloso, top-k, top-p, temperatura)", "Sampling (greedy, top-k, top-p, temperature)"),
     "loop.flow.token": ("Próximo token escolhido", "Next token chosen"),
     "loop.flow.check": ("EOS, max_new_tokens ou sequência de parada?", "EOS, max_new_tokens or stop sequence?"),
     "loop.flow.append": ("Anexa o token à sequência", "Append the token to the sequence"),
@@ -116,7 +131,7 @@ STRINGS = {
     "loop.col.phase": ("fase", "phase"),
     "loop.col.token": ("token", "token"),
     "loop.col.prob": ("probabilidade", "probability"),
-    "loop.col.rank": ("posição no ranking", "rank"),
+    "loop.col.rank": ("colocação", "rank"),
     "loop.col.ms": ("tempo (ms)", "time (ms)"),
     "loop.col.kv": ("KV cache", "KV cache"),
     "loop.inspect.pick": ("Ver o passo", "Look at step"),

@@ -18,16 +18,16 @@ STRINGS = {
     "nondeterminism.sample.text": (
         "Com temperatura acima de 0, cada token é **sorteado** da distribuição do modelo. Rode o mesmo prompt "
         "várias vezes e compare os textos. Com a mesma semente, os sorteios se repetem; com temperatura 0 "
-        "(greedy) não há sorteio.",
+        "(guloso) não há sorteio.",
         "With a temperature above 0, every token is **drawn** from the model's distribution. Run the same "
         "prompt several times and compare the texts. With the same seed the draws repeat; with temperature 0 "
         "(greedy) there is no draw.",
     ),
-    "nondeterminism.temperature": ("Temperatura (0 = greedy)", "Temperature (0 = greedy)"),
+    "nondeterminism.temperature": ("Temperatura (0 = guloso)", "Temperature (0 = greedy)"),
     "nondeterminism.runs": ("Execuções", "Runs"),
     "nondeterminism.tokens": ("Tokens por execução", "Tokens per run"),
     "nondeterminism.mode": ("Semente", "Seed"),
-    "nondeterminism.mode.fresh": ("nova a cada execução (como uma API sem seed)",
+    "nondeterminism.mode.fresh": ("nova a cada execução (como uma API sem semente)",
                                   "a fresh one each run (like an API call without a seed)"),
     "nondeterminism.mode.fixed": ("a mesma em todas as execuções", "the same for every run"),
     "nondeterminism.seed": ("Valor da semente", "Seed value"),
@@ -40,16 +40,16 @@ STRINGS = {
     "nondeterminism.col.seed": ("Semente", "Seed"),
     "nondeterminism.col.text": ("Texto gerado", "Generated text"),
     "nondeterminism.col.tokens": ("Tokens", "Tokens"),
-    "nondeterminism.col.finish": ("finish_reason", "finish_reason"),
-    "nondeterminism.greedy_seed": ("nenhuma (greedy)", "none (greedy)"),
+    "nondeterminism.col.finish": ("Motivo de parada", "Finish reason"),
+    "nondeterminism.greedy_seed": ("nenhuma (guloso)", "none (greedy)"),
     "nondeterminism.finish.stop": ("stop (EOS)", "stop (EOS)"),
     "nondeterminism.finish.length": ("length (limite)", "length (limit)"),
-    "nondeterminism.finish.stop_sequence": ("stop_sequence", "stop_sequence"),
+    "nondeterminism.finish.stop_sequence": ("stop (sequência de parada)", "stop (stop sequence)"),
     "nondeterminism.table.caption": (
         "Cada linha é uma execução completa do mesmo prompt. Texto do modelo, mostrado como texto (↵ = quebra de "
-        "linha). finish_reason diz por que a execução parou.",
+        "linha). O motivo de parada (`finish_reason`) diz por que a execução parou.",
         "Each row is one complete run of the same prompt. Model text, shown as text (↵ = line break). "
-        "finish_reason says why the run stopped.",
+        "The finish reason (`finish_reason`) says why the run stopped.",
     ),
     "nondeterminism.same.greedy": (
         "As {n} execuções geraram exatamente o mesmo texto: com temperatura 0 o modelo sempre pega o token mais "
@@ -173,7 +173,7 @@ STRINGS = {
     "nondeterminism.model.text": (
         "Um servidor pode calcular o mesmo prompt de jeitos diferentes: em bfloat16 para ganhar velocidade, ou "
         "junto com pedidos de outras pessoas num lote (batch), com preenchimento (padding) à esquerda. Aqui o "
-        "modelo de verdade faz as duas coisas. Compare os logits do próximo token e as continuações greedy "
+        "modelo de verdade faz as duas coisas. Compare os logits do próximo token e as completações gulosas "
         "(temperatura 0, sem nenhum sorteio).",
         "A server may compute the same prompt in different ways: in bfloat16 for speed, or together with other "
         "people's requests in a batch, padded on the left. Here the real model does both. Compare the "
@@ -210,7 +210,7 @@ STRINGS = {
     "nondeterminism.m.split.at": ("nº {pos}", "#{pos}"),
     "nondeterminism.m.split.none": ("nenhum", "none"),
     "nondeterminism.m.split.help": (
-        "Onde as duas continuações greedy (temperatura 0) de {n} tokens escolhem tokens diferentes pela "
+        "Onde as duas completações gulosas (temperatura 0) de {n} tokens escolhem tokens diferentes pela "
         "primeira vez.",
         "Where the two greedy (temperature 0) continuations of {n} tokens first choose different tokens.",
     ),
@@ -252,7 +252,8 @@ STRINGS = {
         "- **Compare pelo significado, não pelo texto exato:** em testes, verifique fatos, campos e formato (ou "
         "use um avaliador), não a igualdade das strings.\n"
         "- **Sempre confira o `finish_reason`:** `length` quer dizer que a resposta foi cortada no limite de "
-        "tokens, não que o modelo terminou; `stop` é o fim natural (EOS).",
+        "tokens, não que o modelo terminou; `stop` é o fim natural (o token de parada, EOS) ou uma sequência de "
+        "parada.",
         "- **To reproduce:** temperature 0 (or a fixed seed), and record the model, its version, the parameters "
         "and the seed of every call.\n"
         "- **It can still vary:** on a shared GPU server your request lands in batches of a different size each "
@@ -261,6 +262,6 @@ STRINGS = {
         "- **Compare by meaning, not by exact text:** in tests, check facts, fields and format (or use a "
         "grader), not string equality.\n"
         "- **Always check `finish_reason`:** `length` means the answer was cut at the token limit, not that the "
-        "model was done; `stop` is the natural end (EOS).",
+        "model was done; `stop` is the natural end (the end-of-sequence token, EOS) or a stop sequence.",
     ),
 }

@@ -26,7 +26,7 @@ STRINGS = {
     "pipeline.ov.softmax": ("{v} probabilidades, Σ = {total}", "{v} probabilities, Σ = {total}"),
     "pipeline.ov.caption": (
         "As oito etapas com os números deste prompt. Atenção e MLP se repetem {layers} vezes, uma por camada; "
-        "a amostragem aqui é greedy (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
+        "a escolha aqui é gulosa (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
         "The eight stages with this prompt's numbers. Attention and MLP repeat {layers} times, once per layer; "
         "sampling here is greedy (the most likely token). The details of each stage follow below.",
     ),
@@ -78,9 +78,9 @@ STRINGS = {
     # 4 attention
     "pipeline.attention.what": (
         "Em cada camada, cada token olha para os tokens anteriores e mistura o que eles carregam. "
-        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha soma 100%.",
+        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha inteira soma 100%.",
         "In each layer, each token looks at the earlier tokens and mixes in what they carry. "
-        "Each row of the map is one token (query) and shows how much it looks at each token (key); the row sums to 100%.",
+        "Each row of the map is one token (query) and shows how much it looks at each token (key); a whole row sums to 100%.",
     ),
     "pipeline.att.layer": ("Camada", "Layer"),
     "pipeline.att.head": ("Cabeça", "Head"),
@@ -94,6 +94,14 @@ STRINGS = {
         "Attention weights of layer {layer}, head {head} ({kind}). Grey cells are the causal mask: a token "
         "cannot see the future, so those weights do not exist (they are not learned zeros). "
         "Shows at most the last {n} tokens.",
+    ),
+    "pipeline.att.cropped": (
+        "O prompt tem {n} tokens e o mapa mostra só os últimos {k}: os {hidden} primeiros (o `<bos>` entre eles) ficam de fora. "
+        "Por isso as linhas desenhadas somam de {lo} a {hi}, e não 100%: o resto do peso vai para os tokens fora do "
+        "mapa (a página Atenção mostra essa parte como uma coluna).",
+        "The prompt has {n} tokens and the map shows only the last {k}: the first {hidden} (`<bos>` among them) are left out. "
+        "That is why the rows drawn sum to {lo} to {hi}, not 100%: the rest of the weight goes to the tokens off the "
+        "map (the Attention page shows that part as one column).",
     ),
     "pipeline.axis.query": ("quem olha (query)", "who looks (query)"),
     "pipeline.axis.key": ("para quem (key)", "at whom (key)"),
@@ -151,41 +159,78 @@ STRINGS = {
     # 6 softmax
     "pipeline.softmax.what": (
         "O vetor final é multiplicado pela matriz de saída: um *logit* (pontuação crua) para cada token do "
-        "vocabulário. O softmax transforma os logits em probabilidades que somam exatamente 100%.",
+        "vocabulário. O softmax transforma os logits em probabilidades que somam 100% (confira o TOTAL abaixo).",
         "The final vector is multiplied by the output matrix: one *logit* (raw score) for every token of the "
-        "vocabulary. Softmax turns the logits into probabilities that add up to exactly 100%.",
+        "vocabulary. Softmax turns the logits into probabilities that add up to 100% (check the TOTAL below).",
     ),
+    "pipeline.out.shapes": (
+        "**A camada de saída.** W é a matriz de saída, com uma linha por token do vocabulário: {v} × {d} números. "
+        "h é o vetor final do último token ({d} números, depois da norma final). W·h é um produto escalar de h "
+        "com cada linha: {v} logits, um por token.",
+        "**The output layer.** W is the output matrix, with one row per vocabulary token: {v} × {d} numbers. h is "
+        "the last token's final vector ({d} numbers, after the final norm). W·h is one dot product of h with each "
+        "row: {v} logits, one per token.",
+    ),
+    "pipeline.out.tied": (
+        "**No Gemma, W é a própria matriz de embedding** (pesos amarrados). Medido agora no modelo carregado: "
+        "`lm_head.weight` e `embed_tokens.weight` ocupam a mesma memória (mesmo `data_ptr`) e `torch.equal` dá "
+        "verdadeiro. A mesma tabela que transforma um token em vetor na entrada (lá multiplicada por {scale}) "
+        "pontua cada token na saída, e o modelo economiza {n} parâmetros.",
+        "**In Gemma, W is the embedding matrix itself** (tied weights). Measured just now on the loaded model: "
+        "`lm_head.weight` and `embed_tokens.weight` share the same memory (same `data_ptr`) and `torch.equal` is "
+        "true. The same table that turns a token into a vector at the input (there multiplied by {scale}) scores "
+        "every token at the output, and the model saves {n} parameters.",
+    ),
+    "pipeline.out.untied": (
+        "**Neste modelo W é uma matriz separada da de embedding** (pesos não amarrados; valores iguais: {equal}).",
+        "**In this model W is a matrix of its own, apart from the embedding** (weights not tied; equal values: {equal}).",
+    ),
+    "pipeline.out.check": (
+        "Conferido agora: W·h calculado à mão em float32 difere dos logits do modelo em no máximo {diff} (o modelo "
+        "calcula em {dtype}, que arredonda); mesmo token mais provável: {top}.",
+        "Checked just now: W·h computed by hand in float32 differs from the model's logits by at most {diff} (the "
+        "model computes in {dtype}, which rounds); same most likely token: {top}.",
+    ),
+    "pipeline.out.softcap": (
+        "Este modelo ainda limita os logits: {cap} · tanh(logit / {cap}).",
+        "This model also caps the logits: {cap} · tanh(logit / {cap}).",
+    ),
+    "pipeline.out.yes": ("sim", "yes"),
+    "pipeline.out.no": ("não", "no"),
     "pipeline.col.logit": ("logit", "logit"),
     "pipeline.col.prob": ("probabilidade", "probability"),
     "pipeline.sm.rest": ("outros {n}", "other {n}"),
     "pipeline.sm.total": ("TOTAL", "TOTAL"),
     "pipeline.sm.caption": (
         "Os 10 maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os 10 somam {top}; "
-        "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens é 100%.",
+        "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens dá {total}.",
         "The 10 largest logits (orange) and their probabilities after softmax (blue). The 10 add up to {top}; "
-        "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens is 100%.",
+        "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens comes to {total}.",
     ),
     # 7 sampling
     "pipeline.sampling.what": (
-        "Da distribuição, escolhe-se um token. Greedy pega sempre o mais provável; amostrar sorteia de acordo "
+        "Da distribuição, escolhe-se um token. O modo guloso (greedy) pega sempre o mais provável; amostrar sorteia de acordo "
         "com as probabilidades.",
         "From the distribution, one token is chosen. Greedy always takes the most likely one; sampling draws "
         "according to the probabilities.",
     ),
-    "pipeline.sample.seed": ("Seed do sorteio", "Seed of the draw"),
-    "pipeline.sample.greedy": ("**Greedy** (temperatura 0): o mais provável, {p}",
+    "pipeline.sample.seed": ("Semente do sorteio", "Seed of the draw"),
+    "pipeline.sample.greedy": ("**Guloso** (temperatura 0): o mais provável, {p}",
                                "**Greedy** (temperature 0): the most likely, {p}"),
-    "pipeline.sample.drawn": ("**Sorteio** (temperatura 1, seed {seed}): tinha {p} de chance",
+    "pipeline.sample.drawn": ("**Sorteio** (temperatura 1, semente {seed}): tinha {p} de chance",
                               "**Draw** (temperature 1, seed {seed}): it had a {p} chance"),
     "pipeline.sample.caption": (
-        "Mudar a seed sorteia de novo com os mesmos logits: o modelo não roda outra vez. "
-        "Até os logits tudo é determinístico; a variação entra só aqui.",
-        "Changing the seed draws again from the same logits: the model does not run again. "
-        "Up to the logits everything is deterministic; variation enters only here.",
+        "Mudar a semente sorteia de novo com os mesmos logits: o modelo não roda outra vez. Na mesma máquina, "
+        "com o mesmo lote e a mesma precisão, tudo até os logits se repete igual; a variação que você controla "
+        "entra aqui. Trocar a precisão ou o lote muda os logits um pouco (página Não-determinismo).",
+        "Changing the seed draws again from the same logits: the model does not run again. On the same machine, "
+        "with the same batch and the same precision, everything up to the logits repeats exactly; the variation "
+        "you control enters here. Changing the precision or the batch moves the logits a little (Nondeterminism "
+        "page).",
     ),
     # 8 output
     "pipeline.output.what": (
-        "O token escolhido (greedy) volta a ser texto e é anexado ao prompt. Para o próximo token, tudo recomeça "
+        "O token escolhido (guloso) volta a ser texto e é anexado ao prompt. Para o próximo token, tudo recomeça "
         "com essa entrada um token mais longa: é o loop da próxima página.",
         "The chosen (greedy) token becomes text again and is appended to the prompt. For the next token, "
         "everything starts over with this input one token longer: that is the loop on the next page.",
@@ -205,9 +250,9 @@ STRINGS = {
     "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
     "pipeline.lens.caption": (
         "Os 3 tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
-        "camadas a previsão é ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
+        "camadas a previsão costuma ser ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
         "The 3 most likely tokens at each layer, at the last position; colour is the probability. In the first "
-        "layers the prediction is noise; it forms in the last ones and arrives at the '{out}' row, the one the "
+        "layers the prediction tends to be noise; it forms in the last ones and arrives at the '{out}' row, the one the "
         "model uses.",
     ),
     # model card
@@ -233,12 +278,17 @@ STRINGS = {
     "pipeline.card.unknown": ("desconhecido", "unknown"),
     "pipeline.card.est": ("estimado", "estimated"),
     "pipeline.card.flops_short": ("FLOPs por token", "FLOPs per token"),
+    "pipeline.card.moe": ("dezenas a centenas de GFLOPs (estimado)", "tens to hundreds of GFLOPs (estimated)"),
     "pipeline.card.caption": (
-        "Camadas e parâmetros como no texto do curso; FLOPs por token gerado ≈ 2 × parâmetros. "
-        "Pelas fichas publicadas, o Llama 3.1 8B tem 32 camadas, o 70B 80 e o 405B 126. "
-        "O GPT-4 não foi publicado: os números são estimativas.",
-        "Layers and parameters as in the course text; FLOPs per generated token ≈ 2 × parameters. "
-        "By the published model cards, Llama 3.1 8B has 32 layers, 70B has 80 and 405B has 126. "
-        "GPT-4 was not published: its numbers are estimates.",
+        "Camadas e parâmetros como no texto do curso, corrigidos pelas fichas publicadas: o Llama 3.1 8B tem 32 "
+        "camadas, o 70B 80 e o 405B 126. FLOPs por token gerado ≈ 2 × os parâmetros que trabalham nesse token. "
+        "O GPT-4 não foi publicado: os números são estimativas, e, segundo relatos não oficiais, ele é uma mistura de especialistas (MoE), em "
+        "que cada token passa só por uma parte dos parâmetros. Por isso não são 2 × 1,7 T = 3,4 TFLOPs por token, "
+        "e sim \"dezenas ou centenas de bilhões de FLOPs\", como diz o texto.",
+        "Layers and parameters as in the course text, corrected by the published model cards: Llama 3.1 8B has 32 "
+        "layers, 70B has 80 and 405B has 126. FLOPs per generated token ≈ 2 × the parameters that work on that "
+        "token. GPT-4 was not published: its numbers are estimates, and it is reportedly a mixture of experts "
+        "(MoE), where each token goes through only part of the parameters. So it is not 2 × 1.7 T = 3.4 TFLOPs "
+        "per token but \"tens or hundreds of billions of FLOPs\", as the text says.",
     ),
 }

@@ -3,13 +3,15 @@
 STRINGS = {
     "temperature.title": ("Temperatura e amostragem", "Temperature and sampling"),
     "temperature.intro": (
-        "Até os logits, o modelo é determinístico: a mesma entrada dá os mesmos números. Toda a variação entra "
-        "**na hora de escolher** o token. Primeiro o exemplo do texto, com três tokens; depois a distribuição "
+        "Na mesma máquina, com o mesmo lote e a mesma precisão, a mesma entrada dá os mesmos logits. A variação "
+        "que você controla entra **na hora de escolher** o token (a página Não-determinismo mostra a outra: a "
+        "ordem das contas). Primeiro o exemplo do texto, com três tokens; depois a distribuição "
         "de verdade do Gemma 3 270M, passando pela cadeia que o `generate()` da biblioteca transformers usa: "
         "penalidade de repetição → temperatura → top-k → top-p. Mexa nos controles: o modelo **não roda de "
         "novo**, só a matemática da amostragem.",
-        "Up to the logits the model is deterministic: the same input gives the same numbers. All the variety "
-        "comes in **when a token is chosen**. First the text's example with three tokens; then the real "
+        "On the same machine, with the same batch and the same precision, the same input gives the same logits. "
+        "The variety you control comes in **when a token is chosen** (the Nondeterminism page shows the other "
+        "kind: the order of the arithmetic). First the text's example with three tokens; then the real "
         "distribution of Gemma 3 270M, through the chain that the transformers library's `generate()` uses: "
         "repetition penalty → temperature → top-k → top-p. Move the controls: the model **does not run "
         "again**, only the sampling math does.",
@@ -37,11 +39,13 @@ STRINGS = {
     "temperature.seed.match": ("sim, ao ponto percentual", "yes, to the percent"),
     "temperature.seed.diff": ("{name}: exato {exact}, o texto diz {seed}%", "{name}: exact {exact}, the text says {seed}%"),
     "temperature.seed.caption_seed": (
-        "Tudo confere ao ponto percentual, com uma exceção: o token C em T = 2 dá 19,4%, e o texto imprime 20% "
-        "(arredondou para a linha somar 100). Os valores exatos são calculados aqui, não copiados.",
-        "Everything matches to the percent, with one exception: token C at T = 2 is 19.4%, and the text prints "
-        "20% (rounded so that the row adds up to 100). The exact values are computed here, not copied.",
+        "Tudo confere ao ponto percentual, exceto: {diffs} (o texto arredondou para a linha somar "
+        "100). Os valores exatos são calculados aqui, não copiados.",
+        "Everything matches to the percent except: {diffs} (the text rounded so that the row adds "
+        "up to 100). The exact values are computed here, not copied.",
     ),
+    "temperature.seed.caption_diff": ("o token {name} em T = {t} dá {exact}, e o texto imprime {seed}%",
+                                      "token {name} at T = {t} is {exact}, and the text prints {seed}%"),
     "temperature.seed.caption_own": (
         "Seus logits, calculados ao vivo. A coluna do texto só aparece para os logits do texto (2,0; 1,0; 0,1).",
         "Your logits, computed live. The text's column appears only for the text's logits (2.0, 1.0, 0.1).",
@@ -51,23 +55,23 @@ STRINGS = {
     "temperature.curve.kind": ("série", "series"),
     "temperature.curve.caption_seed": (
         "Linha: a probabilidade do token mais provável para cada T, calculada. Quadrados: os pontos que o texto "
-        "desenhou. Os pontos do texto são aproximados à mão: em T = 0,3 o exato é {p03} e em T = 0,7 é {p07} "
-        "(o texto diz 95 e 78), e em T = 0,1 é {p01} (o texto diz 99); a forma é a mesma — cai de quase 100% "
-        "em direção a {floor} (um terço) conforme T cresce.",
+        "desenhou. Os pontos do texto são aproximados à mão, e {n} deles não conferem ao ponto percentual: "
+        "{diffs}. A forma é a mesma: cai de quase 100% em direção a {floor} (um terço) conforme T cresce.",
         "Line: the probability of the most likely token at each T, computed. Squares: the points the text drew. "
-        "The text's points are hand-rounded: at T = 0.3 the exact value is {p03} and at T = 0.7 it is {p07} "
-        "(the text says 95 and 78), and at T = 0.1 it is {p01} (the text says 99); the shape is the same — it "
-        "falls from almost 100% towards {floor} (one third) as T grows.",
+        "The text's points are hand-rounded, and {n} of them do not match to the percent: {diffs}. The shape is "
+        "the same: it falls from almost 100% towards {floor} (one third) as T grows.",
     ),
+    "temperature.curve.diff": ("em T = {t} o exato é {exact} (o texto diz {seed})",
+                               "at T = {t} the exact value is {exact} (the text says {seed})"),
     "temperature.curve.caption_own": (
         "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
-        "{floor} (todos iguais); com T perto de 0, a 100% (greedy).",
+        "{floor} (todos iguais); com T perto de 0, a 100% (guloso).",
         "The probability of the most likely token at each T, with your logits. With a very high T it tends to "
         "{floor} (all equal); with T near 0, to 100% (greedy).",
     ),
     "temperature.err.logits_number": (
-        "`{value}` não é um número. Use números como 2,0 ou -1.5, separados por espaço ou ponto e vírgula.",
-        "`{value}` is not a number. Use numbers like 2.0 or -1.5, separated by spaces or commas.",
+        "{value} não é um número. Use números como 2,0 ou -1.5, separados por espaço ou ponto e vírgula.",
+        "{value} is not a number. Use numbers like 2.0 or -1.5, separated by spaces or commas.",
     ),
     "temperature.err.logits_count": (
         "Escreva de {lo} a {hi} logits; agora são {n}.",
@@ -85,16 +89,17 @@ STRINGS = {
     # 2. the real model
     "temperature.real.header": ("2. A distribuição de verdade do modelo", "2. The model's real distribution"),
     "temperature.presets": ("Exemplos", "Examples"),
-    "temperature.ctl.t": ("Temperatura T (0 = greedy)", "Temperature T (0 = greedy)"),
+    "temperature.ctl.t": ("Temperatura T (0 = guloso)", "Temperature T (0 = greedy)"),
     "temperature.ctl.t.help": (
-        "Divide os logits por T. Em 0 o modelo não sorteia: pega sempre o mais provável (greedy, argmax).",
+        "Divide os logits por T. Em 0 o modelo não sorteia: pega sempre o mais provável (guloso, argmax).",
         "Divides the logits by T. At 0 the model does not draw: it always takes the most likely (greedy, argmax).",
     ),
     "temperature.ctl.k": ("top-k (0 = desligado)", "top-k (0 = off)"),
     "temperature.ctl.k.help": ("Mantém só os k tokens mais prováveis.", "Keeps only the k most likely tokens."),
     "temperature.ctl.p": ("top-p (1 = desligado)", "top-p (1 = off)"),
     "temperature.ctl.p.help": (
-        "Mantém o menor conjunto de tokens cuja probabilidade somada chega a p (o núcleo).",
+        "Mantém o menor conjunto de tokens cuja probabilidade somada chega a p (o núcleo): é a amostragem por "
+        "núcleo.",
         "Keeps the smallest set of tokens whose probabilities add up to at least p (the nucleus).",
     ),
     "temperature.ctl.r": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
@@ -103,13 +108,13 @@ STRINGS = {
         "Tokens already in the text get their logit divided by this number (or multiplied, if negative).",
     ),
     "temperature.greedy.on": (
-        "T = 0: **greedy**. Não há sorteio: o token de maior logit (depois da penalidade) sai sempre. "
+        "T = 0: **guloso**. Não há sorteio: o token de maior logit (depois da penalidade) sai sempre. "
         "Top-k e top-p não fazem nada aqui, como no `generate(do_sample=False)`.",
         "T = 0: **greedy**. There is no draw: the token with the highest logit (after the penalty) always "
         "comes out. Top-k and top-p do nothing here, as in `generate(do_sample=False)`.",
     ),
-    "temperature.greedy.short": ("greedy", "greedy"),
-    "temperature.greedy.mark": ("T = 0: greedy", "T = 0: greedy"),
+    "temperature.greedy.short": ("guloso", "greedy"),
+    "temperature.greedy.mark": ("T = 0: guloso", "T = 0: greedy"),
     "temperature.metric.kept": ("Tokens que podem sair", "Tokens that can come out"),
     "temperature.metric.kept.help": (
         "De todo o vocabulário, quantos ainda têm probabilidade maior que zero no fim da cadeia. "
@@ -136,7 +141,7 @@ STRINGS = {
     "temperature.entropy.before": ("só temperatura", "temperature only"),
     "temperature.entropy.after": ("com top-k e top-p", "with top-k and top-p"),
     "temperature.entropy.caption": (
-        "Entropia da distribuição (em bits) conforme T muda: 0 bits é certeza total (greedy); cada bit a mais "
+        "Entropia da distribuição (em bits) conforme T muda: 0 bits é certeza total (guloso); cada bit a mais "
         "dobra o número de escolhas \"equivalentes\". O ponto laranja mostra quanto top-k e top-p cortam.",
         "Entropy of the distribution (in bits) as T changes: 0 bits is total certainty (greedy); each extra bit "
         "doubles the number of \"equally likely\" choices. The orange dot shows how much top-k and top-p cut.",
@@ -161,7 +166,7 @@ STRINGS = {
     "temperature.stage.temperature": ("temperatura", "temperature"),
     "temperature.stage.top_k": ("top-k", "top-k"),
     "temperature.stage.top_p": ("top-p", "top-p"),
-    "temperature.stage.greedy": ("greedy", "greedy"),
+    "temperature.stage.greedy": ("guloso", "greedy"),
     "temperature.chain.col.stage": ("etapa", "stage"),
     "temperature.chain.col.setting": ("ajuste", "setting"),
     "temperature.chain.col.kept": ("tokens possíveis", "tokens possible"),
@@ -188,7 +193,7 @@ STRINGS = {
     "temperature.pair.header": ("O top-p se adapta: confiante × incerto", "Top-p adapts: confident vs uncertain"),
     "temperature.pair.text": (
         "Com o mesmo p, o núcleo é pequeno quando o modelo está confiante e grande quando está incerto. O top-k "
-        "não faz isso: corta sempre k tokens, sejam eles poucos demais ou muitos demais.",
+        "não faz isso: mantém sempre k tokens, sejam eles poucos demais ou muitos demais.",
         "With the same p, the nucleus is small when the model is confident and large when it is uncertain. "
         "Top-k does not do that: it always keeps k tokens, whether that is too few or too many.",
     ),
@@ -212,40 +217,46 @@ STRINGS = {
                                 "Why turning T and p together \"in the dark\" misleads"),
     "temperature.dark.text": (
         "O top-p mede a massa **depois** da temperatura. Subir T achata a distribuição, e o mesmo p passa a deixar "
-        "entrar muito mais tokens; baixar T concentra a massa, e o p quase não corta nada. Os dois botões mexem "
-        "na mesma cauda: o efeito de um depende do outro. Por isso o texto aconselha: mexa em um de cada vez.",
+        "entrar muito mais tokens; baixar T concentra a massa no topo, e o núcleo encolhe até poucos tokens, às "
+        "vezes um só: aí o p corta quase tudo, e mexer nele quase não muda mais a distribuição. Os dois botões "
+        "mexem na mesma cauda: o efeito de um depende do outro. Por isso o texto aconselha: mexa em um de cada vez.",
         "Top-p measures probability mass **after** the temperature. Raising T flattens the distribution, so the "
-        "same p lets in many more tokens; lowering T concentrates the mass, and p hardly cuts anything. Both "
-        "knobs work on the same tail: the effect of one depends on the other. That is why the text advises: "
-        "change one at a time.",
+        "same p lets in many more tokens; lowering T concentrates the mass at the top, and the nucleus shrinks to "
+        "a few tokens, sometimes a single one: then p cuts almost everything, and moving it barely changes the "
+        "distribution any more. Both knobs work on the same tail: the effect of one depends on the other. That is "
+        "why the text advises: change one at a time.",
     ),
     "temperature.dark.size": ("tokens no núcleo", "tokens in the nucleus"),
     "temperature.dark.computing": ("Medindo o núcleo para cada T e p…", "Measuring the nucleus for each T and p…"),
     "temperature.dark.caption": (
         "Tamanho do núcleo do top-p (quantos tokens podem sair) para este prompt, em cada combinação de T "
-        "(linhas) e p (colunas). Cor em escala logarítmica.",
+        "(linhas) e p (colunas). Cor em escala logarítmica. Aqui, com T = {lo} o núcleo tem de {lo_min} a "
+        "{lo_max} token(s); com T = {hi}, de {hi_min} a {hi_max}.",
         "Size of the top-p nucleus (how many tokens can come out) for this prompt, for each combination of T "
-        "(rows) and p (columns). Colour on a logarithmic scale.",
+        "(rows) and p (columns). Colour on a logarithmic scale. Here, at T = {lo} the nucleus holds {lo_min} to "
+        "{lo_max} token(s); at T = {hi}, {hi_min} to {hi_max}.",
     ),
     # 5. repetition
     "temperature.loop.header": ("5. Penalidade de repetição", "5. Repetition penalty"),
     "temperature.loop.text": (
-        "Greedy pega sempre o mais provável e cai fácil em loop (o texto dá o exemplo \"muito muito muito…\"). "
-        "A penalidade de repetição divide o logit de todo token que já está no texto. Abaixo, um loop de "
+        "O modo guloso (greedy) pega sempre o mais provável e cai fácil em loop (o texto dá o exemplo \"muito muito muito…\"). "
+        "A penalidade de repetição divide o logit de todo token que já está no texto (ou multiplica, se ele for "
+        "negativo): sempre para baixo. Abaixo, um loop de "
         "verdade deste modelo e o que a penalidade faz com ele, e um texto que **precisa** repetir tokens. Os "
-        "dois em greedy (T = 0). O modelo às vezes escreve HTML; aqui ele aparece como texto.",
+        "dois no modo guloso (T = 0). O modelo às vezes escreve HTML; aqui ele aparece como texto.",
         "Greedy always takes the most likely token and falls into loops easily (the text's example is \"muito "
-        "muito muito…\"). The repetition penalty divides the logit of every token already in the text. Below, a "
+        "muito muito…\"). The repetition penalty divides the logit of every token already in the text (or multiplies "
+        "it, if it is negative): always downwards. Below, a "
         "real loop of this model and what the penalty does to it, and a text that **needs** to repeat tokens. "
         "Both greedy (T = 0). The model sometimes writes HTML; here it is shown as text.",
     ),
     "temperature.loop.runs": (
-        "Mudar este valor roda o modelo (duas gerações greedy); cada resultado fica guardado.",
+        "Mudar este valor roda o modelo (duas gerações gulosas); cada resultado fica guardado.",
         "Changing this value runs the model (two greedy generations); each result is kept.",
     ),
     "temperature.loop.case.loop": ("Um loop de verdade", "A real loop"),
     "temperature.loop.case.needed": ("Um texto que precisa repetir", "A text that needs to repeat"),
-    "temperature.loop.running": ("Gerando em greedy com penalidade {r}…", "Generating greedily with penalty {r}…"),
+    "temperature.loop.running": ("Gerando no modo guloso com penalidade {r}…", "Generating greedily with penalty {r}…"),
     "temperature.loop.with": ("**Penalidade {r}**", "**Penalty {r}**"),
     "temperature.loop.without": ("**Sem penalidade (1,0)**", "**No penalty (1.0)**"),
     "temperature.loop.found": (

@@ -1,0 +1,110 @@
+"""SharedMemo under many threads at once: every caller gets its own key's value, each key is computed once
+while it stays in the memo, and a failed computation leaves nothing behind."""
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from model_backend.memo import SharedMemo
+
+THREADS = 32
+
+
+def _hammer(memo: SharedMemo, keys: list, rounds: int, pause: float = 0.0):
+    """THREADS threads, released together, each asking for every key in its own order."""
+    computed: dict = {}
+    count_lock = threading.Lock()
+    start = threading.Barrier(THREADS)
+
+    def compute(key):
+        with count_lock:
+            computed[key] = computed.get(key, 0) + 1
+        time.sleep(pause)  # widen the window in which another thread could step in
+        return ("value of", key, object())
+
+    def visitor(i):
+        start.wait()
+        wrong = []
+        for _ in range(rounds):
+            for key in keys[i % len(keys):] + keys[:i % len(keys)]:
+                try:
+                    got = memo.get(key, lambda key=key: compute(key))
+                except Exception as exc:  # noqa: BLE001 - a lost value shows up as KeyError or RuntimeError
+                    wrong.append((key, repr(exc)))
+                    continue
+                if got[:2] != ("value of", key):
+                    wrong.append((key, got[:2]))
+        return wrong
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible: a check-then-act race shows up
+    try:
+        with ThreadPoolExecutor(THREADS) as pool:
+            wrong = [w for ws in pool.map(visitor, range(THREADS)) for w in ws]
+    finally:
+        sys.setswitchinterval(interval)
+    return computed, wrong
+
+
+def test_many_threads_same_keys_compute_each_key_once_and_get_their_own_value():
+    memo = SharedMemo(size=16)
+    keys = [("model", "bf16", f"prompt {i}") for i in range(16)]
+    computed, wrong = _hammer(memo, keys, rounds=5, pause=0.01)
+    assert wrong == []  # nothing mixed
+    assert computed == {k: 1 for k in keys}  # nothing computed twice, nothing lost
+    assert len(memo) == 16
+
+
+def test_many_threads_more_keys_than_room_never_lose_or_mix_a_value():
+    """Evictions all the time (40 keys, room for 8): every call still returns its key's value."""
+    memo = SharedMemo(size=8)
+    keys = [("model", "bf16", f"prompt {i}", 1.3, 30) for i in range(40)]
+    _, wrong = _hammer(memo, keys, rounds=20)
+    assert wrong == []
+    assert len(memo) == 8
+
+
+def test_the_same_object_is_shared_and_recently_used_keys_stay():
+    memo = SharedMemo(size=2)
+    a = memo.get("a", lambda: ["a"])
+    assert memo.get("a", lambda: ["other"]) is a
+    memo.get("b", lambda: ["b"])
+    memo.get("a", lambda: ["other"])  # a is used again: b is the oldest now
+    memo.get("c", lambda: ["c"])
+    assert memo.get("a", lambda: ["new a"]) is a
+    assert memo.get("b", lambda: ["new b"]) == ["new b"]
+
+
+def test_a_failed_computation_leaves_nothing_and_a_waiting_caller_computes():
+    memo = SharedMemo(size=4)
+    first_inside, release = threading.Event(), threading.Event()
+
+    def fail():
+        first_inside.set()
+        release.wait(5)
+        raise RuntimeError("interrupted")  # e.g. the visitor's rerun stops the script
+
+    results = {}
+
+    def first():
+        try:
+            memo.get("k", fail)
+        except RuntimeError as exc:
+            results["first"] = str(exc)
+
+    def second():
+        results["second"] = memo.get("k", lambda: "computed by the second")
+
+    t1 = threading.Thread(target=first)
+    t1.start()
+    assert first_inside.wait(5)
+    t2 = threading.Thread(target=second)
+    t2.start()
+    time.sleep(0.1)  # the second caller now waits for the first
+    release.set()
+    t1.join(5)
+    t2.join(5)
+    assert results == {"first": "interrupted", "second": "computed by the second"}
+    assert memo.get("k", lambda: pytest.fail("computed again")) == "computed by the second"

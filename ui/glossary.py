@@ -1,0 +1,49 @@
+"""The glossary (PT <-> EN, from the term table) and the course text's pitfalls, one button on every page."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui.i18n import lang, t
+from ui.nav import available
+from ui.strings.terms import TERMS
+
+# Where each term is shown at work (a page of the path), None when no page is about it.
+WHERE = {
+    "completion": "loop", "autoregressive": "loop", "logit": "pipeline", "score": "attention",
+    "sampling": "temperature", "temperature": "temperature", "nucleus": "temperature", "greedy": "temperature",
+    "eos": "loop", "stop_sequence": "loop", "repetition_penalty": "temperature", "finish_reason": "loop",
+    "seed": "nondeterminism", "centred": "attention", "rank": "hallucination", "checkpoint": "grokking",
+    "weight_decay": "grokking", "dequantize": None,
+}
+# Seed 000, "Armadilhas": each pitfall and the page that shows it live.
+PITFALLS = (("think", "loop"), ("confidence", "hallucination"), ("dark", "temperature"),
+            ("determinism", "nondeterminism"), ("finish", "loop"))
+
+
+def glossary_frame() -> pd.DataFrame:
+    """One row per concept: the term in the visitor's language first, then the other, then where to see it."""
+    pt_first = lang() == "pt-BR"
+    names = {"pt-BR": t("gloss.col.pt"), "en": t("gloss.col.en")}
+    first, second = ("pt-BR", "en") if pt_first else ("en", "pt-BR")
+    pick = {"pt-BR": lambda term: term.pt, "en": lambda term: term.en}
+    return pd.DataFrame({
+        names[first]: [pick[first](term) for term in TERMS.values()],
+        names[second]: [pick[second](term) for term in TERMS.values()],
+        t("gloss.col.where"): [t(f"nav.{WHERE[k]}") if WHERE.get(k) else "—" for k in TERMS],
+    })
+
+
+def button(page: str) -> None:
+    """A popover with the glossary and the pitfalls; each pitfall links to the page that shows it."""
+    pages = {name for name, _ in available()}
+    with st.popover(t("gloss.open"), icon=":material/menu_book:"):
+        st.markdown(f"**{t('gloss.title')}**")
+        st.table(glossary_frame(), hide_index=True)  # our own strings only (st.table renders Markdown)
+        st.caption(t("gloss.caption"))
+        st.markdown(f"**{t('gloss.pitfalls')}**")
+        for key, where in PITFALLS:
+            st.markdown(t(f"gloss.pit.{key}"))
+            if where in pages and where != page:
+                st.page_link(f"pages/{where}.py", label=t("gloss.see", page=t(f"nav.{where}")),
+                             icon=":material/arrow_forward:")

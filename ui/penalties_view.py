@@ -1,0 +1,82 @@
+"""Penalties side by side: the API kind that subtracts (frequency, presence) and transformers' repetition
+penalty that divides, on a hand-made example and live on the model, with the course text's warning."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+import torch
+from transformers import RepetitionPenaltyLogitsProcessor
+
+from model_backend.penalties import PenaltyRun, greedy_run
+from model_backend.sampling import FrequencyPresencePenaltyLogitsProcessor
+from ui import backend
+from ui.i18n import fmt_float, t
+from ui.widgets import data_table, model_text
+
+CASES = (("loop", "muito", 30, 0), ("needed", "1, 2, 3, 4, 5,", 16, 6))  # (case, prompt, tokens, count from)
+EXAMPLE_LOGITS = (2.0, 1.0, -1.0, 0.5)  # tokens A, B, C, D
+EXAMPLE_CONTEXT = (0, 1, 0, 2)  # generated so far: A, B, A, C (D never)
+
+
+def example_frame(r: float, f: float, p: float) -> pd.DataFrame:
+    """Both processors on four hand-made logits, computed live: what each does to a token seen 0, 1, 2 times."""
+    scores = torch.tensor([EXAMPLE_LOGITS])
+    ids = torch.tensor([EXAMPLE_CONTEXT])
+    mult = RepetitionPenaltyLogitsProcessor(r)(ids, scores.clone())[0]
+    sub = FrequencyPresencePenaltyLogitsProcessor(f, p)(ids, scores)[0]
+    counts = [EXAMPLE_CONTEXT.count(i) for i in range(len(EXAMPLE_LOGITS))]
+    return pd.DataFrame({
+        t("pen.col.token"): [chr(ord("A") + i) for i in range(len(EXAMPLE_LOGITS))],
+        t("pen.col.count"): counts,
+        t("pen.col.logit"): [fmt_float(v, 2) for v in EXAMPLE_LOGITS],
+        t("pen.col.mult", r=fmt_float(r, 2)): [fmt_float(float(v), 2) for v in mult],
+        t("pen.col.sub", f=fmt_float(f, 2), p=fmt_float(p, 2)): [fmt_float(float(v), 2) for v in sub],
+    })
+
+
+@backend.on_model(max_entries=64)
+def _run(model, prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float,
+         max_prompt: int) -> PenaltyRun:
+    penalty = ({"repetition": r} if kind == "multiplicative" else
+               {"frequency": f, "presence": p} if kind == "subtractive" else {})
+    return greedy_run(model, prompt, kind, n, count_from, max_prompt, **penalty)
+
+
+def run(prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float) -> PenaltyRun:
+    return _run(prompt, kind, n, count_from, r, f, p, backend.settings().max_prompt_tokens)
+
+
+def _verdict(res: PenaltyRun, count_from: int) -> str:
+    if count_from:
+        return t("pen.counted", n=res.counted)
+    return t("pen.loop", period=res.loop_period, repeats=res.loop_repeats) if res.loop_period else t("pen.noloop")
+
+
+@st.fragment
+def panel() -> None:
+    st.header(t("pen.header"))
+    st.markdown(t("pen.text"))
+    st.latex(r"\mathrm{logit}_j \leftarrow \mathrm{logit}_j - c_j\,\alpha_{\mathrm{freq}} - [\,c_j > 0\,]\,\alpha_{\mathrm{pres}}")
+    c = st.columns(3)
+    r = c[0].slider(t("pen.ctl.r"), 1.0, 3.0, 1.3, 0.1, key="pen_r")
+    f = c[1].slider(t("pen.ctl.f"), 0.0, 2.0, 0.5, 0.1, key="pen_f")
+    p = c[2].slider(t("pen.ctl.p"), 0.0, 2.0, 0.5, 0.1, key="pen_p")
+    data_table(example_frame(r, f, p), hide_index=True, width="stretch")
+    st.caption(t("pen.example.caption"))
+    if st.button(t("pen.run"), icon=":material/play_arrow:", key="pen_go"):
+        st.session_state["pen_ran"] = True
+    if not st.session_state.get("pen_ran"):
+        st.caption(t("pen.hint"))
+    else:
+        for case, prompt, n, count_from in CASES:
+            st.subheader(t(f"pen.case.{case}"))
+            model_text(prompt)
+            cols = st.columns(3)
+            for col, kind in zip(cols, ("none", "multiplicative", "subtractive")):
+                with col:
+                    res = run(prompt, kind, n, count_from, r, f, p)
+                    st.markdown(t(f"pen.kind.{kind}", r=fmt_float(r, 1), f=fmt_float(f, 1), p=fmt_float(p, 1)))
+                    model_text(res.completion)
+                    st.caption(_verdict(res, count_from))
+    st.markdown(t("pen.warning"))
+
