@@ -45,15 +45,16 @@ PORTABLE_TIERS ?= tests/unit tests/integration
 test-portable: deps-dev prepare
 	ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest $(PORTABLE_TIERS)
 
-## bench: measured figures (a script, not a test): bench/results.json
+## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/visit_cost.py
 
-## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest*.json
+## loadtest: 10 concurrent headless-Chromium visitors (markers, leaks, errors): bench/loadtest*.json.
+## The server's capacity (30 and 100 visitors) is measured by bench/visit_cost.py's protocol client.
 loadtest: deps-dev prepare
-	$(BIN)/python bench/loadtest.py
-	$(BIN)/python bench/loadtest.py --shared --out bench/loadtest-shared.json
 	$(BIN)/python bench/loadtest.py --sessions 10 --out bench/loadtest-10.json
+	$(BIN)/python bench/loadtest.py --sessions 10 --shared --out bench/loadtest-shared.json
 
 ## scaletest: 2 replicas behind Debian's nginx (installed if missing), loopback only; a replica is killed
 ## while visitors are connected: bench/scaletest.json and the README's figures

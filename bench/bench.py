@@ -133,7 +133,7 @@ def slider_rerun(repeat: int) -> None:
     at.run()
     at.switch_page("pages/temperature.py")
     at.run()
-    bundle = backend._bundle(backend.settings().model, backend.settings().dtype)
+    bundle = backend.bundle_for(backend.settings().dtype)
     slider = next(s for s in at.slider if "emperat" in (s.label or ""))
     times, fragment, passes = [], [], []
     for i in range(max(repeat, 5)):

@@ -1,4 +1,4 @@
-"""Load test: 30 concurrent visitors in headless Chromium, spread over every page, each with its own
+"""Load test: concurrent visitors (10 in `make loadtest`) in headless Chromium, spread over every page, each with its own
 prompt marker. Prints p50/p95 time-to-ready, errors, memory per session, model loads and any leak of
 one visitor's prompt into another's page; writes bench/loadtest.json.
 

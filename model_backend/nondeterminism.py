@@ -9,9 +9,10 @@ import numpy as np
 import torch
 
 from .loading import ModelBundle
-from .text import safe_text, visible
+from .sampling import choose, run_chain
+from .text import safe_text, token_infos, visible
 from .tracing import candidates, encode
-from .types import Candidate
+from .types import Candidate, SamplingParams, TokenInfo
 
 # Other requests a busy server might put in the same batch as the visitor's prompt. They are longer
 # than a short prompt, so the visitor's prompt gets left-padded, as a server pads a batch.
@@ -111,6 +112,84 @@ def branch_tree(token_ids: Sequence[Sequence[int]], token_texts: Sequence[Sequen
         build(list(range(len(token_ids))), 0, None, 0)
     return tuple(Branch(id=n["id"], parent=n["parent"], start=n["start"], token_ids=n["ids"], tokens=n["texts"],
                         runs=n["runs"], depth=n["depth"], lane=n["lane"]) for n in nodes)
+
+
+# ---------------------------------------------------------------- sampled runs, as one batch
+
+
+@dataclass(frozen=True)
+class SampledRun:
+    """One sampled continuation of the prompt, drawn with its own seed."""
+
+    seed: int | None  # None when greedy (every run is the same)
+    token_ids: tuple[int, ...]  # [T] generated tokens (an end-of-sequence token, if drawn, is the last)
+    tokens: tuple[TokenInfo, ...]  # [T] the same tokens described
+    completion: str  # the generated text (without an end-of-sequence token)
+    finish_reason: str  # "stop" (EOS) or "length" (max_new_tokens)
+
+
+@dataclass(frozen=True)
+class SampledRuns:
+    """The same prompt run once per seed, with the same settings."""
+
+    prompt_tokens: int
+    truncated_from: int | None
+    params: SamplingParams
+    runs: tuple[SampledRun, ...]  # one per seed, in the order of the seeds
+
+
+def sample_runs(bundle: ModelBundle, prompt: str, params: SamplingParams, seeds: Sequence[int],
+                max_prompt_tokens: int = 512) -> SampledRuns:
+    """Run the prompt once per seed, all runs decoded together as one batch.
+
+    One prefill pass reads the prompt (every run shares it), its KV cache is repeated once per run, and
+    each later step decodes every run's newest token in one forward pass ([B, 1]). Each run draws its
+    tokens through the loop's own processor chain (run_chain, choose) from its own torch.Generator
+    seeded with its seed, so a seed always gives the same run for the same batch of seeds. (A row of
+    a batch is computed with other matrix shapes than a run alone, so its logits can differ in the last
+    bits from `generate()`'s: the effect section 3 of the page shows.) Runs that share a seed are
+    computed once; greedy settings compute one run. Stop sequences are not supported here.
+    Args:
+        seeds: [R] one seed per run.
+    Returns:
+        SampledRuns with R runs, in the order of `seeds`.
+    """
+    if params.stop:
+        raise ValueError("sample_runs does not support stop sequences")
+    ids, truncated_from = encode(bundle, prompt, max_prompt_tokens)
+    unique = [None] if params.greedy else list(dict.fromkeys(int(s) for s in seeds))
+    rows = len(unique)
+    generators = [None if s is None else torch.Generator(device=bundle.device).manual_seed(s) for s in unique]
+    eos = set(bundle.info.eos_token_ids)
+    picked: list[list[int]] = [[] for _ in unique]
+    done = [False] * rows
+    out = bundle.forward(input_ids=torch.tensor([ids], device=bundle.device), use_cache=True, logits_to_keep=1)
+    past = out.past_key_values
+    logits = out.logits[:, -1, :].to(torch.float32).expand(rows, -1)  # [B, V]: the prompt's, for every run
+    if rows > 1:
+        past.batch_repeat_interleave(rows)  # the prompt's keys and values, once per run
+    for step in range(params.max_new_tokens):
+        for row in range(rows):
+            if done[row]:
+                continue
+            context = torch.tensor([ids + picked[row]], device=bundle.device)  # [1, S + t] the penalty reads it
+            token = choose(run_chain(context, logits[row: row + 1], params)[-1], params, generators[row])
+            picked[row].append(token)
+            done[row] = token in eos
+        if all(done) or step == params.max_new_tokens - 1:
+            break
+        newest = [p[-1] for p in picked]  # a finished run keeps feeding its last token; its rows are unused
+        out = bundle.forward(input_ids=torch.tensor(newest, device=bundle.device)[:, None], past_key_values=past,
+                             use_cache=True, logits_to_keep=1)
+        past = out.past_key_values
+        logits = out.logits[:, -1, :].to(torch.float32)  # [B, V]
+    made = {}
+    for seed, tokens in zip(unique, picked):
+        text = safe_text(bundle.tokenizer.decode([t for t in tokens if t not in eos], skip_special_tokens=False))
+        made[seed] = SampledRun(seed=seed, token_ids=tuple(tokens), tokens=token_infos(bundle.tokenizer, tokens),
+                                completion=text, finish_reason="stop" if tokens and tokens[-1] in eos else "length")
+    runs = tuple(made[None] if params.greedy else made[int(s)] for s in seeds)
+    return SampledRuns(prompt_tokens=len(ids), truncated_from=truncated_from, params=params, runs=runs)
 
 
 # ---------------------------------------------------------------- floating-point order

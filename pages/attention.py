@@ -34,7 +34,7 @@ def attention_views(prompt: str) -> None:
 
 def render() -> None:
     intro("attention")
-    info = backend.bundle().info
+    info = backend.bundle_for().info
     params = view.link_params(info)
     restore("attention", view.link_params(info, old_link=view.is_old_link()))  # before any widget exists
     view.check_link("attention")

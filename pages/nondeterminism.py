@@ -64,9 +64,10 @@ def render() -> None:
     st.markdown(t("nondeterminism.sample.text"))
     params, run_seeds, fixed = sampling_controls()
     if prompt is not None:
-        gens = view.sampled_runs(prompt, params, run_seeds)
-        truncation_notice(gens[0].truncated_from, len(gens[0].prompt_tokens))
-        view.runs_table(gens)
+        sampled = view.sampled_runs(prompt, params, run_seeds)
+        truncation_notice(sampled.truncated_from, sampled.prompt_tokens)
+        gens = list(sampled.runs)
+        view.runs_table(gens, params.temperature)
         view.divergence(gens, params.greedy, fixed)
 
         st.header(t("nondeterminism.cascade.head"))

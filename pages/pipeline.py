@@ -20,7 +20,7 @@ def stages(prompt: str) -> None:
     tr = backend.trace(prompt)  # one cached forward pass: every panel below reads it
     truncation_notice(tr.truncated_from, len(tr.tokens))
     sm = softmax_view(tr.last_logits)  # cheap: softmax over cached logits, no forward pass
-    chosen = token_info(backend.bundle().tokenizer, sm.ids[0])
+    chosen = token_info(backend.bundle_for().tokenizer, sm.ids[0])
     view.overview(prompt, tr, sm, chosen)
 
     section(1, "input")
@@ -34,7 +34,7 @@ def stages(prompt: str) -> None:
     section(5, "mlp")
     view.mlp_panel(prompt, tr)
     with st.expander(t("mlp.cmp.title"), icon=":material/compare_arrows:"):  # the seed's "x4 with GELU" vs this model
-        mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle().model))
+        mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle_for().model))
     st.subheader(t("pipeline.res.title"))
     st.markdown(t("pipeline.res.what"))
     view.residual_panel(tr)
@@ -55,7 +55,7 @@ def stages(prompt: str) -> None:
 
 def render() -> None:
     intro("pipeline")
-    params = view.link_params(backend.bundle().info)
+    params = view.link_params(backend.bundle_for().info)
     restore("pipeline", params)  # a shared link's prompt and settings, before any widget exists
     for p in params[1:]:
         st.session_state.setdefault(p.key, p.default)

@@ -2,6 +2,8 @@
 tables behind them, which are also what the download buttons send."""
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -9,8 +11,8 @@ import pandas as pd
 import model_backend as mb
 from model_backend import attention as att
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on
-from ui.i18n import fmt_float, fmt_int, fmt_pct, t
-from ui.numbering import head_no, layer_no
+from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
+from ui.numbering import FIRST, head_no, layer_no
 
 HEATMAP_LIMIT = 32  # columns of the big heatmap (first token, the hidden middle, the last 30)
 HEATMAP_SIZES = (HEATMAP_LIMIT, 12)  # the visitor's choice for long texts: the last 30 tokens, or 10 (phones)
@@ -211,7 +213,12 @@ def grid_columns(n_layers: int, group: int) -> list[int]:
 
 
 def grid_frame(tr: mb.Trace, columns: list[int], limit: int = GRID_LIMIT) -> tuple[pd.DataFrame, att.Window]:
-    """Every head of the given layers (AVG = the average) cut to the same window: columns = layers, rows = heads."""
+    """Every head of the given layers (AVG = the average) cut to the same window: columns = layers, rows = heads.
+
+    One row per cell in small integer types (layer, head, r, c: the cell's row and column in its block; x, y:
+    its place in the whole grid; w: float32 weight; ok: not masked). The texts the tooltips show are looked
+    up in the chart from the window's tokens, so they are not repeated on each of the ~14,000 cells.
+    """
     info, n = tr.info, len(tr.tokens)
     win = att.window(n, limit)
     nr, nc = len(win.queries), len(win.keys)
@@ -224,21 +231,25 @@ def grid_frame(tr: mb.Trace, columns: list[int], limit: int = GRID_LIMIT) -> tup
             cut = att.crop(att.pattern(tr.attentions, axis_value(layer), axis_value(head)), ok, win)
             x0, y0 = col * (nc + 1), row * (nr + 1)  # one empty cell between blocks
             frames.append(pd.DataFrame({
-                "layer": layer, "head": head, "x": (x0 + c_idx).ravel(), "y": (y0 + r_idx).ravel(),
-                "w": cut.weights.ravel().astype(float), "ok": cut.allowed.ravel(),
-                "r": r_idx.ravel(), "c": c_idx.ravel()}))
-    df = pd.concat(frames, ignore_index=True)
-    df["x2"], df["y2"] = df["x"] + 1, df["y"] + 1
+                "layer": np.int8(layer), "head": np.int8(head), "r": r_idx.ravel().astype(np.int8),
+                "c": c_idx.ravel().astype(np.int8), "x": (x0 + c_idx).ravel().astype(np.int16),
+                "y": (y0 + r_idx).ravel().astype(np.int16), "w": cut.weights.ravel().astype(np.float32),
+                "ok": cut.allowed.ravel()}))
+    return pd.concat(frames, ignore_index=True), win
+
+
+def _grid_texts(tr: mb.Trace, win: att.Window) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The window's query tokens (by block row r) and key tokens (by block column c), for the tooltips."""
     qtext = [tr.tokens[q].display for q in win.queries]
     ktext = [t("attention.hidden_tip", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else tr.tokens[k].display
              for k in win.keys]
-    df["query"] = [qtext[r] for r in df["r"]]
-    df["key"] = [ktext[c] for c in df["c"]]
-    df["shown"] = [fmt_float(w, 3) if ok else t("attention.masked") for w, ok in zip(df["w"], df["ok"])]
-    layer_names = {AVG: t("attention.grid.avg")}
-    df["layer_name"] = [layer_names.get(v, str(layer_no(v))) for v in df["layer"]]
-    df["head_name"] = [layer_names.get(v, str(head_no(v))) for v in df["head"]]
-    return df.drop(columns=["r", "c"]), win
+    return (pd.DataFrame({"r": range(len(qtext)), "query": qtext}),
+            pd.DataFrame({"c": range(len(ktext)), "key": ktext}))
+
+
+def _js(text: str) -> str:
+    """Our own text as a string literal inside a Vega expression."""
+    return json.dumps(text)
 
 
 def grid(tr: mb.Trace, current: tuple[int, int], group: int = AVG) -> alt.LayerChart:
@@ -252,8 +263,17 @@ def grid(tr: mb.Trace, current: tuple[int, int], group: int = AVG) -> alt.LayerC
     xs = alt.Scale(domain=[-0.5, width], nice=False, zero=False)
     ys = alt.Scale(domain=[-(nr + 1) * 0.9, height], nice=False, zero=False, reverse=True)
     pick = alt.selection_point(name="grid_pick", fields=["layer", "head"], on="click")
-    cells = alt.Chart(df).mark_rect().encode(
-        x=alt.X("x:Q", scale=xs, axis=None), x2="x2", y=alt.Y("y:Q", scale=ys, axis=None), y2="y2",
+    queries, keys = _grid_texts(tr, win)
+    avg, masked = _js(t("attention.grid.avg")), _js(t("attention.masked"))
+    decimal = "," if lang() == "pt-BR" else "."
+    cells = alt.Chart(df[["layer", "head", "r", "c", "x", "y", "w", "ok"]]).mark_rect().transform_calculate(
+        x2="datum.x + 1", y2="datum.y + 1",
+        layer_name=f"datum.layer < 0 ? {avg} : '' + (datum.layer + {FIRST})",  # counted from 1, as layer_no()
+        head_name=f"datum.head < 0 ? {avg} : '' + (datum.head + {FIRST})",
+        shown=f"datum.ok ? replace(format(datum.w, '.3f'), '.', '{decimal}') : {masked}",
+    ).transform_lookup(lookup="r", from_=alt.LookupData(queries, "r", ["query"])).transform_lookup(
+        lookup="c", from_=alt.LookupData(keys, "c", ["key"])).encode(
+        x=alt.X("x:Q", scale=xs, axis=None), x2="x2:Q", y=alt.Y("y:Q", scale=ys, axis=None), y2="y2:Q",
         color=alt.condition("datum.ok", alt.Color("w:Q", scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
                                                   title=t("attention.legend.weight"), legend=alt.Legend(orient="bottom")),
                             alt.value(MASKED)),

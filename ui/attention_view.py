@@ -108,9 +108,9 @@ def _pick_query(chart_key: str, state_key: str):
 # ---------------------------------------------------------------- cached forward passes
 
 
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def _trace_text(spec: str, dtype: str, text: str, max_tokens: int, _bundle) -> mb.Trace:
-    return mb.trace(_bundle, text, max_tokens=max_tokens)
+@backend.on_model(max_entries=16)
+def _trace_text(model: mb.ModelBundle, text: str, max_tokens: int) -> mb.Trace:
+    return mb.trace(model, text, max_tokens=max_tokens)
 
 
 def generated_trace(prompt: str, n: int, progress=lambda fraction, key: None) -> tuple[mb.Trace, int, mb.Generation]:
@@ -124,7 +124,7 @@ def generated_trace(prompt: str, n: int, progress=lambda fraction, key: None) ->
     seen = b"".join(bytes(tok.bytes) for tok in gen.prompt_tokens if not tok.special).decode("utf-8", "replace")
     text = seen + gen.completion  # the prompt as the model saw it (cut, if it was long) + its continuation
     limit = len(gen.prompt_tokens) + len(gen.steps) + 8
-    tr = _trace_text(backend.current_model(), backend.current_dtype(), text, limit, backend.bundle())
+    tr = _trace_text(text, limit)
     return tr, att.first_generated(tr.tokens, seen), gen
 
 
@@ -312,7 +312,7 @@ def generated_panel(prompt: str, layer: int, head: int) -> None:
 
 
 def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
-    m = att.mechanics(info, backend.bundle().model.config, n_tokens)
+    m = att.mechanics(info, backend.bundle_for().model.config, n_tokens)
     basis, scale = m.scale_basis, fmt_float(m.scale, 4).replace(",", "{,}")  # a decimal comma, in LaTeX
     st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{" + str(basis) + r"}}\right)V")
     st.latex(r"\frac{1}{\sqrt{" + str(basis) + "}} = " + scale)

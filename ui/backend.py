@@ -1,6 +1,8 @@
 """The pages' only way to the model: one cached bundle per (model, dtype), cached traces and runs."""
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
 import threading
 import time
@@ -69,22 +71,74 @@ def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
     return mb.load_bundle(spec, dtype, settings=settings())
 
 
-def bundle() -> mb.ModelBundle:
-    """The shared model for the visitor's chosen model and dtype (loaded once per process)."""
-    spec, dtype = current_model(), current_dtype()
+def _dtype_name(dtype: str | None) -> str:
+    """The dtype a setting means on this server ("auto" -> "bfloat16" on a CPU), so both share one model."""
+    device = pick_device(settings().device)
+    return str(pick_dtype(dtype or current_dtype(), device)).replace("torch.", "")
+
+
+def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
+    """The shared model for the visitor's chosen model in this dtype (default: the visitor's dtype).
+
+    Loaded once per process and kept; the first run prepares the cache with a progress bar.
+    """
+    spec, name = current_model(), _dtype_name(dtype)
     try:
         _prepare_with_progress(spec)
         with st.spinner(t("prepare.loading", model=spec)):
-            return _bundle(spec, dtype)
+            return _bundle(spec, name)
     except mb.ModelUnavailable as exc:  # a clear message instead of a traceback; the log has the rest
         log.error("model %s unavailable: %s", spec, exc)
         st.error(t("err.model", detail=code_span(exc)), icon=":material/error:")
         st.stop()
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _trace(spec: str, dtype: str, prompt: str, max_tokens: int) -> mb.Trace:
-    return mb.trace(_bundle(spec, dtype), prompt, max_tokens=max_tokens)
+def on_model(max_entries: int = 32, ttl: float | None = 3600, resource: bool = False, queued: bool = True):
+    """Decorator: `fn(model, *args)` becomes `fn(*args, dtype=None)`, cached per (model, dtype, args) and
+    computed on the visitor's model (bundle_for(dtype)). With bundle_for, the pages' only way to the model.
+
+        @backend.on_model(max_entries=32)
+        def mlp_inputs(model: mb.ModelBundle, prompt: str, max_tokens: int) -> np.ndarray: ...
+
+        mlp_inputs(prompt, 512)                    # the visitor's model and dtype
+        mlp_inputs(prompt, 512, dtype="float32")   # the same model in float32
+
+    Arguments are hashed as st.cache_data hashes them (a name starting with "_" is not hashed).
+    resource=True keeps one shared object per key (st.cache_resource) instead of a copy per visitor.
+    queued: while other visitors' passes hold the model, say "n requests ahead of yours".
+    """
+    def wrap(fn):
+        def computed(spec: str, dtype: str, *args, **kwargs):
+            return fn(_bundle(spec, dtype), *args, **kwargs)
+
+        # Streamlit tells cached functions apart by module and name, and skips hashing arguments whose name
+        # starts with "_": give this one the decorated function's name and parameters (the model's replaced).
+        computed.__module__, computed.__qualname__, computed.__name__ = fn.__module__, fn.__qualname__, fn.__name__
+        params = list(inspect.signature(fn).parameters.values())[1:]
+        computed.__signature__ = inspect.Signature(
+            [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("spec", "dtype")] + params)
+        cache = (st.cache_resource(show_spinner=False, max_entries=max_entries, ttl=ttl) if resource else
+                 st.cache_data(show_spinner=False, max_entries=max_entries, ttl=ttl))
+        cached = cache(computed)
+
+        @functools.wraps(fn)
+        def call(*args, dtype: str | None = None, **kwargs):
+            model = bundle_for(dtype)  # loads (with progress) outside the cache, so nothing drawn is cached
+            key = (current_model(), _dtype_name(dtype))
+            if not queued:
+                return cached(*key, *args, **kwargs)
+            with queue_notice(model):
+                return cached(*key, *args, **kwargs)
+
+        call.clear = cached.clear
+        return call
+
+    return wrap
+
+
+@on_model(max_entries=64)
+def _trace(model: mb.ModelBundle, prompt: str, max_tokens: int) -> mb.Trace:
+    return mb.trace(model, prompt, max_tokens=max_tokens)
 
 
 @contextmanager
@@ -102,38 +156,37 @@ def queue_notice(model: mb.ModelBundle):
         box.empty()
 
 
-def trace(prompt: str) -> mb.Trace:
+def trace(prompt: str, dtype: str | None = None) -> mb.Trace:
     """A cached forward pass over the prompt (same prompt and model: no new pass)."""
-    with queue_notice(bundle()):  # bundle(): the model is ready, with progress on the first run
-        return _trace(current_model(), current_dtype(), prompt, settings().max_prompt_tokens)
+    return _trace(prompt, settings().max_prompt_tokens, dtype=dtype)
 
 
-@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
-def _generation(spec: str, dtype: str, prompt: str, params: mb.SamplingParams, record_attentions: bool,
+@on_model(max_entries=128)
+def _generation(model: mb.ModelBundle, prompt: str, params: mb.SamplingParams, record_attentions: bool,
                 max_prompt: int, max_new: int) -> mb.Generation:
-    return mb.generate(_bundle(spec, dtype), prompt, params, max_prompt_tokens=max_prompt,
-                       max_new_cap=max_new, record_attentions=record_attentions)
+    return mb.generate(model, prompt, params, max_prompt_tokens=max_prompt, max_new_cap=max_new,
+                       record_attentions=record_attentions)
 
 
 def generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False) -> mb.Generation:
     """A whole run of the loop, cached when it is reproducible (greedy or seeded)."""
     s = settings()
-    with queue_notice(bundle()):
-        if params.greedy or params.seed is not None:
-            return _generation(current_model(), current_dtype(), prompt, params, record_attentions,
-                               s.max_prompt_tokens, s.max_new_tokens)
-        return mb.generate(_bundle(current_model(), current_dtype()), prompt, params,
-                           max_prompt_tokens=s.max_prompt_tokens, max_new_cap=s.max_new_tokens,
-                           record_attentions=record_attentions)
+    if params.greedy or params.seed is not None:
+        return _generation(prompt, params, record_attentions, s.max_prompt_tokens, s.max_new_tokens)
+    model = bundle_for()
+    with queue_notice(model):
+        return mb.generate(model, prompt, params, max_prompt_tokens=s.max_prompt_tokens,
+                           max_new_cap=s.max_new_tokens, record_attentions=record_attentions)
 
 
-def iter_generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False):
+def iter_generation(prompt: str, params: mb.SamplingParams, record_attentions: bool = False,
+                    dtype: str | None = None):
     """Steps as they come, for pages that draw each token as it is made."""
     s = settings()
-    return mb.iter_generation(bundle(), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
+    return mb.iter_generation(bundle_for(dtype), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
                               max_new_cap=s.max_new_tokens, record_attentions=record_attentions)
 
 
-def forward_passes() -> int:
+def forward_passes(dtype: str | None = None) -> int:
     """How many forward passes the shared model has run (tests count them around a slider move)."""
-    return _bundle(current_model(), current_dtype()).forward_passes
+    return bundle_for(dtype).forward_passes

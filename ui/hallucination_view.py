@@ -55,10 +55,7 @@ def _memo() -> tuple[OrderedDict, threading.Lock]:
 
 def page_bundle(dtype: str) -> mb.ModelBundle:
     """The visitor's model in this page's precision (prepared on the first run, then loaded once)."""
-    spec = backend.current_model()
-    backend._prepare_with_progress(spec)  # private on purpose: the shared first-run progress bar
-    with st.spinner(t("prepare.loading", model=spec)):
-        return backend._bundle(spec, dtype)  # private on purpose: same cache as every page, another dtype
+    return backend.bundle_for(dtype)
 
 
 def run_key(prompt: str, params: mb.SamplingParams, dtype: str) -> tuple:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
 
 import altair as alt
 import pandas as pd
@@ -11,7 +10,6 @@ import torch
 
 import model_backend as mb
 from model_backend import nondeterminism as nd
-from model_backend.loading import pick_device, pick_dtype
 from model_backend.text import visible
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, projection_on, show
@@ -105,30 +103,31 @@ def seeds(runs: int, redraw: bool) -> list[int]:
     return kept
 
 
-def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> list[mb.Generation]:
-    """Every run of the prompt, with a progress bar (seeded and greedy runs are cached)."""
-    bar = st.progress(0.0)
-    out = []
-    for i, seed in enumerate(run_seeds):
-        bar.progress(i / len(run_seeds), text=t("nondeterminism.generating", i=i + 1, n=len(run_seeds)))
-        out.append(backend.generation(prompt, replace(params, seed=seed)))
-    bar.empty()
-    return out
+@backend.on_model(max_entries=64)
+def _sampled(model: mb.ModelBundle, prompt: str, params: mb.SamplingParams, seeds: tuple[int, ...],
+             max_prompt: int) -> nd.SampledRuns:
+    return nd.sample_runs(model, prompt, params, seeds, max_prompt)
 
 
-def runs_frame(gens: list[mb.Generation]) -> pd.DataFrame:
+def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> nd.SampledRuns:
+    """Every run of the prompt, decoded together as one batch (cached per prompt, settings and seeds)."""
+    with st.spinner(t("nondeterminism.generating", n=len(run_seeds))):
+        return _sampled(prompt, params, tuple(run_seeds), backend.settings().max_prompt_tokens)
+
+
+def runs_frame(gens: list[nd.SampledRun], temperature: float) -> pd.DataFrame:
     """The runs for download: raw text, why each stopped, its seed (empty when greedy) and its token ids."""
     return pd.DataFrame({
         "run": range(1, len(gens) + 1),
         "text": [g.completion for g in gens],
         "finish_reason": [g.finish_reason for g in gens],
         "seed": [g.seed if g.seed is not None else "" for g in gens],
-        "temperature": [g.params.temperature for g in gens],
-        "token_ids": [" ".join(str(s.token.id) for s in g.steps) for g in gens],
+        "temperature": temperature,
+        "token_ids": [" ".join(str(i) for i in g.token_ids) for g in gens],
     })
 
 
-def runs_table(gens: list[mb.Generation]) -> None:
+def runs_table(gens: list[nd.SampledRun], temperature: float) -> None:
     finish = {k: t(f"nondeterminism.finish.{k}") for k in FINISH}
     text_col = t("nondeterminism.col.text")
     df = pd.DataFrame({
@@ -140,12 +139,12 @@ def runs_table(gens: list[mb.Generation]) -> None:
     })
     data_table(df, hide_index=True, width="stretch", column_config={text_col: st.column_config.TextColumn(width="large")})
     st.caption(t("nondeterminism.table.caption"))
-    downloads(runs_frame(gens), "nondeterminism-runs", key="nd_dl_runs")
+    downloads(runs_frame(gens, temperature), "nondeterminism-runs", key="nd_dl_runs")
 
 
-def divergence(gens: list[mb.Generation], greedy: bool, fixed: bool) -> int | None:
+def divergence(gens: list[nd.SampledRun], greedy: bool, fixed: bool) -> int | None:
     """Say whether the runs agree and, if not, what each chose at the first different token."""
-    ids = [[s.token.id for s in g.steps] for g in gens]
+    ids = [list(g.token_ids) for g in gens]
     at = nd.first_divergence(ids)
     if at is None:
         why = "greedy" if greedy else "seeded" if fixed else "fresh"
@@ -154,7 +153,7 @@ def divergence(gens: list[mb.Generation], greedy: bool, fixed: bool) -> int | No
     st.markdown(t("nondeterminism.split", k=at, pos=at + 1) if at else t("nondeterminism.split.first"))
     groups: dict[str, list[str]] = {}
     for run, g in enumerate(gens, start=1):
-        choice = g.steps[at].token.display if at < len(g.steps) else t("nondeterminism.ended")
+        choice = g.tokens[at].display if at < len(g.tokens) else t("nondeterminism.ended")
         groups.setdefault(choice, []).append(str(run))
     data_table(pd.DataFrame({t("nondeterminism.col.choice"): list(groups),
                                t("nondeterminism.col.runs"): [", ".join(r) for r in groups.values()]}),
@@ -233,9 +232,8 @@ def branches_frame(branches: tuple[nd.Branch, ...]) -> pd.DataFrame:
     })
 
 
-def cascade(gens: list[mb.Generation], n_tokens: int) -> None:
-    branches = nd.branch_tree([[s.token.id for s in g.steps] for g in gens],
-                              [[s.token.text for s in g.steps] for g in gens])
+def cascade(gens: list[nd.SampledRun], n_tokens: int) -> None:
+    branches = nd.branch_tree([list(g.token_ids) for g in gens], [[tok.text for tok in g.tokens] for g in gens])
     if len(branches) < 2:
         st.info(t("nondeterminism.tree.one"), icon=":material/info:")
         return
@@ -311,25 +309,14 @@ def ordered_sums() -> None:  # not a fragment either (the sums are cached): the 
 # ---------------------------------------------------------------- 3. the model, two ways
 
 
-def _dtype_key(dtype: str) -> str:
-    """The backend cache key that already holds this dtype (the app's "auto" often is bfloat16)."""
-    wanted = pick_dtype(dtype, torch.device("cpu"))
-    device = pick_device(backend.settings().device)
-    for key in (backend.current_dtype(), "auto"):
-        if pick_dtype(key, device) == wanted:
-            return key
-    return dtype
+@backend.on_model(max_entries=16)
+def _alone(model: mb.ModelBundle, prompt: str, n: int, way: str, max_prompt: int) -> nd.GreedyRun:
+    return nd.run_alone(model, prompt, n, way, max_prompt)
 
 
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def _alone(spec: str, dtype: str, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
-    return nd.run_alone(backend._bundle(spec, _dtype_key(dtype)), prompt, n, dtype, max_prompt)
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def _in_batch(spec: str, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
-    return nd.run_in_batch(backend._bundle(spec, _dtype_key("float32")), prompt, n, "batch", nd.BATCH_FILLERS,
-                           max_prompt)
+@backend.on_model(max_entries=16)
+def _in_batch(model: mb.ModelBundle, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
+    return nd.run_in_batch(model, prompt, n, "batch", nd.BATCH_FILLERS, max_prompt)
 
 
 @st.cache_resource(show_spinner=False, max_entries=2)
@@ -348,9 +335,9 @@ def comparisons(prompt: str, n: int) -> list[tuple[str, nd.TwoWays, tuple[str, s
     batch = len(nd.BATCH_FILLERS) + 1
     ways = {k: t(f"nondeterminism.way.{k}") for k in ("float32", "bfloat16", "alone", "cpu", "cuda")}
     ways["batch"] = t("nondeterminism.way.batch", n=batch)
-    steps = [("float32", lambda: _alone(spec, "float32", prompt, n, max_prompt)),
-             ("bfloat16", lambda: _alone(spec, "bfloat16", prompt, n, max_prompt)),
-             ("batch", lambda: _in_batch(spec, prompt, n, max_prompt))]
+    steps = [("float32", lambda: _alone(prompt, n, "float32", max_prompt, dtype="float32")),
+             ("bfloat16", lambda: _alone(prompt, n, "bfloat16", max_prompt, dtype="bfloat16")),
+             ("batch", lambda: _in_batch(prompt, n, max_prompt, dtype="float32"))]
     if torch.cuda.is_available():
         steps += [("cpu", lambda: _on_device(spec, "cpu", prompt, n, max_prompt)),
                   ("cuda", lambda: _on_device(spec, "cuda", prompt, n, max_prompt))]

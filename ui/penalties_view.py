@@ -34,18 +34,16 @@ def example_frame(r: float, f: float, p: float) -> pd.DataFrame:
     })
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _run(spec: str, dtype: str, prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float,
+@backend.on_model(max_entries=64)
+def _run(model, prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float,
          max_prompt: int) -> PenaltyRun:
     penalty = ({"repetition": r} if kind == "multiplicative" else
                {"frequency": f, "presence": p} if kind == "subtractive" else {})
-    return greedy_run(backend._bundle(spec, dtype), prompt, kind, n, count_from, max_prompt, **penalty)
+    return greedy_run(model, prompt, kind, n, count_from, max_prompt, **penalty)
 
 
 def run(prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float) -> PenaltyRun:
-    with backend.queue_notice(backend.bundle()):
-        return _run(backend.current_model(), backend.current_dtype(), prompt, kind, n, count_from, r, f, p,
-                    backend.settings().max_prompt_tokens)
+    return _run(prompt, kind, n, count_from, r, f, p, backend.settings().max_prompt_tokens)
 
 
 def _verdict(res: PenaltyRun, count_from: int) -> str:

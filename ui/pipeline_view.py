@@ -60,15 +60,12 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
             Param("seed", "pipeline_seed", int, 0, low=0, high=2**31 - 1)]
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _mlp_inputs(spec: str, dtype: str, prompt: str, max_tokens: int) -> np.ndarray:
-    return mlp_inputs(backend._bundle(spec, dtype), prompt, max_tokens)
+_mlp_inputs = backend.on_model(max_entries=32)(mlp_inputs)
 
 
 def mlp_inputs_cached(prompt: str) -> np.ndarray:
     """[L, D] each layer's MLP input at the last position (one forward pass per prompt, then cached)."""
-    backend.bundle()
-    return _mlp_inputs(backend.current_model(), backend.current_dtype(), prompt, backend.settings().max_prompt_tokens)
+    return _mlp_inputs(prompt, backend.settings().max_prompt_tokens)
 
 
 def _label(i: int, tok: mb.TokenInfo) -> str:
@@ -264,7 +261,7 @@ def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     info = tr.info
     layer = layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
                                   key="pipeline_mlp_layer"))
-    view = mlp_view(backend.bundle(), mlp_inputs_cached(prompt), layer)
+    view = mlp_view(backend.bundle_for(), mlp_inputs_cached(prompt), layer)
     kind = t("pipeline.mlp.gated" if view.gated else "pipeline.mlp.plain", act=view.activation)
     st.markdown(t("pipeline.mlp.text", d=fmt_int(view.d_model), f=fmt_int(view.d_ff), act=view.activation,
                   x=fmt_float(view.expansion, 1), params=fmt_int(view.n_params), kind=kind))
@@ -303,7 +300,7 @@ def residual_panel(tr: mb.Trace) -> None:
 
 
 def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
-    tok = backend.bundle().tokenizer
+    tok = backend.bundle_for().tokenizer
     names: list[str] = []
     for i in sm.ids:  # two tokens can look alike: keep every bar
         name = visible(tok.decode([i])) or "∅"
@@ -337,15 +334,14 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
               "pipeline-softmax-top", key="pipeline_dl_sm")
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _output_layer(spec: str, dtype: str, prompt: str, _hidden: np.ndarray, _logits: np.ndarray) -> OutputLayer:
-    return output_layer(backend._bundle(spec, dtype), _hidden, _logits)
+@backend.on_model(max_entries=32, queued=False)
+def _output_layer(model: mb.ModelBundle, prompt: str, _hidden: np.ndarray, _logits: np.ndarray) -> OutputLayer:
+    return output_layer(model, _hidden, _logits)  # prompt stands for the unhashed arrays in the key
 
 
 def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
     """logits = W·h, then softmax; W measured against the embedding matrix (Gemma ties them)."""
-    out = _output_layer(backend.current_model(), backend.current_dtype(), prompt, tr.hidden_states[-1][-1],
-                        tr.last_logits)
+    out = _output_layer(prompt, tr.hidden_states[-1][-1], tr.last_logits)
     st.latex(r"\mathrm{logits} = W\,h \qquad P(\mathrm{token}_i) = \frac{e^{\mathrm{logit}_i}}{\sum_j e^{\mathrm{logit}_j}}")
     st.markdown(t("pipeline.out.shapes", v=fmt_int(out.vocab), d=fmt_int(out.d_model)))
     if out.same_tensor and out.equal_values:
@@ -358,7 +354,7 @@ def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
 
 
 def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:
-    bundle = backend.bundle()
+    bundle = backend.bundle_for()
     seed = st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, step=1, key="pipeline_seed")
     drawn_id = pick(tr.last_logits, mb.SamplingParams(temperature=1.0, seed=int(seed)))
     drawn = token_info(bundle.tokenizer, drawn_id)

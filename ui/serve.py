@@ -5,6 +5,11 @@
 multipage mode) until app.py has called st.navigation once in the process. On a fresh server, a
 visitor arriving by a deep link such as /temperature would get that page run alone, without
 app.py's sidebar, language or theme. Turning the old mode off before the server starts fixes it.
+
+It also stops the one poller that `fileWatcherType = "none"` does not stop: Streamlit's bootstrap
+watches every config.toml path (~/.streamlit and ./.streamlit) with a PollingPathWatcher, forced to
+"poll", re-reading and hashing each path every 0.2 s so that a changed config reloads. A server
+reads its config once.
 """
 from __future__ import annotations
 
@@ -12,13 +17,15 @@ import sys
 from pathlib import Path
 
 from streamlit.runtime.pages_manager import PagesManager
-from streamlit.web import cli
+from streamlit.web import bootstrap, cli
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
 
 def main(argv: list[str] | None = None) -> None:
     PagesManager.uses_pages_directory = False  # app.py's st.navigation is the only page registry
+    if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls
+        bootstrap._install_config_watchers = lambda flag_options: None
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
     cli.main()
 

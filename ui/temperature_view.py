@@ -155,7 +155,7 @@ def labels(ids) -> list[str]:
 
 @st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
 def _labels(model: str, dtype: str, ids: tuple[int, ...]) -> list[str]:
-    tok = backend.bundle().tokenizer
+    tok = backend.bundle_for().tokenizer
     shown = [token_info(tok, i).display for i in ids]
     return [f"{s} #{i}" if shown.count(s) > 1 else s for s, i in zip(shown, ids)]
 

@@ -104,7 +104,7 @@ def _model_label(spec: str) -> str:
 def entries() -> list[Entry]:
     """The running model's tokenizer first, then other configured models', then the extra ones."""
     current = backend.current_model()
-    out = [Entry(current, _model_label(current), backend.bundle().tokenizer)]
+    out = [Entry(current, _model_label(current), backend.bundle_for().tokenizer)]
     for spec in dict.fromkeys([backend.settings().model, mb.config.default_model_key()]):
         if spec != current and (tok := _model_tokenizer(spec)) is not None:
             out.append(Entry(spec, _model_label(spec), tok))
@@ -380,15 +380,14 @@ def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
 
 # --- one-hot and the embedding row --------------------------------------------------------------
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _lookup(spec: str, dtype: str, token_id: int) -> tk.Lookup:
-    return tk.embedding_lookup(backend._bundle(spec, dtype).model, token_id)
+@backend.on_model(max_entries=64, queued=False)
+def _lookup(model: mb.ModelBundle, token_id: int) -> tk.Lookup:
+    return tk.embedding_lookup(model.model, token_id)
 
 
 def lookup(token_id: int) -> tk.Lookup:
     """one_hot(id) @ E next to E[id], for the running model (cached per token)."""
-    backend.bundle()
-    return _lookup(backend.current_model(), backend.current_dtype(), int(token_id))
+    return _lookup(int(token_id))
 
 
 def one_hot_chart(token_id: int, vocab_size: int, tokenizer, around: int = 6) -> alt.Chart:
@@ -432,9 +431,9 @@ def strip_chart(values: np.ndarray) -> alt.Chart:
 
 # --- neighbours and the 2-D map -----------------------------------------------------------------
 
-@st.cache_resource(show_spinner=False, max_entries=2)
-def _index(spec: str, dtype: str) -> tk.EmbeddingIndex:
-    return tk.embedding_index(backend._bundle(spec, dtype).model)
+@backend.on_model(max_entries=2, ttl=None, resource=True, queued=False)
+def _index(model: mb.ModelBundle) -> tk.EmbeddingIndex:
+    return tk.embedding_index(model.model)
 
 
 @dataclass(frozen=True)
@@ -444,31 +443,28 @@ class NeighbourResult:
     ms: float  # time of the search itself (one matrix-vector product + top-k)
 
 
-@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
-def _neighbours(spec: str, dtype: str, word: str, k: int) -> NeighbourResult:
-    b = backend._bundle(spec, dtype)
-    index = _index(spec, dtype)
-    ids = tk.word_ids(b.tokenizer, word)
+@backend.on_model(max_entries=128, queued=False)
+def _neighbours(model: mb.ModelBundle, word: str, k: int, _index: tk.EmbeddingIndex) -> NeighbourResult:
+    index = _index  # the same model's index (not hashed: the model and dtype are in the key)
+    ids = tk.word_ids(model.tokenizer, word)
     started = time.perf_counter()
     found = tk.nearest(index, tk.word_vector(index, ids), k=k, exclude=ids)
     return NeighbourResult(ids=ids, neighbours=found, ms=(time.perf_counter() - started) * 1000)
 
 
 def neighbours(word: str, k: int) -> NeighbourResult:
-    backend.bundle()
-    return _neighbours(backend.current_model(), backend.current_dtype(), word, k)
+    return _neighbours(word, k, _index())
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _projection(spec: str, dtype: str, words: tuple[str, ...]) -> tuple[tk.Projection, tuple[int, ...]]:
-    b = backend._bundle(spec, dtype)
-    index = _index(spec, dtype)
-    ids = [tk.word_ids(b.tokenizer, " " + w) for w in words]
+@backend.on_model(max_entries=32, queued=False)
+def _projection(model: mb.ModelBundle, words: tuple[str, ...], _index: tk.EmbeddingIndex
+                ) -> tuple[tk.Projection, tuple[int, ...]]:
+    index = _index
+    ids = [tk.word_ids(model.tokenizer, " " + w) for w in words]
     vectors = np.stack([tk.word_vector(index, i).numpy() for i in ids])  # [n, D]
     return tk.pca_2d(vectors), tuple(len(i) for i in ids)
 
 
 def projection(words: tuple[str, ...]) -> tuple[tk.Projection, tuple[int, ...]]:
     """PCA of the words' embedding rows (each word with its leading space; several tokens: mean)."""
-    backend.bundle()
-    return _projection(backend.current_model(), backend.current_dtype(), words)
+    return _projection(words, _index())

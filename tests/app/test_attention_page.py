@@ -10,7 +10,7 @@ def passes() -> int:
     """Forward passes the shared model has run (the page's bundle lives in this process's cache)."""
     from ui import backend
 
-    return backend._bundle(backend.settings().model, backend.settings().dtype).forward_passes
+    return backend.forward_passes(backend.settings().dtype)
 
 
 @pytest.mark.parametrize("lang, words", [

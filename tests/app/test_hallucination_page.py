@@ -67,12 +67,12 @@ def test_page_opens_on_the_einstein_example_in_both_languages(lang, title, truth
 
 def test_moving_the_step_slider_runs_no_forward_pass():
     at = _page("en")
-    before = backend._bundle(backend.settings().model, "float32").forward_passes
+    before = backend.forward_passes("float32")
     slider = at.select_slider[0]
     want = 0 if slider.value != 0 else 1
     slider.set_value(want).run()  # the raw value: a step index
     assert not at.exception
-    assert backend._bundle(backend.settings().model, "float32").forward_passes == before
+    assert backend.forward_passes("float32") == before
     assert at.select_slider[0].value == want and f"At step **{want + 1}**" in texts(at)
 
 

@@ -9,7 +9,7 @@ BUTTONS = {"pt-BR": ("Próximo token", "Gerar até o fim"), "en": ("Next token",
 
 
 def _passes() -> int:
-    return backend._bundle(backend.current_model(), backend.current_dtype()).forward_passes
+    return backend.forward_passes()
 
 
 def _button(at, label):

@@ -7,7 +7,7 @@ from ui import backend
 
 
 def _passes() -> int:
-    return backend._bundle(backend.current_model(), backend.current_dtype()).forward_passes
+    return backend.forward_passes()
 
 
 @pytest.mark.parametrize("lang, title, vocab", [("pt-BR", "Visão geral do pipeline", "262.144"),

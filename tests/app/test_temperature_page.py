@@ -16,7 +16,7 @@ def _shown(at) -> str:
 def _passes() -> int:
     """Forward passes of the shared model (the same cached object the page uses)."""
     s = backend.settings()
-    return backend._bundle(s.model, s.dtype).forward_passes
+    return backend.forward_passes(s.dtype)
 
 
 @pytest.fixture(scope="module")

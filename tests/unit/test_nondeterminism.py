@@ -120,3 +120,25 @@ def test_compare_reports_the_largest_difference():
 
     r = nd.compare(run([1.0, 2.0, 3.0], [4, 5, 6]), run([1.0, 2.5, 2.0], [4, 5, 7]))
     assert r.max_abs_diff == 1.0 and not r.same_top and r.diverge_at == 2
+
+
+def test_sampled_runs_in_one_batch(tiny_bundle):
+    """The page's sampled runs: one batch, one generator per seed; a seed's run is the loop's run with that seed
+    when it is alone in the batch, and the same seeds give the same runs."""
+    from model_backend import SamplingParams, generate
+
+    params = SamplingParams(temperature=1.3, max_new_tokens=8)
+    alone = generate(tiny_bundle, "abc", SamplingParams(temperature=1.3, max_new_tokens=8, seed=7))
+    one = nd.sample_runs(tiny_bundle, "abc", params, [7, 7, 7])  # a fixed seed: one row, three times
+    assert [r.token_ids for r in one.runs] == [tuple(s.token.id for s in alone.steps)] * 3
+    assert one.runs[0].completion == alone.completion and one.runs[0].finish_reason == alone.finish_reason
+    seeds = [3, 1, 4, 1, 5]
+    a, b = nd.sample_runs(tiny_bundle, "abc", params, seeds), nd.sample_runs(tiny_bundle, "abc", params, seeds)
+    assert a == b and [r.seed for r in a.runs] == seeds and a.runs[1] == a.runs[3]
+    assert len({r.token_ids for r in a.runs}) > 1  # different seeds, different runs (temperature 1.3, 4 seeds)
+    assert all(len(r.token_ids) == len(r.tokens) <= 8 for r in a.runs)
+    assert a.prompt_tokens == len(encode(tiny_bundle, "abc", 512)[0]) and a.truncated_from is None
+    greedy = nd.sample_runs(tiny_bundle, "abc", SamplingParams(temperature=0, max_new_tokens=6), [1, 2])
+    loop = generate(tiny_bundle, "abc", SamplingParams(temperature=0, max_new_tokens=6))
+    assert [r.token_ids for r in greedy.runs] == [tuple(s.token.id for s in loop.steps)] * 2
+    assert greedy.runs[0].seed is None
