@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test lint prepare deps deps-dev bench loadtest clean
+.PHONY: run test lint prepare deps deps-dev bench bench-decoding loadtest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ test: deps-dev prepare lint
 ## bench: measured figures (a script, not a test): bench/results.json
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
+
+## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (a few minutes)
+bench-decoding: deps-dev prepare
+	$(BIN)/python bench/decoding_bench.py
 
 ## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest*.json
 loadtest: deps-dev prepare
