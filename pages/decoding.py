@@ -118,9 +118,12 @@ def comparison() -> None:
         st.caption(t("decoding.cmp.missing"))
         return
     s = data["settings"]
-    pt, en = view.count_langs()
+    langs = [p["lang"] for p in data["prompts"]]
+    pt, en = langs.count("pt-BR"), langs.count("en")
     st.markdown(t("decoding.cmp.text", n=len(data["prompts"]), pt=pt, en=en, tokens=s["tokens"], w=s["width"],
                   samples=s["samples"], date=data["date"], wall=fmt_int(data["wall_s"])))
+    if not data.get("complete", True):
+        st.caption(t("decoding.cmp.partial", n=len(data["prompts"]), total=data["prompts_listed"]))
     table = data["table"]
     data_table(view.shipped_frame(table, s["width"]), hide_index=True, width="stretch")
     st.caption(t("decoding.cmp.caption", n=len(data["prompts"])))
@@ -144,8 +147,10 @@ def verdict(table: list[dict], width: int) -> None:
 
 def live(data: dict) -> None:
     st.subheader(t("decoding.live.header"))
-    prompts = view.bench_prompts()
-    labels = {i: p["text"] for i, p in enumerate(prompts)}
+    rows = {p["index"]: p for p in data["prompts"]}  # the prompts the shipped run covered, by their index
+    if st.session_state.get("decoding_bench_prompt") not in rows:
+        st.session_state["decoding_bench_prompt"] = next(iter(rows))
+    labels = {i: p["prompt"] for i, p in rows.items()}
     c = st.columns([4, 1.3], vertical_alignment="bottom")
     index = c[0].selectbox(t("decoding.live.pick"), list(labels), key="decoding_bench_prompt", format_func=labels.get)
     if c[1].button(t("decoding.live.run"), icon=":material/replay:", key="decoding_live_go"):
@@ -154,7 +159,7 @@ def live(data: dict) -> None:
         st.caption(t("decoding.live.hint"))
         return
     now = view.compare_live(index, data)
-    data_table(view.live_frame(data["prompts"][index]["rows"], now, data["settings"]["width"]), hide_index=True,
+    data_table(view.live_frame(rows[index]["rows"], now, data["settings"]["width"]), hide_index=True,
                width="stretch")
     st.caption(t("decoding.live.caption"))
 

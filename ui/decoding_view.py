@@ -13,7 +13,7 @@ import streamlit as st
 from model_backend import decoding as dec
 from ui import backend
 from ui.charts import OKABE_ITO
-from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.i18n import fmt_float, fmt_pct, t
 from ui.share import Param
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
 
@@ -426,10 +426,3 @@ def live_frame(stored: dict, now: dict, width: int) -> pd.DataFrame:
     })
 
 
-def count_langs() -> tuple[int, int]:
-    langs = [p["lang"] for p in bench_prompts()]
-    return langs.count("pt-BR"), langs.count("en")
-
-
-def fmt_tokens(n: int) -> str:
-    return fmt_int(n)

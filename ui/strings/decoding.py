@@ -181,6 +181,12 @@ STRINGS = {
         "two samples of the same prompt with different seeds; greedy and beam are deterministic, so they always "
         "give the same text: 1.",
     ),
+    "decoding.cmp.partial": (
+        "A rodada gravada cobriu {n} dos {total} prompts (a máquina compartilhada estava lenta); a tabela é a "
+        "média desses {n}.",
+        "The stored run covered {n} of the {total} prompts (the shared machine was slow); the table is the mean "
+        "over those {n}.",
+    ),
     "decoding.cmp.caption": (
         "Médias sobre os {n} prompts. **termina em loop**: fração das continuações cujo fim é um ciclo de "
         "tokens repetido ao menos 3 vezes seguidas.",
