@@ -17,6 +17,11 @@ from ui.i18n import fmt_float, fmt_pct, t
 from ui.share import Param
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
 
+try:  # Streamlit's own flag for "a cached function is running" (see outside_cache)
+    from streamlit.runtime.caching.cached_message_replay import in_cached_function
+except ImportError:  # another Streamlit: progress inside cached runs is then recorded, as any element
+    in_cached_function = None
+
 ROOT = Path(__file__).resolve().parent.parent
 PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
 RESULTS = ROOT / "assets" / "decoding" / "results.json"
@@ -63,8 +68,15 @@ def strategy_label(strategy: str, width: int) -> str:
 
 def outside_cache(fn, *args, **kwargs):
     """Call fn outside st.cache_data's recording: a progress bar drawn from inside a cached run is live
-    feedback, not part of the result, and must not be replayed on a cache hit."""
-    return contextvars.Context().run(fn, *args, **kwargs)
+    feedback, not part of the result, and must not be replayed on a cache hit (where its placeholder would
+    not exist). Streamlit marks "inside a cached function" with a context variable; fn runs in a copy of the
+    current context with that mark off, so nothing else about the script's context changes."""
+    def call():
+        if in_cached_function is not None:
+            in_cached_function.set(False)
+        return fn(*args, **kwargs)
+
+    return contextvars.copy_context().run(call)
 
 
 def _progress(bar, what: str, total: int):
@@ -345,8 +357,7 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     tok_tips = [alt.Tooltip("curve:N", title=t("decoding.loop.curve")), alt.Tooltip("rep:Q", title="n"),
                 alt.Tooltip("token:N", title=t("decoding.col.token")),
                 alt.Tooltip("p:Q", title=t("decoding.loop.token_prob"), format=".1%")]
-    dots = alt.Chart(points).mark_circle(size=22, opacity=0.35).encode(
-        x=alt.X("rep:Q", scale=alt.Scale()), xOffset=alt.XOffset("curve:N"), y=y, color=colour, tooltip=tok_tips)
+    dots = alt.Chart(points).mark_circle(size=22, opacity=0.35).encode(x=x, y=y, color=colour, tooltip=tok_tips)
     line = alt.Chart(means).mark_line(strokeWidth=3, point=alt.OverlayMarkDef(size=90, filled=True)).encode(
         x=x, y=y, color=colour, tooltip=mean_tips)
     return alt.layer(dots, line).properties(height=320)
