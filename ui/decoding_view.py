@@ -271,17 +271,17 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
     colour = alt.Color("kind:N", title=t("decoding.tree.status"),
                        scale=alt.Scale(domain=order, range=[COLOURS[s] for s in ("winner", "kept", "pruned", "ended")]),
                        legend=alt.Legend(orient="top"))
-    x = alt.X("step:Q", title=t("decoding.tree.axis.step"), axis=alt.Axis(tickMinStep=1, format="d"),
-              scale=alt.Scale(domain=[-0.2, float(df["step"].max()) + 0.9]))
-    y = alt.Y("y:Q", title=t("decoding.tree.axis.rank"), scale=alt.Scale(reverse=True, nice=False),
-              axis=alt.Axis(labels=False, ticks=False, grid=False))
+    xs = alt.Scale(domain=[-0.2, float(df["step"].max()) + 0.9])
+    ys = alt.Scale(reverse=True, nice=False)
+    x = alt.X("step:Q", title=t("decoding.tree.axis.step"), axis=alt.Axis(tickMinStep=1, format="d"), scale=xs)
+    y = alt.Y("y:Q", title=t("decoding.tree.axis.rank"), scale=ys, axis=alt.Axis(labels=False, ticks=False, grid=False))
     tips = [alt.Tooltip("token:N", title=t("decoding.col.token")),
             alt.Tooltip("kind:N", title=t("decoding.tree.status")),
             alt.Tooltip("logp:Q", title=t("decoding.col.logp"), format=".2f"),
             alt.Tooltip("cum:Q", title=t("decoding.col.cum"), format=".2f"),
             alt.Tooltip("rank:Q", title=t("decoding.col.rank"))]
     lines = alt.Chart(edges).mark_rule(strokeWidth=1.5, opacity=0.7).encode(
-        x=alt.X("x:Q", scale=x.scale), x2="x2:Q", y=alt.Y("y:Q", scale=y.scale), y2="y2:Q", color=colour,
+        x=alt.X("x:Q", scale=xs), x2="x2:Q", y=alt.Y("y:Q", scale=ys), y2="y2:Q", color=colour,
         tooltip=[alt.Tooltip("token:N", title=t("decoding.col.token")),
                  alt.Tooltip("cum:Q", title=t("decoding.col.cum"), format=".2f")])
     pick = alt.selection_point(name="node", fields=["id"], on="click", clear="dblclick")
