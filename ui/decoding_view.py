@@ -103,7 +103,7 @@ def _sampled(spec: str, dtype: str, prompt: str, new: int, seed: int, _bundle, _
 
 def side_by_side(prompt: str, width: int, new: int, seed: int) -> tuple[list[dec.Continuation], dec.BeamRun]:
     """The five continuations (page order) and the beam run, each cached per (model, dtype, prompt, settings)."""
-    bundle = backend.bundle()
+    bundle = backend.bundle_for()
     key = (backend.current_model(), backend.current_dtype(), prompt)
     bar = st.progress(0.0)
     try:
@@ -122,7 +122,7 @@ def _feedback(spec: str, dtype: str, sentence: str, times: int, penalty: float, 
 
 
 def feedback(sentence: str, times: int, penalty: float) -> dec.FeedbackCurve:
-    bundle = backend.bundle()
+    bundle = backend.bundle_for()
     with backend.queue_notice(bundle):
         return _feedback(backend.current_model(), backend.current_dtype(), sentence, times, penalty, bundle)
 
@@ -137,7 +137,7 @@ def _compare(spec: str, dtype: str, prompt: str, new: int, width: int, seed: int
 def compare_live(index: int, shipped: dict) -> dict:
     """The bench's run of one shipped prompt, now, with the bench's settings and seed."""
     s = shipped["settings"]
-    bundle = backend.bundle()
+    bundle = backend.bundle_for()
     bar = st.progress(0.0)
     total = 3 * s["tokens"]
     seen = [0]
@@ -156,7 +156,7 @@ def compare_live(index: int, shipped: dict) -> dict:
 
 def prompt_tokens(prompt: str) -> int:
     """How many tokens the prompt has (with <bos>): the page feeds at most PROMPT_TOKENS of them."""
-    return len(backend.bundle().tokenizer.encode(prompt))
+    return len(backend.bundle_for().tokenizer.encode(prompt))
 
 
 # ---------------------------------------------------------------- section 1: the table and the texts
