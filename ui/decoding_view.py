@@ -293,7 +293,7 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
         x=x, y=y, text="label:N", tooltip=tips)
     root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": ["prompt"]})).mark_square(
         size=160, color="#111111").encode(x=x, y=y, tooltip=[alt.Tooltip("label:N", title=t("decoding.col.token"))])
-    height = max(180, 24 * int(df.attrs.get("rows", 8)))
+    height = max(320, 40 * int(df.attrs.get("rows", 8)))
     return alt.layer(lines, root, dots, words).properties(height=height)
 
 

@@ -43,7 +43,7 @@ def test_bad_link_values_fall_back_with_a_notice():
 
 def test_hostile_text_runs_and_is_shown_as_text():
     prompt, sentence = HOSTILE_TEXT["md_js_link"], HOSTILE_TEXT["script"]
-    at = run_page("decoding", lang="en", prompt_decoding=prompt, decoding_tokens=20, decoding_width=4,
+    at = run_page("decoding", lang="en", timeout=1800, prompt_decoding=prompt, decoding_tokens=20, decoding_width=4,
                   decoding_sentence=sentence, decoding_times=3)
     at.button(key="decoding_go").click().run()
     assert not at.exception, at.exception
