@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-portable lint prepare deps deps-dev bench loadtest scaletest clean
+.PHONY: run test test-portable lint prepare deps deps-dev bench bench-decoding loadtest scaletest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,10 @@ test-portable: deps-dev prepare
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/visit_cost.py
+
+## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (a few minutes)
+bench-decoding: deps-dev prepare
+	$(BIN)/python bench/decoding_bench.py
 
 ## loadtest: 10 concurrent headless-Chromium visitors (markers, leaks, errors): bench/loadtest*.json.
 ## The server's capacity (30 and 100 visitors) is measured by bench/visit_cost.py's protocol client.

@@ -146,6 +146,7 @@ def loop_panel() -> None:
                 st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
                            else t("temperature.loop.none"))
     st.markdown(t("temperature.loop.warning"))
+    st.page_link("pages/decoding.py", label=t("decoding.link.from_loop"), icon=":material/alt_route:")
 
 
 def render() -> None:

@@ -24,6 +24,12 @@ def make_tokenizer() -> PreTrainedTokenizerFast:
 
 
 def make_tiny_bundle(seed: int = 0):
+    model, tokenizer = make_tiny_model(seed)
+    return bundle_from(model, tokenizer, "tiny-gemma3")
+
+
+def make_tiny_model(seed: int = 0):
+    """The tiny model and its tokenizer, before any of the CPU speed-ups (bundle_from applies those)."""
     tokenizer = make_tokenizer()
     torch.manual_seed(seed)
     config = Gemma3TextConfig(
@@ -34,4 +40,4 @@ def make_tiny_bundle(seed: int = 0):
     )
     model = Gemma3ForCausalLM(config).eval()
     model.config._attn_implementation = "eager"
-    return bundle_from(model, tokenizer, "tiny-gemma3")
+    return model, tokenizer

@@ -25,16 +25,6 @@ def chat_text(question: str) -> str:
     return "<bos>" + TURN.format(role="user", text=question) + "<start_of_turn>model\n"
 
 
-def first_number_step(steps) -> int | None:
-    """The step (from 1) whose token first completes a number in the text, or None if no number appears."""
-    text = ""
-    for i, step in enumerate(steps, start=1):
-        text += step.token.text
-        if NUMBER.search(text):
-            return i
-    return None
-
-
 def right_answer_in(text: str, answer: int) -> bool:
     return str(answer) in NUMBER.findall(text)
 
@@ -67,9 +57,7 @@ def panel() -> None:
             prompt, gen = thinking_case(question, answer, key)
             st.markdown(t(f"{key}.label"))
             model_text(prompt + gen.completion)
-            k = first_number_step(gen.steps)
             st.caption(t("completion.think.caption", n=fmt_int(len(gen.steps)),
-                         first=t("completion.think.none") if k is None else fmt_int(k),
                          right=t("completion.yes" if right_answer_in(gen.completion, answer) else "completion.no"),
                          answer=answer))
     st.markdown(t("completion.think.moral"))

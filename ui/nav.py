@@ -16,6 +16,7 @@ PATH = [
     ("tokenizer", ":material/text_fields:"),
     ("attention", ":material/visibility:"),
     ("temperature", ":material/thermostat:"),
+    ("decoding", ":material/alt_route:"),
     ("nondeterminism", ":material/casino:"),
     ("hallucination", ":material/psychology_alt:"),
     ("grokking", ":material/school:"),

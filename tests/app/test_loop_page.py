@@ -107,3 +107,29 @@ def test_a_20000_character_prompt_is_cut_with_a_message_and_still_steps():
     assert not at.exception
     assert any("512" in i.value for i in at.info)  # the truncation notice
     assert _run(at).result.finish_reason == "length" and len(_run(at).result.prompt_tokens) == 512
+
+
+def test_html_from_the_model_is_shown_as_text_in_both_modes():
+    """The real model writes <strong> after "Olá, mundo!" (tests/integration/test_real_model.py). The page shows
+    it verbatim in st.code and in the steps table; in projection mode the table's cells reach Markdown only
+    escaped, and no Markdown element on the page carries it."""
+    from tests.app.link_helpers import open_link, tables
+    from tests.markdown_check import unescaped
+
+    for projection in ("0", "1"):
+        at = open_link("loop", {"prompt": "Olá, mundo!", "temperature": "0", "max_new": "24", "lang": "en",
+                                "projection": projection})
+        _button(at, BUTTONS["en"][1]).click().run()
+        assert not at.exception
+        run = _run(at)
+        assert "<strong>" in run.result.completion
+        assert any(c.value == "Olá, mundo!" + run.result.completion for c in at.code)  # the text, verbatim
+        table = next(df for df in tables(at) if "token" in df.columns)
+        assert list(table["token"]) == [s.token.display for s in run.steps]  # what the reader sees
+        assert "<strong>" in "".join(table["token"])
+        cells = [v for t in at.table for col in t.value.columns for v in t.value[col] if isinstance(v, str)]
+        assert (projection == "1") == any("strong" in v for v in cells)
+        for cell in cells:
+            assert "<" not in unescaped(cell), cell  # "\\<": the renderer shows "<" and never reads a tag
+        for source in [m.value for m in at.markdown] + [c.value for c in at.caption]:
+            assert "strong>" not in source, source

@@ -1,21 +1,10 @@
 """Seed 000's opening panel: the chat format, where the first number appears, the right answer."""
-from types import SimpleNamespace
-
-from ui.completion_view import ANSWER, chat_text, first_number_step, right_answer_in
-
-
-def _steps(*texts):
-    return [SimpleNamespace(token=SimpleNamespace(text=s)) for s in texts]
+from ui.completion_view import ANSWER, chat_text, right_answer_in
 
 
 def test_a_chat_is_one_formatted_text_that_ends_where_the_model_speaks():
     text = chat_text("Oi?")
     assert text == "<bos><start_of_turn>user\nOi?<end_of_turn>\n<start_of_turn>model\n"
-
-
-def test_first_number_step_counts_passes_from_one():
-    assert first_number_step(_steps(" São", " 3", "3")) == 2
-    assert first_number_step(_steps(" nada", " aqui")) is None
 
 
 def test_the_answer_is_computed_and_matched_as_a_whole_number():

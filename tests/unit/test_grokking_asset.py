@@ -43,7 +43,11 @@ def test_the_shipped_run_groks_and_its_spectrum_concentrates():
 #   likewise), and a prediction near a tie can flip, moving an accuracy by 1/3,831.
 LOSS_RTOL = 1e-4  # ten times the largest relative difference seen between CPUs in the first 50 steps
 ACC_ATOL = 2e-3  # about 8 of the 3,831 training pairs (or 18 of the 8,938 test pairs) predicted differently
-EMB_ATOL = 2e-3  # the asset stores embeddings in float16 (3 significant digits)
+EMB_ATOL = 2e-3  # the asset stores embeddings in float16 (3 significant digits) ...
+EMB_OUTLIERS = 1e-3  # ... and a few weights may move further: Adam divides by the root of the squared
+# gradient, so a weight whose gradient is near zero follows its sign, which rounding can flip. Measured on
+# an AVX-512 Xeon (torch 2.11): 2 of 86,784 values beyond 2e-3, the largest 2.6e-3 off. Adam moves a
+# weight by about lr per step, so no value can part by more than lr x steps.
 
 
 def _script(out, steps: int) -> None:
@@ -69,8 +73,9 @@ def test_the_script_regenerates_the_shipped_first_steps_on_any_cpu(fresh):
     with np.load(fresh / "embeddings.npz") as a, np.load(ASSET_DIR / "embeddings.npz") as b:
         n = len(a["steps"])  # the checkpoints up to PREFIX
         np.testing.assert_array_equal(a["steps"], b["steps"][:n])
-        np.testing.assert_allclose(a["embeddings"].astype(np.float32), b["embeddings"][:n].astype(np.float32),
-                                   rtol=0, atol=EMB_ATOL)
+        diff = np.abs(a["embeddings"].astype(np.float32) - b["embeddings"][:n].astype(np.float32))
+    assert (diff > EMB_ATOL).mean() <= EMB_OUTLIERS, f"{(diff > EMB_ATOL).sum()} of {diff.size} values beyond {EMB_ATOL}"
+    assert diff.max() <= SHIPPED.lr * PREFIX, f"largest difference {diff.max():.4f}"
 
 
 @pytest.mark.slow

@@ -48,12 +48,10 @@ STRINGS = {
     "completion.think.hint": ("O botão roda o modelo duas vezes (modo guloso); cada resultado fica guardado.",
                               "The button runs the model twice (greedy); each result is kept."),
     "completion.think.caption": (
-        "{n} tokens = {n} passadas, cada uma lendo só o texto anterior. O primeiro número saiu na passada {first}. "
-        "Contém a resposta certa ({answer})? {right}.",
-        "{n} tokens = {n} passes, each reading only the text before it. The first number came at pass {first}. "
-        "Does it contain the right answer ({answer})? {right}.",
+        "{n} tokens = {n} passadas, cada uma lendo só o texto anterior. Contém a resposta certa ({answer})? {right}.",
+        "{n} tokens = {n} passes, each reading only the text before it. Does it contain the right answer "
+        "({answer})? {right}.",
     ),
-    "completion.think.none": ("nenhuma", "none"),
     "completion.yes": ("sim", "yes"),
     "completion.no": ("não", "no"),
     "completion.think.moral": (

@@ -1,0 +1,61 @@
+"""The decoding page in AppTest: it runs in both languages without touching the model's generate(), a link
+brings every setting back and the page publishes it again, and hostile text reaches the model's runs and is
+shown as text (chart marks, dataframes, st.code), never as Markdown."""
+import pytest
+
+from tests.adversarial.cases import HOSTILE_TEXT
+from tests.app.helpers import run_page, texts
+from tests.app.link_helpers import chart_frames, open_link, query_value
+
+LINK = {"prompt": "Era uma vez um robô que", "w": "8", "n": "30", "seed": "5", "fb": "Eu não sei.", "fbn": "4",
+        "fbr": "1.5", "bp": "3", "lang": "en"}
+KEYS = {"w": "decoding_width", "n": "decoding_tokens", "seed": "decoding_seed", "fb": "decoding_sentence",
+        "fbn": "decoding_times", "fbr": "decoding_penalty", "bp": "decoding_bench_prompt"}
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "en"])
+def test_page_runs_in_both_languages(lang):
+    at = run_page("decoding", lang=lang)
+    assert not at.exception, at.exception
+    shown = texts(at)
+    assert ("Decoding strategies" if lang == "en" else "Estratégias de decodificação") in shown
+    assert not at.get("vega_lite_chart") or len(at.get("vega_lite_chart")) == 1  # only the shipped table's chart
+    assert "decoding_ran" not in at.session_state  # nothing ran: the live runs wait for a button
+
+
+def test_a_link_restores_every_setting_and_is_published_back():
+    at = open_link("decoding", LINK)
+    assert not at.exception, at.exception
+    assert at.text_area(key="prompt_decoding").value == LINK["prompt"]
+    got = {name: at.session_state[key] for name, key in KEYS.items()}
+    assert got == {"w": 8, "n": 30, "seed": 5, "fb": "Eu não sei.", "fbn": 4, "fbr": 1.5, "bp": 3}
+    for name in KEYS:
+        assert str(query_value(at, name)) == str(LINK[name])
+    assert query_value(at, "prompt") == LINK["prompt"]
+
+
+def test_bad_link_values_fall_back_with_a_notice():
+    at = open_link("decoding", {"w": "7", "n": "1e400", "fbr": "nan", "bp": "-1", "lang": "en"})
+    assert not at.exception, at.exception
+    assert at.session_state["decoding_width"] == 4 and at.session_state["decoding_tokens"] == 60
+    assert any("w" in i.value and "n" in i.value for i in at.info)
+
+
+def test_hostile_text_runs_and_is_shown_as_text():
+    prompt, sentence = HOSTILE_TEXT["md_js_link"], HOSTILE_TEXT["script"]
+    at = run_page("decoding", lang="en", prompt_decoding=prompt, decoding_tokens=20, decoding_width=4,
+                  decoding_sentence=sentence, decoding_times=3)
+    at.button(key="decoding_go").click().run()
+    assert not at.exception, at.exception
+    at.button(key="decoding_loop_go").click().run()
+    assert not at.exception, at.exception
+    for md in at.markdown:
+        for marker in ("<script", "javascript:", "[click me]"):
+            assert marker not in md.value
+    frames = chart_frames(at)
+    tokens = " ".join(str(v) for f in frames if "full" in f.columns for v in f["full"])
+    assert tokens  # the continuations are drawn as chart marks
+    assert len(at.dataframe) >= 2 or len(at.table) >= 2  # metrics and the beam step's candidates
+    # the feedback curve's tooltips carry the sentence's tokens as data
+    fb = [f for f in frames if "token" in f.columns and "rep" in f.columns]
+    assert fb and any("script" in str(v) for v in fb[0]["token"])

@@ -1,0 +1,39 @@
+"""The decoding page in a real browser: it renders in both languages and widths with no exception and the
+shipped comparison drawn; pressing Measure draws the feedback-loop curve. Screenshots in artifacts/screenshots/."""
+
+import pytest
+
+from tests.e2e.test_browser_shell import open_page, settle, shoot
+
+
+@pytest.mark.parametrize("width, locale, words", [
+    (1280, "pt-BR", ["Estratégias de decodificação", "Rodar as cinco estratégias", "amostragem pura (T = 1)"]),
+    (390, "en-US", ["Decoding strategies", "Run the five strategies", "pure sampling (T = 1)"]),
+])
+def test_decoding_page_renders(browser, server_url, width, locale, words):
+    page = open_page(browser, f"{server_url}/decoding", width=width, locale=locale, wait=600)
+    try:
+        tall = page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+        page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 12000)})  # the whole page
+        settle(page)
+        shoot(page, f"decoding-{width}-{locale}")
+        assert page.locator('[data-testid="stException"]').count() == 0
+        body = page.inner_text("body")
+        for word in words:
+            assert word in body, word
+        assert page.locator("canvas, svg.marks").count() >= 1  # the shipped comparison's chart
+    finally:
+        page.close()
+
+
+def test_measure_draws_the_feedback_curve(browser, server_url):
+    page = open_page(browser, f"{server_url}/decoding?fbn=4&lang=en", width=1280, locale="en-US", wait=600)
+    try:
+        charts = page.locator("canvas, svg.marks").count()
+        page.get_by_role("button", name="Measure").click()
+        settle(page, wait=600)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert page.locator("canvas, svg.marks").count() > charts
+        shoot(page, "decoding-feedback-1280-en", whole=False)
+    finally:
+        page.close()

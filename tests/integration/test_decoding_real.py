@@ -1,0 +1,45 @@
+"""The decoding page on the real Gemma 3 270M (float32): beam search is generate()'s own, the sampled batch is
+fixed by its seed, and the feedback loop climbs (the paper's Figure 4) while the repetition penalty pulls it down."""
+import pytest
+import torch
+
+from model_backend import decoding as dec
+from ui.decoding_view import SENTENCES
+
+PROMPT = "The first thing she noticed when she opened the letter was"
+
+
+def test_beam_search_equals_generate(real_bundle):
+    """The page's beam continuation, with the observing processor attached, is exactly generate()'s plain one."""
+    run = dec.run_beam(real_bundle, PROMPT, 4, dec.MIN_NEW)
+    enc = real_bundle.tokenizer(PROMPT, return_tensors="pt")
+    with torch.inference_mode():
+        out = real_bundle.model.generate(**enc, num_beams=4, do_sample=False, max_new_tokens=dec.MIN_NEW,
+                                         pad_token_id=0, return_dict_in_generate=True, output_scores=True)
+    plain = out.sequences[0, enc["input_ids"].shape[1]:].tolist()
+    assert list(run.continuation.token_ids) == plain[: len(run.continuation.token_ids)]
+    # same machine, same kernels, same call: generate()'s score agrees to float32 rounding
+    assert run.sequence_score == pytest.approx(float(out.sequences_scores[0]), abs=1e-4)
+    # the score is the mean log-prob of the tokens generate() returned (length_penalty 1), which score()
+    # recomputes in one forward pass without a cache: a different summation order, so 1e-3
+    assert run.sequence_score == pytest.approx(run.continuation.mean_logprob, abs=1e-3)
+    steps = {n.step for n in run.nodes}
+    assert steps == set(range(1, dec.TREE_STEPS + 1))
+    assert all(sum(n.status == "kept" for n in run.nodes if n.step == s) == 4 for s in steps)
+
+
+def test_greedy_is_more_repetitive_than_nucleus_here(real_bundle):
+    greedy = dec.run_greedy(real_bundle, PROMPT, 60)
+    sampled = dec.run_sampled(real_bundle, PROMPT, 60, seed=0)
+    assert greedy.mean_logprob > sampled["sampling"][0].mean_logprob  # greedy picks likely tokens
+    assert len(greedy.logprobs) == len(greedy.token_ids)
+
+
+@pytest.mark.parametrize("lang", ["pt-BR", "en"])
+def test_the_feedback_loop_climbs_and_the_penalty_pulls_it_down(real_bundle, lang):
+    curve = dec.feedback_curve(real_bundle, SENTENCES[lang], 8, 1.3)
+    raw, pen = curve.means(), curve.means(True)
+    assert len(raw) == 8
+    # every copy after the second is more likely than the first two, and the curve ends near its top
+    assert raw[1] > raw[0] and min(raw[2:]) > raw[1] and raw[-1] > 0.8
+    assert pen[-1] < raw[-1]

@@ -1,0 +1,164 @@
+"""The decoding page's measures (exact values on hand-made token lists), the selection mapping, the processors,
+and the beam-tree extraction on the tiny model against generate()'s own scores."""
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from transformers import TopKLogitsWarper
+
+from model_backend import decoding as dec
+from ui import decoding_view as view
+
+
+def test_ngrams_and_repeated_share():
+    assert dec.ngrams([1, 2, 3], 2) == [(1, 2), (2, 3)]
+    assert dec.ngrams([1, 2], 4) == []
+    # 2-grams ab bc ca ab bc: the last two repeat earlier ones
+    assert dec.repeated_share([1, 2, 3, 1, 2, 3], 2) == pytest.approx(2 / 5)
+    assert dec.repeated_share([1, 2, 3, 4, 5], 4) == 0.0
+    assert dec.repeated_share([7] * 10, 4) == pytest.approx(6 / 7)  # 7 four-grams, all the same
+    assert dec.repeated_share([], 4) == 0.0
+
+
+def test_distinct_n():
+    ids = [1, 2, 1, 2, 3]
+    assert dec.distinct_n(ids, 1) == pytest.approx(3 / 5)
+    assert dec.distinct_n(ids, 2) == pytest.approx(3 / 4)  # 12 21 12 23
+    assert dec.distinct_n([5], 2) == 0.0
+    assert dec.distinct_n(list(range(9)), 2) == 1.0
+
+
+def test_repeated_mask_marks_repeats_not_first_occurrence():
+    ids = [1, 2, 3, 4, 9, 1, 2, 3, 4]
+    assert dec.repeated_mask(ids, 4) == [False] * 5 + [True] * 4
+    assert dec.repeated_mask([1, 2, 3], 4) == [False] * 3
+    # a loop "a b a b a b": 2-grams ab ba ab ba ab -> from index 2 on every token is in a repeat
+    assert dec.repeated_mask([1, 2, 1, 2, 1, 2], 2) == [False, False, True, True, True, True]
+
+
+def test_overlap_and_self_similarity():
+    assert dec.overlap([1, 2, 3, 4], [1, 2, 3, 4], 3) == 1.0
+    assert dec.overlap([1, 2, 3, 4], [5, 6, 7, 8], 3) == 0.0
+    # {123, 234} vs {123, 239}: 1 shared of 3
+    assert dec.overlap([1, 2, 3, 4], [1, 2, 3, 9], 3) == pytest.approx(1 / 3)
+    assert dec.overlap([1], [2], 3) == 1.0  # no trigrams on either side: nothing differs
+    assert dec.self_similarity([[1, 2, 3, 4]]) is None
+    assert dec.self_similarity([[1, 2, 3, 4], [1, 2, 3, 4], [5, 6, 7, 8]], 3) == pytest.approx((1 + 0 + 0) / 3)
+
+
+def test_ends_in_loop():
+    assert dec.ends_in_loop([9, 8, 1, 2, 1, 2, 1, 2])
+    assert not dec.ends_in_loop([9, 8, 1, 2, 1, 2])  # only two cycles
+    assert not dec.ends_in_loop(list(range(20)))
+
+
+def test_picked_node_maps_a_selection_to_a_node():
+    ids = [0, 1, 2, 5]
+    assert view.picked_node({"node": [{"id": 5}]}, ids) == 5
+    assert view.picked_node({"node": [{"id": 5.0}]}, ids) == 5
+    assert view.picked_node({"node": []}, ids) is None
+    assert view.picked_node({}, ids) is None
+    assert view.picked_node(None, ids) is None
+    assert view.picked_node({"node": [{"id": 7}]}, ids) is None  # a node of an older tree
+    assert view.picked_node({"node": [{"x": 1}]}, ids) is None
+    assert view.picked_node({"node": [{"id": "bad"}]}, ids) is None
+
+
+def _table(**rep_lp):
+    return [{"strategy": s, "repeated": r, "mean_logprob": lp} for s, (r, lp) in rep_lp.items()]
+
+
+def test_ordering_holds_and_fails():
+    ok = _table(greedy=(0.5, -0.5), beam=(0.6, -0.4), sampling=(0.01, -4.0), top_k=(0.02, -2.5), top_p=(0.03, -2.0))
+    assert view.ordering(ok) == []
+    bad = _table(greedy=(0.01, -0.5), beam=(0.6, -0.4), sampling=(0.05, -1.0), top_k=(0.02, -2.5), top_p=(0.9, -0.1))
+    assert view.ordering(bad) == ["repetition", "coherence", "between"]
+
+
+def test_row_warpers_apply_the_library_warper_to_their_rows_only():
+    scores = torch.tensor([[1.0, 3.0, 2.0, 0.0], [1.0, 3.0, 2.0, 0.0]])
+    before = scores.clone()
+    out = dec.RowWarpers([(0, 1, None), (1, 2, TopKLogitsWarper(2))])(torch.zeros(2, 1, dtype=torch.long), scores)
+    assert torch.equal(scores, before)  # not changed in place
+    assert torch.equal(out[0], before[0])
+    assert out[1].tolist() == [-math.inf, 3.0, 2.0, -math.inf]
+
+
+def test_observer_records_and_changes_nothing():
+    seen = []
+    obs = dec.Observer(prompt_len=2, record=1, top=2, on_step=seen.append)
+    ids = torch.tensor([[5, 6, 7]])
+    scores = torch.tensor([[0.1, 0.7, 0.2]])
+    assert obs(ids, scores) is scores
+    obs(ids, scores)
+    assert seen == [1, 2] and len(obs.steps) == 1
+    tokens, top_ids, top_vals = obs.steps[0]
+    assert tokens.tolist() == [[7]] and top_ids.tolist() == [[1, 2]]
+    assert top_vals[0].tolist() == pytest.approx([0.7, 0.2])
+
+
+def test_score_equals_the_log_softmax_of_one_full_pass(tiny_bundle):
+    prompt = tiny_bundle.tokenizer.encode("ab")
+    cont = tiny_bundle.tokenizer.encode("cde", add_special_tokens=False)
+    got = dec.score(tiny_bundle, prompt, cont)
+    with torch.inference_mode():
+        logits = tiny_bundle.model(input_ids=torch.tensor([prompt + cont])).logits[0].float()
+    lp = torch.log_softmax(logits, -1)
+    want = [float(lp[len(prompt) - 1 + i, tok]) for i, tok in enumerate(cont)]
+    assert got == pytest.approx(want, abs=1e-5)  # same model and kernels; only the chunking differs
+
+
+def test_beam_tree_matches_generate(tiny_bundle):
+    """The tree comes from what generate() handed the Observer; check it against generate()'s own scores."""
+    width, new = 4, 8
+    run = dec.run_beam(tiny_bundle, "hello", width, max(new, dec.MIN_NEW), tree_steps=4)
+    ids = tiny_bundle.tokenizer.encode("hello")
+    enc = torch.tensor([ids])
+    with torch.inference_mode():
+        out = tiny_bundle.model.generate(input_ids=enc, attention_mask=torch.ones_like(enc), num_beams=width,
+                                         do_sample=False, max_new_tokens=max(new, dec.MIN_NEW), pad_token_id=0,
+                                         eos_token_id=[1], return_dict_in_generate=True, output_scores=True)
+        first = torch.log_softmax(tiny_bundle.model(input_ids=enc).logits[0, -1].float(), -1)
+    assert list(out.sequences[0, len(ids):].tolist())[: len(run.continuation.token_ids)] == \
+        list(run.continuation.token_ids)
+    assert run.sequence_score == pytest.approx(float(out.sequences_scores[0]), abs=1e-5)
+    for step in range(1, 5):
+        nodes = dec.step_candidates(run.nodes, step)
+        kept = [n for n in nodes if n.status == "kept"]
+        assert len(kept) == width
+        cums = [n.cum for n in nodes]
+        assert cums == sorted(cums, reverse=True)
+        assert sum(n.winner for n in nodes) == 1 and next(n for n in nodes if n.winner).status == "kept"
+    step1 = [n.token_id for n in dec.step_candidates(run.nodes, 1) if n.status == "kept"]
+    assert step1 == torch.topk(first, width).indices.tolist()
+    # the winner's cumulative log-prob along the tree = the sum of generate()'s own transition scores
+    trans = tiny_bundle.model.compute_transition_scores(out.sequences, out.scores, out.beam_indices,
+                                                        normalize_logits=False)[0]
+    for step in range(1, 5):
+        win = next(n for n in run.nodes if n.step == step and n.winner)
+        assert win.cum == pytest.approx(float(trans[:step].sum()), abs=1e-4)
+
+
+def test_sampled_runs_are_fixed_by_the_seed(tiny_bundle):
+    a = dec.run_sampled(tiny_bundle, "hello", dec.MIN_NEW, seed=3, samples=2)
+    b = dec.run_sampled(tiny_bundle, "hello", dec.MIN_NEW, seed=3, samples=2)
+    assert set(a) == set(dec.SAMPLED) and all(len(v) == 2 for v in a.values())
+    assert [c.token_ids for v in a.values() for c in v] == [c.token_ids for v in b.values() for c in v]
+    assert a["top_p"][0].batch == 6
+
+
+def test_arguments_are_checked(tiny_bundle):
+    with pytest.raises(ValueError, match="max_new_tokens"):
+        dec.run_greedy(tiny_bundle, "hi", 5000)
+    with pytest.raises(ValueError, match="beam width"):
+        dec.run_beam(tiny_bundle, "hi", 64, dec.MIN_NEW)
+
+
+def test_feedback_curve_shapes(tiny_bundle):
+    curve = dec.feedback_curve(tiny_bundle, "ab cd.", 4, 1.3)
+    assert max(curve.repetition) == 4 and len(curve.probs) == len(curve.penalized) == len(curve.repetition)
+    assert len(curve.means()) == 4 and all(0 < p <= 1 for p in curve.probs)
+    raw = dec.feedback_curve(tiny_bundle, "ab cd.", 4, 1.0)
+    assert raw.penalized == pytest.approx(raw.probs)  # penalty 1 changes nothing

@@ -1,0 +1,439 @@
+"""The decoding page's cached runs (through the model queue) and its charts; the page only lays them out."""
+from __future__ import annotations
+
+import contextvars
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from model_backend import decoding as dec
+from ui import backend
+from ui.charts import OKABE_ITO
+from ui.i18n import fmt_float, fmt_pct, t
+from ui.share import Param
+from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
+
+try:  # Streamlit's own flag for "a cached function is running" (see outside_cache)
+    from streamlit.runtime.caching.cached_message_replay import in_cached_function
+except ImportError:  # another Streamlit: progress inside cached runs is then recorded, as any element
+    in_cached_function = None
+
+ROOT = Path(__file__).resolve().parent.parent
+PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
+RESULTS = ROOT / "assets" / "decoding" / "results.json"
+PROMPT_TOKENS = 128  # longest prompt this page feeds the model (beam 16 copies it 16 times)
+SENTENCES = {"pt-BR": "O gato sentou no tapete e olhou pela janela.",
+             "en": "The cat sat on the mat and looked out of the window."}
+LOOP_TOKENS = 300  # longest repeated text scored in one pass
+MAX_LABEL = 14
+COLOURS = {"kept": OKABE_ITO[0], "pruned": "#b8b8b8", "ended": OKABE_ITO[3], "winner": OKABE_ITO[1]}
+
+
+# ---------------------------------------------------------------- settings and links
+
+
+@lru_cache(maxsize=1)
+def bench_prompts() -> tuple[dict, ...]:
+    return tuple(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"])
+
+
+def default_prompt(lang: str) -> str:
+    """A story opening from the shipped prompts, in the visitor's language (degeneration needs room to show)."""
+    return next(p["text"] for p in bench_prompts() if p["lang"] == lang)
+
+
+def link_params() -> list[Param]:
+    """What a shared link carries: the prompt and every setting of the page."""
+    n = len(bench_prompts())
+    return [Param("prompt", "prompt_decoding", str, default_prompt("pt-BR")),
+            Param("w", "decoding_width", int, 4, choices=dec.BEAM_WIDTHS),
+            Param("n", "decoding_tokens", int, 60, low=dec.MIN_NEW, high=dec.MAX_NEW),
+            Param("seed", "decoding_seed", int, 0, low=0, high=2**31 - 1),
+            Param("fb", "decoding_sentence", str, SENTENCES["pt-BR"]),
+            Param("fbn", "decoding_times", int, 8, low=2, high=15),
+            Param("fbr", "decoding_penalty", float, 1.3, low=1.0, high=2.0),
+            Param("bp", "decoding_bench_prompt", int, 0, low=0, high=n - 1)]
+
+
+def strategy_label(strategy: str, width: int) -> str:
+    return t(f"decoding.strategy.{strategy}", w=width)
+
+
+# ---------------------------------------------------------------- runs (cached, through the queue)
+
+
+def outside_cache(fn, *args, **kwargs):
+    """Call fn outside st.cache_data's recording: a progress bar drawn from inside a cached run is live
+    feedback, not part of the result, and must not be replayed on a cache hit (where its placeholder would
+    not exist). Streamlit marks "inside a cached function" with a context variable; fn runs in a copy of the
+    current context with that mark off, so nothing else about the script's context changes."""
+    def call():
+        if in_cached_function is not None:
+            in_cached_function.set(False)
+        return fn(*args, **kwargs)
+
+    return contextvars.copy_context().run(call)
+
+
+def _progress(bar, what: str, total: int):
+    def step(n: int) -> None:
+        outside_cache(bar.progress, min(n / total, 1.0), text=t("decoding.progress", what=what, n=min(n, total),
+                                                                 total=total))
+    return step
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _greedy(spec: str, dtype: str, prompt: str, new: int, _bundle, _on_step) -> dec.Continuation:
+    return dec.run_greedy(_bundle, prompt, new, PROMPT_TOKENS, on_step=_on_step)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _beam(spec: str, dtype: str, prompt: str, width: int, new: int, _bundle, _on_step) -> dec.BeamRun:
+    return dec.run_beam(_bundle, prompt, width, new, PROMPT_TOKENS, on_step=_on_step)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _sampled(spec: str, dtype: str, prompt: str, new: int, seed: int, _bundle, _on_step) -> dict:
+    return dec.run_sampled(_bundle, prompt, new, seed, 1, PROMPT_TOKENS, on_step=_on_step)
+
+
+def side_by_side(prompt: str, width: int, new: int, seed: int) -> tuple[list[dec.Continuation], dec.BeamRun]:
+    """The five continuations (page order) and the beam run, each cached per (model, dtype, prompt, settings)."""
+    bundle = backend.bundle_for()
+    key = (backend.current_model(), backend.current_dtype(), prompt)
+    bar = st.progress(0.0)
+    try:
+        with backend.queue_notice(bundle):
+            greedy = _greedy(*key, new, bundle, _progress(bar, strategy_label("greedy", width), new))
+            beam = _beam(*key, width, new, bundle, _progress(bar, strategy_label("beam", width), new))
+            sampled = _sampled(*key, new, seed, bundle, _progress(bar, t("decoding.progress.sampled"), new))
+    finally:
+        bar.empty()
+    return [greedy, beam.continuation] + [sampled[s][0] for s in dec.SAMPLED], beam
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _feedback(spec: str, dtype: str, sentence: str, times: int, penalty: float, _bundle) -> dec.FeedbackCurve:
+    return dec.feedback_curve(_bundle, sentence, times, penalty, max_tokens=LOOP_TOKENS)
+
+
+def feedback(sentence: str, times: int, penalty: float) -> dec.FeedbackCurve:
+    bundle = backend.bundle_for()
+    with backend.queue_notice(bundle):
+        return _feedback(backend.current_model(), backend.current_dtype(), sentence, times, penalty, bundle)
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
+def _compare(spec: str, dtype: str, prompt: str, new: int, width: int, seed: int, samples: int, _bundle,
+             _on_step) -> dict:
+    r = dec.compare_prompt(_bundle, prompt, new=new, width=width, seed=seed, samples=samples, on_step=_on_step)
+    return {s: r.row(s) for s in dec.STRATEGIES}
+
+
+def compare_live(index: int, shipped: dict) -> dict:
+    """The bench's run of one shipped prompt, now, with the bench's settings and seed."""
+    s = shipped["settings"]
+    bundle = backend.bundle_for()
+    bar = st.progress(0.0)
+    total = 3 * s["tokens"]
+    seen = [0]
+
+    def step(_n: int) -> None:  # three generate() calls one after another: one bar over all of them
+        seen[0] += 1
+        outside_cache(bar.progress, min(seen[0] / total, 1.0), text=t("decoding.progress", what="bench",
+                                                                     n=min(seen[0], total), total=total))
+    try:
+        with backend.queue_notice(bundle):
+            return _compare(backend.current_model(), backend.current_dtype(), bench_prompts()[index]["text"],
+                            s["tokens"], s["width"], index, s["samples"], bundle, step)
+    finally:
+        bar.empty()
+
+
+def prompt_tokens(prompt: str) -> int:
+    """How many tokens the prompt has (with <bos>): the page feeds at most PROMPT_TOKENS of them."""
+    return len(backend.bundle_for().tokenizer.encode(prompt))
+
+
+# ---------------------------------------------------------------- section 1: the table and the texts
+
+
+def metrics_frame(conts: list[dec.Continuation], width: int) -> pd.DataFrame:
+    return pd.DataFrame({
+        t("decoding.col.strategy"): [strategy_label(c.strategy, width) for c in conts],
+        t("decoding.col.tokens"): [len(c.token_ids) for c in conts],
+        t("decoding.col.repeated"): [fmt_pct(c.repeated) for c in conts],
+        t("decoding.col.distinct1"): [fmt_float(c.distinct1, 2) for c in conts],
+        t("decoding.col.distinct2"): [fmt_float(c.distinct2, 2) for c in conts],
+        t("decoding.col.logprob"): [fmt_float(c.mean_logprob, 2) for c in conts],
+        t("decoding.col.seconds"): [t("decoding.batch", s=fmt_float(c.seconds, 1), n=c.batch)
+                                    if c.strategy in dec.SAMPLED else fmt_float(c.seconds, 1) for c in conts],
+    })
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def text_frame(conts: list[dec.Continuation], width: int) -> pd.DataFrame:
+    """One row per token of every continuation (and one header row per strategy), laid out for every width
+    budget: x and row per budget, strategies one under the other."""
+    rows = []
+    for c in conts:
+        mask = dec.repeated_mask(c.token_ids)
+        name = strategy_label(c.strategy, width)
+        rows.append({"strategy": name, "label": name, "full": name, "step": 0, "repeated": False, "header": True,
+                     "w": 0.0})
+        for i, (tok, rep) in enumerate(zip(c.tokens, mask)):
+            label = _short(tok) or "∅"
+            rows.append({"strategy": name, "label": label, "full": tok, "step": i + 1, "repeated": rep,
+                         "header": False, "w": max(label_units(label), 1.0) + 0.6})
+    df = pd.DataFrame(rows)
+    df["rep_text"] = [t("decoding.yes") if r else t("decoding.no") for r in df["repeated"]]
+    for budget in BUDGETS:
+        xs, rs, offset = [], [], 0
+        for _, group in df.groupby("strategy", sort=False):
+            body = group[~group["header"]]
+            placed = wrap(list(body["w"]), budget, gap=0.3)
+            xs += [0.0] + [x for x, _ in placed]
+            rs += [offset] + [offset + 1 + r for _, r in placed]
+            offset += 2 + (max(r for _, r in placed) if placed else 0)
+        df[f"x_{budget}"], df[f"row_{budget}"] = xs, rs
+    return df
+
+
+def _budget_expr() -> str:
+    expr = str(BUDGETS[0])
+    for b in BUDGETS[1:]:
+        expr = f"width >= {b * UNIT_PX:g} ? {b} : ({expr})"
+    return expr
+
+
+def text_chart(df: pd.DataFrame) -> alt.Chart:
+    """The continuations as token chips that wrap like text; tokens of a repeated 4-gram filled orange."""
+    budget = alt.param(name="budget", expr=_budget_expr())
+    base = alt.Chart(df).transform_calculate(x="datum['x_' + budget]", row="datum['row_' + budget]",
+                                             ).transform_calculate(x2="datum.x + datum.w", mid="datum.x + datum.w / 2")
+    scale = alt.Scale(domainMin=0, domainMax=alt.ExprRef(expr="budget"), nice=False, zero=True)
+    y = alt.Y("row:O", axis=None, scale=alt.Scale(paddingInner=0.15, paddingOuter=0.05))
+    tips = [alt.Tooltip("strategy:N", title=t("decoding.col.strategy")),
+            alt.Tooltip("step:Q", title=t("decoding.col.position")),
+            alt.Tooltip("full:N", title=t("decoding.col.token")),
+            alt.Tooltip("rep_text:N", title=t("decoding.col.repeat"))]
+    body = base.transform_filter("!datum.header")
+    fill = alt.condition("datum.repeated", alt.value(OKABE_ITO[1]), alt.value("#ffffff"))
+    rect = body.mark_rect(cornerRadius=4, stroke="#777777", strokeWidth=0.6).encode(
+        x=alt.X("x:Q", axis=None, scale=scale), x2="x2:Q", y=y, fill=fill, tooltip=tips)
+    word = body.mark_text(fontSize=14, color="#111111").encode(x=alt.X("mid:Q", scale=scale), y=y, text="label:N",
+                                                             tooltip=tips)
+    head = base.transform_filter("datum.header").mark_text(fontSize=15, fontWeight="bold", align="left",
+                                                           color=OKABE_ITO[0]).encode(
+        x=alt.X("x:Q", scale=scale), y=y, text="label:N", tooltip=tips[:1])
+    return alt.layer(rect, word, head).add_params(budget).properties(height=alt.Step(26))
+
+
+# ---------------------------------------------------------------- section 2: the beam tree
+
+
+def tree_frames(run: dec.BeamRun) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Nodes (x = step, y = place in the step, best first) and edges (parent -> child) for the tree chart."""
+    nodes = sorted(run.nodes, key=lambda n: (n.step, n.rank))
+    place, y = {}, {}
+    for n in nodes:
+        place[n.step] = place.get(n.step, -1) + 1
+        y[n.id] = place[n.step]
+    top = max(place.values(), default=0)
+    root_y = 0.0
+    status = {s: t(f"decoding.status.{s}") for s in ("kept", "pruned", "ended", "winner")}
+    df = pd.DataFrame({
+        "id": [n.id for n in nodes], "step": [n.step for n in nodes], "y": [y[n.id] for n in nodes],
+        "label": [_short(n.token) or "∅" for n in nodes], "token": [n.token for n in nodes],
+        "cum": [n.cum for n in nodes], "logp": [n.logprob for n in nodes], "rank": [n.rank for n in nodes],
+        "kind": [status["winner"] if n.winner else status[n.status] for n in nodes],
+    })
+    parent_y = {n.id: y[n.id] for n in nodes}
+    edges = pd.DataFrame({
+        "x": [n.step - 1 for n in nodes], "y": [parent_y.get(n.parent, root_y) for n in nodes],
+        "x2": [n.step for n in nodes], "y2": [y[n.id] for n in nodes],
+        "kind": list(df["kind"]), "token": list(df["token"]), "cum": list(df["cum"]),
+    })
+    df.attrs["rows"] = top + 1
+    return df, edges
+
+
+def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> alt.LayerChart:
+    """The beam search's first steps: one column per step, candidates best first; click a node."""
+    order = [t(f"decoding.status.{s}") for s in ("winner", "kept", "pruned", "ended")]
+    colour = alt.Color("kind:N", title=t("decoding.tree.status"),
+                       scale=alt.Scale(domain=order, range=[COLOURS[s] for s in ("winner", "kept", "pruned", "ended")]),
+                       legend=alt.Legend(orient="top"))
+    xs = alt.Scale(domain=[-0.2, float(df["step"].max()) + 0.9])
+    ys = alt.Scale(reverse=True, nice=False)
+    x = alt.X("step:Q", title=t("decoding.tree.axis.step"), axis=alt.Axis(tickMinStep=1, format="d"), scale=xs)
+    y = alt.Y("y:Q", title=t("decoding.tree.axis.rank"), scale=ys, axis=alt.Axis(labels=False, ticks=False, grid=False))
+    tips = [alt.Tooltip("token:N", title=t("decoding.col.token")),
+            alt.Tooltip("kind:N", title=t("decoding.tree.status")),
+            alt.Tooltip("logp:Q", title=t("decoding.col.logp"), format=".2f"),
+            alt.Tooltip("cum:Q", title=t("decoding.col.cum"), format=".2f"),
+            alt.Tooltip("rank:Q", title=t("decoding.col.rank"))]
+    lines = alt.Chart(edges).mark_rule(strokeWidth=1.5, opacity=0.7).encode(
+        x=alt.X("x:Q", scale=xs), x2="x2:Q", y=alt.Y("y:Q", scale=ys), y2="y2:Q", color=colour,
+        tooltip=[alt.Tooltip("token:N", title=t("decoding.col.token")),
+                 alt.Tooltip("cum:Q", title=t("decoding.col.cum"), format=".2f")])
+    pick = alt.selection_point(name="node", fields=["id"], on="click", clear="dblclick")
+    size = alt.condition(f"datum.id == {int(selected)}", alt.value(420), alt.value(160)) if selected is not None \
+        else alt.value(160)
+    dots = alt.Chart(df).mark_circle(opacity=1, stroke="#111111", strokeWidth=0.5).encode(
+        x=x, y=y, color=colour, size=size, tooltip=tips).add_params(pick)
+    words = alt.Chart(df).mark_text(align="left", dx=9, fontSize=13, color="#111111").encode(
+        x=x, y=y, text="label:N", tooltip=tips)
+    root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": ["prompt"]})).mark_square(
+        size=160, color="#111111").encode(x=x, y=y, tooltip=[alt.Tooltip("label:N", title=t("decoding.col.token"))])
+    height = max(180, 24 * int(df.attrs.get("rows", 8)))
+    return alt.layer(lines, root, dots, words).properties(height=height)
+
+
+def picked_node(selection, node_ids) -> int | None:
+    """The node a click picked, from st.altair_chart's selection state ({"node": [{"id": 5}]}), or None when
+    nothing (or a node that no longer exists) is picked. Pure, so it can be tested without a browser."""
+    try:
+        points = selection.get("node") or []
+        value = int(points[0]["id"])
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        return None
+    return value if value in set(node_ids) else None
+
+
+def step_frame(run: dec.BeamRun, step: int) -> pd.DataFrame:
+    """A step's candidates, best first, with the beam each one extends."""
+    by_id = {n.id: n for n in run.nodes}
+
+    def path(node) -> str:
+        parts = []
+        while node is not None:
+            parts.append(node.token)
+            node = by_id.get(node.parent)
+        return "".join(reversed(parts))
+
+    cands = dec.step_candidates(run.nodes, step)
+    status = {s: t(f"decoding.status.{s}") for s in ("kept", "pruned", "ended")}
+    return pd.DataFrame({
+        t("decoding.col.rank"): [n.rank for n in cands],
+        t("decoding.col.beam"): [path(n) for n in cands],
+        t("decoding.col.token"): [n.token for n in cands],
+        t("decoding.col.logp"): [fmt_float(n.logprob, 2) for n in cands],
+        t("decoding.col.cum"): [fmt_float(n.cum, 2) for n in cands],
+        t("decoding.tree.status"): [status[n.status] + (" ★" if n.winner else "") for n in cands],
+    })
+
+
+# ---------------------------------------------------------------- section 3: the feedback loop
+
+
+def feedback_frames(curve: dec.FeedbackCurve) -> tuple[pd.DataFrame, pd.DataFrame]:
+    raw, pen = t("decoding.loop.raw"), t("decoding.loop.penalized", r=fmt_float(curve.penalty, 1))
+    n = max(curve.repetition)
+    means = pd.DataFrame({"rep": list(range(1, n + 1)) * 2, "curve": [raw] * n + [pen] * n,
+                          "p": curve.means() + curve.means(True)})
+    k = len(curve.probs)
+    tokens = [curve.tokens[p] if r > 1 and p < len(curve.tokens) else "" for r, p in zip(curve.repetition,
+                                                                                       curve.position)]
+    points = pd.DataFrame({"rep": list(curve.repetition) * 2, "curve": [raw] * k + [pen] * k,
+                           "p": list(curve.probs) + list(curve.penalized), "token": tokens * 2})
+    return means, points
+
+
+def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
+    colour = alt.Color("curve:N", title=t("decoding.loop.curve"), legend=alt.Legend(orient="top"),
+                       scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[0]]))
+    x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"), axis=alt.Axis(tickMinStep=1, format="d"))
+    y = alt.Y("p:Q", title=t("decoding.loop.axis.prob"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
+    mean_tips = [alt.Tooltip("curve:N", title=t("decoding.loop.curve")),
+                 alt.Tooltip("rep:Q", title="n"), alt.Tooltip("p:Q", title=t("decoding.loop.axis.prob"), format=".1%")]
+    tok_tips = [alt.Tooltip("curve:N", title=t("decoding.loop.curve")), alt.Tooltip("rep:Q", title="n"),
+                alt.Tooltip("token:N", title=t("decoding.col.token")),
+                alt.Tooltip("p:Q", title=t("decoding.loop.token_prob"), format=".1%")]
+    dots = alt.Chart(points).mark_circle(size=22, opacity=0.35).encode(x=x, y=y, color=colour, tooltip=tok_tips)
+    line = alt.Chart(means).mark_line(strokeWidth=3, point=alt.OverlayMarkDef(size=90, filled=True)).encode(
+        x=x, y=y, color=colour, tooltip=mean_tips)
+    return alt.layer(dots, line).properties(height=320)
+
+
+# ---------------------------------------------------------------- section 4: the shipped comparison
+
+
+@lru_cache(maxsize=1)
+def shipped() -> dict | None:
+    try:
+        return json.loads(RESULTS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def ordering(table: list[dict]) -> list[str]:
+    """Which parts of the paper's ordering fail in a results table ([] = it holds):
+    "repetition": greedy and beam are not both more repetitive than every sampled strategy;
+    "coherence": pure sampling does not have the lowest mean log-prob;
+    "between": top-p's mean log-prob is not strictly between pure sampling's and the lower of greedy/beam,
+    or its repetition is above greedy's or beam's."""
+    row = {r["strategy"]: r for r in table}
+    det_rep = min(row["greedy"]["repeated"], row["beam"]["repeated"])
+    det_lp = min(row["greedy"]["mean_logprob"], row["beam"]["mean_logprob"])
+    fails = []
+    if not det_rep > max(row[s]["repeated"] for s in dec.SAMPLED):
+        fails.append("repetition")
+    if not row["sampling"]["mean_logprob"] < min(r["mean_logprob"] for s, r in row.items() if s != "sampling"):
+        fails.append("coherence")
+    if not (row["sampling"]["mean_logprob"] < row["top_p"]["mean_logprob"] < det_lp
+            and row["top_p"]["repeated"] <= det_rep):
+        fails.append("between")
+    return fails
+
+
+def shipped_frame(table: list[dict], width: int) -> pd.DataFrame:
+    return pd.DataFrame({
+        t("decoding.col.strategy"): [strategy_label(r["strategy"], width) for r in table],
+        t("decoding.col.repeated"): [fmt_pct(r["repeated"]) for r in table],
+        t("decoding.col.distinct1"): [fmt_float(r["distinct1"], 2) for r in table],
+        t("decoding.col.distinct2"): [fmt_float(r["distinct2"], 2) for r in table],
+        t("decoding.col.logprob"): [fmt_float(r["mean_logprob"], 2) for r in table],
+        t("decoding.col.similarity"): [fmt_float(r["self_similarity"], 2) for r in table],
+        t("decoding.col.loops"): [fmt_pct(r["ends_in_loop"], 0) for r in table],
+        t("decoding.col.tokens"): [fmt_float(r["tokens"], 1) for r in table],
+    })
+
+
+def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
+    df = pd.DataFrame({"strategy": [strategy_label(r["strategy"], width) for r in table],
+                       "rep": [r["repeated"] for r in table], "lp": [r["mean_logprob"] for r in table],
+                       "d2": [r["distinct2"] for r in table]})
+    tips = [alt.Tooltip("strategy:N", title=t("decoding.col.strategy")),
+            alt.Tooltip("rep:Q", title=t("decoding.col.repeated"), format=".1%"),
+            alt.Tooltip("lp:Q", title=t("decoding.col.logprob"), format=".2f"),
+            alt.Tooltip("d2:Q", title=t("decoding.col.distinct2"), format=".2f")]
+    base = alt.Chart(df).encode(x=alt.X("rep:Q", title=t("decoding.col.repeated"), axis=alt.Axis(format="%")),
+                                y=alt.Y("lp:Q", title=t("decoding.col.logprob"), scale=alt.Scale(zero=False)),
+                                tooltip=tips)
+    dots = base.mark_circle(size=180).encode(color=alt.Color("strategy:N", title=t("decoding.col.strategy"),
+                                                             legend=None))
+    words = base.mark_text(align="left", dx=10, fontSize=14, color="#111111").encode(text="strategy:N")
+    return alt.layer(dots, words).properties(height=300)
+
+
+def live_frame(stored: dict, now: dict, width: int) -> pd.DataFrame:
+    a, b = t("decoding.live.stored"), t("decoding.live.now")
+    return pd.DataFrame({
+        t("decoding.col.strategy"): [strategy_label(s, width) for s in dec.STRATEGIES],
+        f"{t('decoding.col.repeated')} · {a}": [fmt_pct(stored[s]["repeated"]) for s in dec.STRATEGIES],
+        f"{t('decoding.col.repeated')} · {b}": [fmt_pct(now[s]["repeated"]) for s in dec.STRATEGIES],
+        f"{t('decoding.col.logprob')} · {a}": [fmt_float(stored[s]["mean_logprob"], 2) for s in dec.STRATEGIES],
+        f"{t('decoding.col.logprob')} · {b}": [fmt_float(now[s]["mean_logprob"], 2) for s in dec.STRATEGIES],
+        f"{t('decoding.col.distinct2')} · {a}": [fmt_float(stored[s]["distinct2"], 2) for s in dec.STRATEGIES],
+        f"{t('decoding.col.distinct2')} · {b}": [fmt_float(now[s]["distinct2"], 2) for s in dec.STRATEGIES],
+    })
+
+

@@ -1,0 +1,246 @@
+"""Strings of the decoding-strategies page (Holtzman et al. 2019, "The Curious Case of Neural Text Degeneration")."""
+
+STRINGS = {
+    "nav.decoding": ("Estratégias de decodificação", "Decoding strategies"),
+    "decoding.title": ("Estratégias de decodificação: por que greedy e beam search degeneram",
+                       "Decoding strategies: why greedy and beam search degenerate"),
+    "decoding.intro": (
+        "O mesmo modelo, o mesmo prompt, cinco jeitos de escolher o próximo token. Holtzman e colegas "
+        "(*The Curious Case of Neural Text Degeneration*, 2019) mostraram que buscar o texto **mais provável** "
+        "(greedy, beam search) dá texto repetitivo e sem graça, que sortear da distribuição inteira dá texto "
+        "incoerente, e propuseram o **top-p** (nucleus sampling) entre os dois. Aqui isso roda de verdade, no "
+        "Gemma 3 270M, com o `generate()` da biblioteca transformers. Nada roda até você apertar um botão.",
+        "The same model, the same prompt, five ways to pick the next token. Holtzman and colleagues (*The "
+        "Curious Case of Neural Text Degeneration*, 2019) showed that searching for the **most likely** text "
+        "(greedy, beam search) gives repetitive, bland text, that sampling from the whole distribution gives "
+        "incoherent text, and proposed **top-p** (nucleus sampling) in between. Here it runs for real, on Gemma 3 "
+        "270M, with the transformers library's own `generate()`. Nothing runs until you press a button.",
+    ),
+    # 1. side by side
+    "decoding.side.header": ("1. Cinco estratégias, um prompt", "1. Five strategies, one prompt"),
+    "decoding.side.text": (
+        "- **greedy**: sempre o token mais provável;\n"
+        "- **beam search**: mantém as *k* sequências de maior probabilidade acumulada e devolve a melhor;\n"
+        "- **amostragem pura** (T = 1): sorteia da distribuição inteira do modelo;\n"
+        "- **top-k 40**: sorteia entre os 40 tokens mais prováveis;\n"
+        "- **top-p 0,95**: sorteia do menor conjunto de tokens que soma 95% da probabilidade.\n\n"
+        "As três amostragens rodam juntas num único `generate()` em lote, e a seed fixa os sorteios.",
+        "- **greedy**: always the most likely token;\n"
+        "- **beam search**: keeps the *k* sequences with the highest cumulative probability and returns the "
+        "best;\n"
+        "- **pure sampling** (T = 1): draws from the model's whole distribution;\n"
+        "- **top-k 40**: draws among the 40 most likely tokens;\n"
+        "- **top-p 0.95**: draws from the smallest set of tokens that adds up to 95% of the probability.\n\n"
+        "The three sampled strategies run together in one batched `generate()`, and the seed fixes the draws.",
+    ),
+    "decoding.ctl.width": ("Largura do beam", "Beam width"),
+    "decoding.ctl.width.help": ("Quantas sequências o beam search mantém a cada passo.",
+                                "How many sequences beam search keeps at each step."),
+    "decoding.ctl.tokens": ("Tokens novos", "New tokens"),
+    "decoding.ctl.seed": ("Seed dos sorteios", "Seed of the draws"),
+    "decoding.run": ("Rodar as cinco estratégias", "Run the five strategies"),
+    "decoding.run.hint": (
+        "Aperte o botão para rodar o modelo. No servidor de 2 núcleos, as cinco juntas levam de alguns "
+        "segundos (beam 4) a uns 20 s (beam 16, 100 tokens); cada resultado fica guardado.",
+        "Press the button to run the model. On the 2-core server, the five together take from a few seconds "
+        "(beam 4) to about 20 s (beam 16, 100 tokens); every result is kept.",
+    ),
+    "decoding.run.changed": ("As configurações mudaram: aperte o botão de novo para rodar com elas.",
+                             "The settings changed: press the button again to run with them."),
+    "decoding.progress": ("{what}: passo {n} de {total}", "{what}: step {n} of {total}"),
+    "decoding.progress.sampled": ("as três amostragens, em lote", "the three sampled strategies, batched"),
+    "decoding.progress.score": ("pontuando as continuações", "scoring the continuations"),
+    "decoding.strategy.greedy": ("greedy", "greedy"),
+    "decoding.strategy.beam": ("beam {w}", "beam {w}"),
+    "decoding.strategy.sampling": ("amostragem pura (T = 1)", "pure sampling (T = 1)"),
+    "decoding.strategy.top_k": ("top-k 40", "top-k 40"),
+    "decoding.strategy.top_p": ("top-p 0,95", "top-p 0.95"),
+    "decoding.col.strategy": ("estratégia", "strategy"),
+    "decoding.col.tokens": ("tokens", "tokens"),
+    "decoding.col.repeated": ("4-gramas repetidos", "repeated 4-grams"),
+    "decoding.col.distinct1": ("distinct-1", "distinct-1"),
+    "decoding.col.distinct2": ("distinct-2", "distinct-2"),
+    "decoding.col.logprob": ("log-prob média por token", "mean log-prob per token"),
+    "decoding.col.seconds": ("tempo (s)", "time (s)"),
+    "decoding.col.similarity": ("autossimilaridade", "self-similarity"),
+    "decoding.col.loops": ("termina em loop", "ends in a loop"),
+    "decoding.col.token": ("token", "token"),
+    "decoding.col.position": ("posição", "position"),
+    "decoding.col.repeat": ("repetido?", "repeated?"),
+    "decoding.yes": ("sim", "yes"),
+    "decoding.no": ("não", "no"),
+    "decoding.batch": ("{s} (lote de {n})", "{s} (batch of {n})"),
+    "decoding.table.caption": (
+        "**4-gramas repetidos**: fração das sequências de 4 tokens da continuação que já tinham aparecido "
+        "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
+        "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), numa passada "
+        "só sobre prompt + continuação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
+        "`generate()` de cada estratégia; as três amostragens dividem um lote.",
+        "**Repeated 4-grams**: share of the continuation's 4-token sequences that had already appeared earlier "
+        "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
+        "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
+        "prompt + continuation; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
+        "the three sampled strategies share one batch.",
+    ),
+    "decoding.text.caption": (
+        "Cada continuação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
+        "mesma continuação (a primeira ocorrência fica branca). Passe o mouse para ver cada token.",
+        "Each continuation, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
+        "in the same continuation (its first occurrence stays white). Hover to see each token.",
+    ),
+    "decoding.text.plain": ("O texto de cada continuação", "The text of each continuation"),
+    "decoding.eos": ("(parou em <eos> depois de {n} tokens)", "(stopped at <eos> after {n} tokens)"),
+    # 2. beam tree
+    "decoding.tree.header": ("2. Dentro do beam search: os primeiros passos",
+                             "2. Inside beam search: the first steps"),
+    "decoding.tree.text": (
+        "O beam search da seção 1, passo a passo, como o `generate()` o fez (um *LogitsProcessor* só "
+        "anota o que a biblioteca lhe entrega, sem mudar nada). A cada passo, cada sequência mantida "
+        "propõe tokens; todas as propostas são ordenadas pela **log-probabilidade acumulada** (a soma dos "
+        "log p de todos os seus tokens), e só as *k* melhores seguem. Azul: mantidas. Cinza: cortadas. "
+        "Laranja: o caminho da sequência que venceu no fim. Clique num nó para ver as propostas daquele passo.",
+        "Section 1's beam search, step by step, as `generate()` ran it (a *LogitsProcessor* only records what "
+        "the library hands it, and changes nothing). At each step, every kept sequence proposes tokens; all "
+        "proposals are ranked by **cumulative log-probability** (the sum of the log p of all their tokens), and "
+        "only the best *k* go on. Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
+        "end. Click a node to see that step's proposals.",
+    ),
+    "decoding.tree.none": ("Rode as cinco estratégias (seção 1) para ver a árvore.",
+                           "Run the five strategies (section 1) to see the tree."),
+    "decoding.tree.axis.step": ("passo", "step"),
+    "decoding.tree.axis.rank": ("posição no ranking do passo", "rank in its step"),
+    "decoding.tree.status": ("situação", "status"),
+    "decoding.status.kept": ("mantida", "kept"),
+    "decoding.status.pruned": ("cortada", "pruned"),
+    "decoding.status.ended": ("terminou (<eos>)", "ended (<eos>)"),
+    "decoding.status.winner": ("caminho vencedor", "winning path"),
+    "decoding.col.cum": ("log-prob acumulada", "cumulative log-prob"),
+    "decoding.col.logp": ("log p(token)", "log p(token)"),
+    "decoding.col.rank": ("posição", "rank"),
+    "decoding.col.beam": ("sequência até aqui", "sequence so far"),
+    "decoding.tree.caption": (
+        "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
+        "cortadas. A vencedora terminou com pontuação {score} (a soma dos log p ÷ número de tokens, como o "
+        "`generate()` devolve em `sequences_scores`). Repare: o caminho vencedor nem sempre é o primeiro do "
+        "ranking em cada passo.",
+        "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
+        "winner ended with score {score} (the sum of log p ÷ number of tokens, as `generate()` returns it in "
+        "`sequences_scores`). Note: the winning path is not always first in its step's ranking.",
+    ),
+    "decoding.tree.step": ("Propostas do passo {n}", "Proposals of step {n}"),
+    "decoding.tree.picked": ("Nó escolhido: posição {rank} do passo {n}.", "Picked node: rank {rank} of step {n}."),
+    # 3. feedback loop
+    "decoding.loop.header": ("3. Por que o loop se alimenta", "3. Why the loop feeds itself"),
+    "decoding.loop.text": (
+        "A figura 4 do artigo: uma frase repetida *n* vezes. A cada cópia, o modelo acha a próxima cópia "
+        "**mais** provável: quanto mais o texto se repete, mais ele espera que se repita. Por isso um loop de "
+        "greedy não se desfaz sozinho: cada volta torna a próxima mais certa. A outra curva passa os mesmos "
+        "logits pela penalidade de repetição da biblioteca (`RepetitionPenaltyLogitsProcessor`).",
+        "The paper's Figure 4: a sentence repeated *n* times. With each copy, the model finds the next copy "
+        "**more** likely: the more the text repeats, the more it expects repetition. That is why a greedy loop "
+        "does not undo itself: each turn makes the next one more certain. The other curve passes the same logits "
+        "through the library's repetition penalty (`RepetitionPenaltyLogitsProcessor`).",
+    ),
+    "decoding.loop.presets": ("Frases prontas", "Ready sentences"),
+    "decoding.loop.sentence": ("Frase a repetir", "Sentence to repeat"),
+    "decoding.loop.times": ("Repetições (n)", "Repetitions (n)"),
+    "decoding.loop.penalty": ("Penalidade de repetição", "Repetition penalty"),
+    "decoding.loop.run": ("Medir", "Measure"),
+    "decoding.loop.hint": ("Aperte **Medir**: é uma passada do modelo sobre o texto repetido.",
+                           "Press **Measure**: it is one model pass over the repeated text."),
+    "decoding.loop.axis.rep": ("repetição da frase (n)", "repetition of the sentence (n)"),
+    "decoding.loop.axis.prob": ("P(token), média da repetição", "P(token), mean over the repetition"),
+    "decoding.loop.curve": ("curva", "curve"),
+    "decoding.loop.raw": ("sem penalidade", "no penalty"),
+    "decoding.loop.penalized": ("penalidade {r}", "penalty {r}"),
+    "decoding.loop.token_prob": ("P(token)", "P(token)"),
+    "decoding.loop.caption": (
+        "Cada ponto grande é a probabilidade média que o modelo dá aos tokens de uma cópia da frase, dado tudo o "
+        "que veio antes; os pontos pequenos são os tokens. Sem penalidade: de {first} na 1ª cópia para {last} na "
+        "{n}ª. Com penalidade {r}: {pfirst} → {plast}.",
+        "Each large point is the mean probability the model gives the tokens of one copy of the sentence, given "
+        "everything before; the small points are the tokens. No penalty: from {first} at the 1st copy to {last} "
+        "at copy {n}. With penalty {r}: {pfirst} → {plast}.",
+    ),
+    "decoding.loop.cut": ("O texto foi encurtado para {n} repetições (limite de {limit} tokens).",
+                          "The text was cut to {n} repetitions (limit of {limit} tokens)."),
+    "decoding.loop.empty": ("Digite uma frase para repetir.", "Type a sentence to repeat."),
+    # 4. comparison
+    "decoding.cmp.header": ("4. A comparação do artigo, em miniatura", "4. The paper's comparison, in miniature"),
+    "decoding.cmp.text": (
+        "O artigo comparou as estratégias em milhares de textos. Aqui, {n} começos de texto escritos para este "
+        "projeto ({pt} em português, {en} em inglês), cada estratégia com {tokens} tokens (beam {w}; {samples} "
+        "amostras por estratégia sorteada). A tabela vem de `bench/decoding_bench.py`, rodado uma vez "
+        "({date}, {wall} s); é dado guardado, não roda agora. **Autossimilaridade**: a sobreposição média "
+        "(Jaccard) dos trigramas entre duas amostras do mesmo prompt com seeds diferentes; greedy e beam são "
+        "determinísticos, então dão sempre o mesmo texto: 1.",
+        "The paper compared the strategies on thousands of texts. Here, {n} openings written for this project "
+        "({pt} in Portuguese, {en} in English), each strategy with {tokens} tokens (beam {w}; {samples} samples "
+        "per sampled strategy). The table comes from `bench/decoding_bench.py`, run once ({date}, {wall} s); it "
+        "is stored data, nothing runs now. **Self-similarity**: the mean overlap (Jaccard) of trigrams between "
+        "two samples of the same prompt with different seeds; greedy and beam are deterministic, so they always "
+        "give the same text: 1.",
+    ),
+    "decoding.cmp.partial": (
+        "A rodada gravada cobriu {n} dos {total} prompts (a máquina compartilhada estava lenta); a tabela é a "
+        "média desses {n}.",
+        "The stored run covered {n} of the {total} prompts (the shared machine was slow); the table is the mean "
+        "over those {n}.",
+    ),
+    "decoding.cmp.caption": (
+        "Médias sobre os {n} prompts. **termina em loop**: fração das continuações cujo fim é um ciclo de "
+        "tokens repetido ao menos 3 vezes seguidas.",
+        "Means over the {n} prompts. **Ends in a loop**: share of the continuations whose end is a cycle of "
+        "tokens repeated at least 3 times in a row.",
+    ),
+    "decoding.cmp.chart.caption": (
+        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo encontra greedy e beam "
+        "em cima à direita (prováveis e repetitivos), a amostragem pura embaixo à esquerda (variada e "
+        "improvável) e o top-p entre os dois.",
+        "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper finds greedy and beam "
+        "at the top right (likely and repetitive), pure sampling at the bottom left (varied and unlikely) and "
+        "top-p between the two.",
+    ),
+    "decoding.cmp.verdict.yes": (
+        "**A ordem do artigo se reproduz neste modelo**: greedy e beam são os mais repetitivos ({rep_det}), a "
+        "amostragem pura é a menos provável ({lp_pure}), e o top-p fica entre os dois ({rep_p} de repetição, "
+        "log-prob {lp_p}).",
+        "**The paper's ordering holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
+        "sampling is the least likely ({lp_pure}), and top-p sits between the two ({rep_p} repetition, log-prob "
+        "{lp_p}).",
+    ),
+    "decoding.cmp.verdict.no": (
+        "**A ordem do artigo só se reproduz em parte neste modelo**: {detail}",
+        "**The paper's ordering holds only in part for this model**: {detail}",
+    ),
+    "decoding.cmp.fail.repetition": ("greedy/beam não são os mais repetitivos", "greedy/beam are not the most repetitive"),
+    "decoding.cmp.fail.coherence": ("a amostragem pura não é a menos provável", "pure sampling is not the least likely"),
+    "decoding.cmp.fail.between": ("o top-p não fica entre os dois", "top-p does not sit between the two"),
+    "decoding.cmp.missing": ("A tabela guardada não foi encontrada (rode `make bench-decoding`).",
+                             "The stored table was not found (run `make bench-decoding`)."),
+    "decoding.cmp.lang": ("Só os prompts em", "Only the prompts in"),
+    "decoding.cmp.all": ("todos", "all"),
+    "decoding.live.header": ("Recalcular um prompt agora", "Recompute one prompt now"),
+    "decoding.live.pick": ("Prompt da tabela", "Prompt of the table"),
+    "decoding.live.run": ("Recalcular este prompt", "Recompute this prompt"),
+    "decoding.live.hint": (
+        "Roda as cinco estratégias neste prompt, com as mesmas configurações e a mesma seed da tabela (alguns "
+        "segundos), e mostra os números ao lado dos guardados.",
+        "Runs the five strategies on this prompt, with the table's settings and seed (a few seconds), and shows "
+        "the numbers beside the stored ones.",
+    ),
+    "decoding.live.caption": (
+        "«guardado»: o que o bench gravou para este prompt; «agora»: o que rodou agora. Na mesma máquina e com "
+        "os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto flutuante podem mudar um token "
+        "em algum ponto e o texto seguir outro caminho.",
+        "“stored”: what the bench saved for this prompt; “now”: what ran now. On the same machine with the "
+        "same cores the numbers agree; on another CPU, floating-point sums may change one token somewhere and "
+        "the text may take another path.",
+    ),
+    "decoding.live.stored": ("guardado", "stored"),
+    "decoding.live.now": ("agora", "now"),
+    "decoding.more": ("Veja também a penalidade de repetição na página de temperatura.",
+                      "See also the repetition penalty on the temperature page."),
+    "decoding.link.from_loop": ("Por que greedy e beam search degeneram: a página de estratégias de decodificação",
+                                "Why greedy and beam search degenerate: the decoding strategies page"),
+}
