@@ -52,7 +52,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 from bench import protoload as pl  # noqa: E402
-from bench.lb import access_log, ensure_nginx, start_nginx, write_nginx_conf  # noqa: E402
+from bench.lb import COOKIE, access_log, ensure_nginx, start_nginx, write_nginx_conf  # noqa: E402
 
 PORTS = {"nginx": 8651, "A": 8652, "B": 8653}  # this worktree's ports; --port-base moves them
 WIDGETS = {"text_area", "text_input", "slider", "selectbox", "radio", "checkbox", "number_input",
@@ -165,7 +165,7 @@ class Visitor:
 
     @property
     def affinity(self) -> str | None:
-        return next((c.value for c in self.jar if c.name == "tbt_affinity"), None)
+        return next((c.value for c in self.jar if c.name == COOKIE), None)
 
     def get_page(self, base: str) -> int:
         """GET the page's HTML like a browser; nginx answers with the affinity cookie on the first visit."""
