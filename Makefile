@@ -42,6 +42,7 @@ test: deps-dev prepare lint
 ## bench: measured figures (a script, not a test): bench/results.json
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/interactions.py
 
 ## loadtest: 30 concurrent headless-Chromium visitors against a local server: bench/loadtest*.json
 loadtest: deps-dev prepare
