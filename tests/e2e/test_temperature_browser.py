@@ -33,7 +33,7 @@ def test_a_slider_moves_the_numbers(browser, server_url):
     try:
         metrics = page.locator('[data-testid="stMetricValue"]')
         before = metrics.first.inner_text()
-        slider = page.get_by_role("slider").nth(0)  # Temperature T
+        slider = page.get_by_role("slider", name="Temperature T (0 = greedy)")  # bound to the bars, in the browser
         slider.focus()
         for _ in range(8):
             slider.press("ArrowRight")  # 0.70 -> 1.10
