@@ -280,7 +280,7 @@ BINDINGS_CSS = """<style>
 [data-testid="stVegaLiteChart"] .vega-bind label { display: flex; flex-direction: column; gap: 0.15rem;
   align-items: flex-start; text-align: left; }
 [data-testid="stVegaLiteChart"] .vega-bind-name { font-size: 0.95rem; }
-[data-testid="stVegaLiteChart"] .vega-bind input[type="range"] { width: 100%; min-height: 1.8rem; margin: 0;
+[data-testid="stVegaLiteChart"] .vega-bind input[type="range"] { width: 100% !important; min-height: 1.8rem; margin: 0;
   accent-color: #0072B2; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"]:focus-visible { outline: 3px solid #E69F00; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"] + span { display: none; }

@@ -40,5 +40,6 @@ def test_a_slider_moves_the_numbers(browser, server_url):
         settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         assert metrics.first.inner_text() != before  # more tokens can come out at a higher T
+        assert "t=1.1" in page.url  # the link follows the slider (shared links carry it)
     finally:
         page.close()
