@@ -49,6 +49,7 @@ test-portable: deps-dev prepare
 bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/visit_cost.py
+	$(BIN)/python bench/interactions.py
 
 ## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (a few minutes)
 bench-decoding: deps-dev prepare

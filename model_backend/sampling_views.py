@@ -201,6 +201,62 @@ def mass_curve(logits: np.ndarray, temperature: float, ranks) -> tuple[tuple[int
     return tuple((int(n), float(cum[n - 1])) for n in ranks if 1 <= n <= len(cum))
 
 
+# ---------------------------------------------------------------- the chain, run again in the browser
+
+T_STEPS = tuple(round(0.05 * i, 2) for i in range(41))  # every value of the page's T slider: 0, 0.05, ..., 2
+
+
+@dataclass(frozen=True)
+class BrowserLogits:
+    """What a browser needs to run generate()'s chain itself, for any slider setting, without the
+    262,144 logits: the most likely tokens and every context token one by one, and the rest (the tail)
+    in bins whose softmax mass is precomputed for each temperature the slider can take.
+
+    The tail holds no context token, so the repetition penalty never touches it; temperature only
+    rescales it (its mass at each T is in bin_logmass); top-k never reaches it (k <= 100 < len(ids)
+    minus the context tokens); top-p may end inside it, where the browser keeps the part of one bin
+    that fills the nucleus (tests/unit/test_browser_chain.py checks the result against the chain).
+    """
+
+    ids: np.ndarray  # [M] token ids sent one by one: the `top` most likely (raw), then the other context tokens
+    logits: np.ndarray  # [M] their raw logits (float32 values, as float64)
+    in_context: np.ndarray  # [M] bool: the token is in the context, so the repetition penalty applies
+    raw_probs: np.ndarray  # [M] softmax of the raw logits over the whole vocabulary
+    bin_top: np.ndarray  # [B] the highest raw logit in each tail bin (bins in descending order)
+    bin_size: np.ndarray  # [B] tokens in each bin
+    bin_logmass: np.ndarray  # [B, len(T_STEPS)] log(sum over the bin of exp(logit / T)); T = 0 uses T = 1
+
+
+def browser_logits(logits: np.ndarray, context_ids=(), top: int = 1000, bins: int = 160) -> BrowserLogits:
+    """Split a [V] logit vector into what the browser computes with (see BrowserLogits).
+
+    Bins grow geometrically down the tail (about 35 tokens each just below the top tokens, a few
+    thousand at the far end), so the bins where the nucleus may end, at the top of the tail, are small.
+    """
+    raw = np.asarray(logits, dtype=np.float32).astype(np.float64)  # [V]
+    order = np.argsort(-raw, kind="stable")  # [V] most likely first
+    ctx = {int(i) for i in context_ids if 0 <= int(i) < raw.shape[0]}
+    head = [int(i) for i in order[:top]]
+    ids = np.array(head + sorted(ctx - set(head)), dtype=np.int64)  # [M]
+    tail = np.array([i for i in order[top:] if int(i) not in ctx], dtype=np.int64)  # [V - M], descending
+    shift = raw.max()
+    log_z = shift + np.log(np.exp(raw - shift).sum())
+    edges = np.unique(np.round(np.geomspace(top, top + len(tail), bins + 1)).astype(np.int64) - top)
+    tops, sizes, masses = [], [], []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        part = raw[tail[lo:hi]]  # [n] one bin's logits
+        tops.append(float(part[0]))
+        sizes.append(len(part))
+        row = []
+        for t in T_STEPS:
+            x = part / (t if t > 0 else 1.0)
+            row.append(float(x.max() + np.log(np.exp(x - x.max()).sum())))
+        masses.append(row)
+    return BrowserLogits(ids=ids, logits=raw[ids], in_context=np.array([int(i) in ctx for i in ids]),
+                         raw_probs=np.exp(raw[ids] - log_z), bin_top=np.array(tops), bin_size=np.array(sizes),
+                         bin_logmass=np.array(masses))
+
+
 # ---------------------------------------------------------------- drawing samples
 
 @dataclass(frozen=True)

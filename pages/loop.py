@@ -50,7 +50,10 @@ def render() -> None:
     next_page_link("loop")
 
 
+@st.fragment
 def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
+    """The run and everything it draws. A fragment: "Next token", "Generate" and the step picker rerun only
+    this part (one decode step from the kept KV cache, then its drawings), not the settings above it."""
     try:
         mb.check_params(params, backend.settings().max_new_tokens)
     except mb.InvalidInput as exc:
@@ -86,7 +89,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
             view.live(run, text_slot, tokens_slot, chart_slot)
         progress.empty()
     if (step_once or to_end) and run.done:
-        st.rerun()  # the buttons above were drawn before the loop ended: redraw them disabled
+        st.rerun(scope="fragment")  # the buttons above were drawn before the loop ended: redraw them disabled
     view.live(run, text_slot, tokens_slot, chart_slot)
     if run.done:
         view.finish_box(run.result)

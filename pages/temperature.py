@@ -6,7 +6,7 @@ import model_backend as mb
 from model_backend import sampling_views as sv
 from ui import penalties_view, presets_view
 from ui import temperature_view as view
-from ui.charts import show
+from ui.charts import projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
@@ -39,36 +39,35 @@ def seed_example() -> None:
                                    exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
 
 
-def controls() -> mb.SamplingParams:
-    """Values live in session_state (defaults or a shared link), never in value=."""
-    c = st.columns(4)
-    temp = c[0].slider(t("temperature.ctl.t"), 0.0, 2.0, step=0.05, key="temperature_T", help=t("temperature.ctl.t.help"))
-    greedy = temp == 0  # generate(do_sample=False) ignores top-k and top-p
-    k = c[1].slider(t("temperature.ctl.k"), 0, 100, step=1, key="temperature_k", help=t("temperature.ctl.k.help"),
-                    disabled=greedy)
-    p = c[2].slider(t("temperature.ctl.p"), 0.05, 1.0, step=0.01, key="temperature_p", help=t("temperature.ctl.p.help"),
-                    disabled=greedy)
-    r = c[3].slider(t("temperature.ctl.r"), 1.0, 2.0, step=0.05, key="temperature_r", help=t("temperature.ctl.r.help"))
-    return mb.SamplingParams(temperature=float(temp), top_k=int(k), top_p=float(p), repetition_penalty=float(r))
+def live_panel(prompt: str) -> None:
+    """The sliders and the bars run in the browser (no server round trip per step); the panels below
+    follow the sliders in a fragment, rerun once a move has settled (Streamlit reports the chart's
+    sliders 150 ms after the last step)."""
+    st.html(view.BINDINGS_CSS + (view.BINDINGS_PROJECTION_CSS if projection_on() else ""))  # our own static CSS
+    live_fragment(prompt, view.state_params())
 
 
 @st.fragment
 @timed("temperature.live_panel")
-def live_panel(prompt: str) -> None:
-    """Everything these sliders change: sampling math on the cached logits, never a forward pass."""
-    params = controls()
-    if params.greedy:
-        st.info(t("temperature.greedy.on"), icon=":material/trending_flat:")
+def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
+    """Everything these sliders change: sampling math on the cached logits, never a forward pass.
+
+    The bars' spec is built from `init` (the values at the page's last full run), so it stays the same
+    when this fragment reruns and the browser keeps its chart, its sliders and their focus."""
+    event = show(view.live_bars_for(prompt, init), on_select="rerun", key="temperature_live",
+                 selection_mode=[s[0] for s in view.SLIDERS])
+    params = view.follow(event)  # the sliders' values now, into session_state (the link reads them there)
     chain = view.chain(prompt, params)
     names = view.labels(chain.ids)
+    st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(chain.final))))
+    if params.greedy:
+        st.info(t("temperature.greedy.on"), icon=":material/trending_flat:")
     nucleus = next((s.kept for s in chain.stages if s.name == "top_p"), None)
     m = st.columns(3)
     m[0].metric(t("temperature.metric.kept"), fmt_int(chain.stages[-1].kept),
                 help=t("temperature.metric.kept.help", nucleus=fmt_int(nucleus) if nucleus else "—"))
     m[1].metric(t("temperature.metric.entropy"), f"{fmt_float(chain.stages[-1].entropy_bits, 2)} bits")
     m[2].metric(t("temperature.metric.top"), fmt_pct(float(chain.final.max())))
-    show(view.final_bars(chain, names))
-    st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(chain.final))))
     show(view.entropy_chart(view.entropy(prompt, params.repetition_penalty), params.temperature, chain))
     st.caption(t("temperature.entropy.caption"))
 

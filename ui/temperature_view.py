@@ -12,7 +12,7 @@ from model_backend.memo import SharedMemo
 from model_backend.text import token_info
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
-from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.share import Param
 
 PRESETS = ("A capital da França é a cidade de", "The capital of France is", "Meu animal favorito é o")
@@ -237,6 +237,174 @@ def final_bars(view: sv.ChainView, names: list[str], height_step: int = 26) -> a
     bars = alt.Chart(df).mark_bar().encode(color=color, **enc)
     text = alt.Chart(df).mark_text(align="left", dx=4).encode(text="text:N", **enc)
     return (bars + text).properties(height=alt.Step(height_step))
+
+
+# ---------------------------------------------------------------- the chain, run in the browser
+
+# Vega-Lite's number locale for each language, so "19,4%" in pt-BR as fmt_pct writes it.
+VEGA_LOCALE = {"pt-BR": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$", ""]},
+               "en": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}}
+SLIDERS = (("T", "temperature_T", "temperature.ctl.t", 0.0, 2.0, 0.05),  # (param, state key, label, min, max, step)
+           ("K", "temperature_k", "temperature.ctl.k", 0, 100, 1),
+           ("P", "temperature_p", "temperature.ctl.p", 0.05, 1.0, 0.01),
+           ("R", "temperature_r", "temperature.ctl.r", 1.0, 2.0, 0.05))
+
+
+def browser_frame(data: sv.BrowserLogits, names: list[str]) -> pd.DataFrame:
+    """The rows the browser computes with: the sent tokens (the first len(names) are the display tokens,
+    most likely first), then the tail's bins with their mass at every T of the slider."""
+    n = len(data.ids)
+    tokens = pd.DataFrame({"bin": 0, "l": data.logits, "c": data.in_context.astype(int), "rp": data.raw_probs,
+                           "d": [i if i < len(names) else -1 for i in range(n)],
+                           "tok": [names[i] if i < len(names) else "" for i in range(n)]})
+    bins = pd.DataFrame({"bin": 1, "l": data.bin_top, "c": 0, "rp": 0.0, "d": -1, "tok": "",
+                         "lw": [[round(float(x), 6) for x in row] for row in data.bin_logmass]})
+    tokens["lw"] = None
+    return pd.concat([tokens, bins], ignore_index=True)
+
+
+def _q(text: str) -> str:
+    """Our own label as a Vega expression string literal."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+BINDINGS_CSS = """<style>
+[data-testid="stVegaLiteChart"] form.vega-bindings { display: grid; gap: 0.4rem 1.5rem; margin-top: 0.6rem;
+  grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); }
+[data-testid="stVegaLiteChart"] .vega-bind, [data-testid="stVegaLiteChart"] .vega-bind label { width: 100%; }
+[data-testid="stVegaLiteChart"] .vega-bind label { display: flex; flex-direction: column; gap: 0.15rem;
+  align-items: flex-start; text-align: left; }
+[data-testid="stVegaLiteChart"] .vega-bind-name { font-size: 0.95rem; }
+[data-testid="stVegaLiteChart"] .vega-bind input[type="range"] { width: 100% !important; min-height: 1.8rem; margin: 0;
+  accent-color: #0072B2; }
+[data-testid="stVegaLiteChart"] .vega-bind input[type="range"]:focus-visible { outline: 3px solid #E69F00; }
+[data-testid="stVegaLiteChart"] .vega-bind input[type="range"] + span { display: none; }
+</style>"""  # the raw value span is hidden: the chart's title shows the values in the visitor's number style
+BINDINGS_PROJECTION_CSS = """<style>
+[data-testid="stVegaLiteChart"] .vega-bind-name { font-size: 1.3rem !important; color: #000 !important; }
+[data-testid="stVegaLiteChart"] .vega-bind input[type="range"] { min-height: 2.4rem; }
+</style>"""
+
+
+def state_params() -> mb.SamplingParams:
+    """The live panel's settings as they are in session_state (defaults, a shared link, or the sliders)."""
+    s = st.session_state
+    return mb.SamplingParams(temperature=float(s["temperature_T"]), top_k=int(s["temperature_k"]),
+                             top_p=float(s["temperature_p"]), repetition_penalty=float(s["temperature_r"]))
+
+
+def follow(event) -> mb.SamplingParams:
+    """Copy the chart's slider values (reported by Streamlit as its selections) into session_state,
+    clamped to each slider's range and step, and return the settings now in force."""
+    selection = (event or {}).get("selection", {}) if isinstance(event, dict) else getattr(event, "selection", {})
+    for name, key, _, lo, hi, step in SLIDERS:
+        picked = (selection or {}).get(name)
+        if isinstance(picked, list):
+            picked = picked[0] if picked else None
+        if isinstance(picked, dict):
+            picked = picked.get(name)
+        if isinstance(picked, list):
+            picked = picked[0] if picked else None
+        try:
+            value = min(hi, max(lo, float(picked)))
+        except (TypeError, ValueError):
+            continue
+        st.session_state[key] = int(round(value)) if isinstance(step, int) else round(round(value / step) * step, 2)
+    return state_params()
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _browser_data(key: tuple, _logits: np.ndarray, _ctx: tuple) -> sv.BrowserLogits:
+    return sv.browser_logits(_logits, _ctx)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64, ttl=3600)
+def _live_bars(key: tuple, language: str, init: mb.SamplingParams, _data: sv.BrowserLogits,
+               _names: tuple[str, ...]) -> alt.Chart:
+    return live_bars(_data, list(_names), init)
+
+
+def live_bars_for(prompt: str, init: mb.SamplingParams) -> alt.Chart:
+    """The browser-computed bars for this prompt, built once per (prompt, language, initial settings) and
+    shared: the same spec every rerun, so the browser updates nothing until a slider moves."""
+    logits, ctx, _ = prompt_logits(prompt)
+    data = _browser_data(_key(prompt), logits, ctx)
+    return _live_bars(_key(prompt), lang(), init, data, tuple(labels(data.ids[:15])))
+
+
+def live_bars(data: sv.BrowserLogits, names: list[str], init: mb.SamplingParams, precise: bool = False,
+              height_step: int = 26) -> alt.Chart:
+    """The display tokens' bars, with generate()'s chain (repetition penalty -> temperature -> top-k -> top-p
+    -> softmax) computed by the browser from the sliders bound to the chart: a slider step redraws the bars
+    within a frame, with no server round trip. model_backend/sampling.py stays the reference: a test renders
+    this spec with vl-convert and compares it with the chain (precise=True prints the numbers at full precision).
+    """
+    kept_label, cut_label = t("temperature.bars.kept"), t("temperature.bars.cut")
+    values = {"T": init.temperature, "K": init.top_k, "P": init.top_p, "R": init.repetition_penalty}
+    params = [alt.selection_point(name=name, fields=[name], value=values[name], clear=False, on="none",
+                                  bind=alt.binding_range(min=lo, max=hi, step=step, name=t(label)))
+              for name, _, label, lo, hi, step in reversed(SLIDERS)]  # Vega lists bound inputs last-first
+    T, K, P, R = "toNumber(T_T)", "toNumber(K_K)", "toNumber(P_P)", "toNumber(R_R)"  # the inputs' signals
+    pct = ".1%"
+    chart = alt.Chart(browser_frame(data, names)).transform_calculate(
+        # 1. repetition penalty (context tokens only): a positive logit is divided by R, a negative one multiplied
+        pen=f"datum.c ? (datum.l < 0 ? datum.l * {R} : datum.l / {R}) : datum.l",
+        # 2. temperature divides the logits (T = 0 is greedy: the argmax of the penalised logits, shown at T = 1)
+        te=f"{T} > 0 ? {T} : 1",
+    ).transform_calculate(
+        x="datum.bin ? datum.lw[round(datum.te * 20)] : datum.pen / datum.te",  # a bin: log of its mass at this T
+        o="datum.bin ? datum.l / datum.te : datum.pen / datum.te",  # order: a bin sits at its highest logit
+    ).transform_joinaggregate(m="max(x)").transform_calculate(e="exp(datum.x - datum.m)").transform_joinaggregate(
+        z="sum(e)").transform_calculate(
+        pb="datum.e / datum.z",  # softmax after penalty and temperature: the height of a cut bar
+    ).transform_window(rk="rank()", sort=[alt.SortField("o", order="descending")]).transform_calculate(
+        # 3. top-k keeps the k highest scores (ties with the k-th included); 0 = off
+        kk=f"{K} == 0 || datum.rk <= {K}",
+    ).transform_calculate(e2="datum.kk ? datum.e : 0").transform_joinaggregate(z2="sum(e2)").transform_calculate(
+        q="datum.e2 / datum.z2",
+    ).transform_window(cum="sum(q)", frame=[None, 0], ignorePeers=True, sort=[alt.SortField("o", order="descending")]).transform_calculate(
+        # 4. top-p keeps a token while the tokens above it hold less than p (the first one always); in a bin,
+        # the part that fills the nucleus up to p
+        a="max(0, datum.cum - datum.q)",  # the mass of the tokens above this one
+    ).transform_calculate(
+        e3=f"{P} >= 1 ? datum.e2 : datum.bin ? (datum.a < {P} ? min(datum.e2, ({P} - datum.a) * datum.z2) : 0)"
+           f" : (datum.a < {P} || datum.rk == 1 ? datum.e2 : 0)",
+    ).transform_joinaggregate(z3="sum(e3)").transform_calculate(
+        # 5. softmax over what is left, renormalised; greedy is one-hot on the argmax
+        fin=f"{T} == 0 ? (datum.rk == 1 ? 1 : 0) : datum.e3 / datum.z3",
+    ).transform_filter("datum.d >= 0").transform_calculate(
+        why=f"{T} == 0 ? (datum.fin > 0 ? '' : 'greedy') : !datum.kk ? 'top_k' : datum.e3 > 0 ? '' : 'top_p'",
+    ).transform_calculate(
+        value="datum.why ? datum.pb : datum.fin",
+        state=f"datum.why ? {_q(cut_label)} : {_q(kept_label)}",
+        text=f"datum.why == 'greedy' ? {_q(t('temperature.cut.greedy'))} : datum.why == 'top_k' ? "
+             f"{_q(t('temperature.cut.top_k'))} : datum.why == 'top_p' ? {_q(t('temperature.cut.top_p'))} : "
+             f"format(datum.fin, '{pct}')",
+        raw=f"format(datum.rp, '{pct}')", final=f"format(datum.fin, '{pct}')", before=f"format(datum.pb, '{pct}')",
+    )
+    enc = dict(
+        x=alt.X("value:Q", title=t("temperature.axis.prob"), axis=alt.Axis(format="%")),
+        y=alt.Y("tok:N", sort=list(names), title=t("temperature.axis.token"), axis=alt.Axis(labelOverlap=False)),
+        tooltip=[alt.Tooltip("tok:N", title=t("temperature.axis.token")),
+                 alt.Tooltip("raw:N", title=t("temperature.tip.raw")),
+                 alt.Tooltip("final:N", title=t("temperature.tip.final")),
+                 alt.Tooltip("text:N", title=t("temperature.tip.state"))],
+    )
+    color = alt.Color("state:N", title=None, scale=alt.Scale(domain=[kept_label, cut_label], range=[PRIMARY, MASKED]),
+                      legend=alt.Legend(orient="bottom"))
+    bars = chart.mark_bar().encode(color=color, **enc).add_params(*params)
+    if precise:  # for the tests: final probability, probability before the cut, and the cut, in full
+        chart = chart.transform_calculate(text="format(datum.fin, '.12f') + ' ' + format(datum.pb, '.12f') + ' ' + datum.why")
+    text = chart.mark_text(align="left", dx=4).encode(text="text:N", **enc)
+    off = _q(t("temperature.chain.off"))  # two lines, so that a phone shows them whole
+    settings = (f"['T = ' + format({T}, '.2f') + '  ·  top-k ' + ({K} == 0 ? {off} : format({K}, 'd')), "
+                f"'top-p ' + ({P} >= 1 ? {off} : format({P}, '.2f')) + '  ·  ' + "
+                f"{_q(t('temperature.stage.repetition_penalty'))} + ' ' + format({R}, '.2f')]")
+    return (bars + text).properties(
+        height=alt.Step(height_step), title=alt.TitleParams(text=alt.ExprRef(settings), anchor="start"),
+    ).configure(locale={"number": VEGA_LOCALE[lang()]})
 
 
 def entropy_chart(curve, temperature: float, view: sv.ChainView) -> alt.Chart:

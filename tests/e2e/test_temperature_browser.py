@@ -33,12 +33,13 @@ def test_a_slider_moves_the_numbers(browser, server_url):
     try:
         metrics = page.locator('[data-testid="stMetricValue"]')
         before = metrics.first.inner_text()
-        slider = page.get_by_role("slider").nth(0)  # Temperature T
+        slider = page.get_by_role("slider", name="Temperature T (0 = greedy)")  # bound to the bars, in the browser
         slider.focus()
         for _ in range(8):
             slider.press("ArrowRight")  # 0.70 -> 1.10
         settle(page)
         assert page.locator('[data-testid="stException"]').count() == 0
         assert metrics.first.inner_text() != before  # more tokens can come out at a higher T
+        assert "t=1.1" in page.url  # the link follows the slider (shared links carry it)
     finally:
         page.close()
