@@ -37,7 +37,9 @@ def layer_names(tr, index: int, head: int) -> dict[str, int]:
     info = tr.info
     n = len(tr.tokens)
     cut = att.crop(att.pattern(tr.attentions, index, head), att.layer_allowed(info, index, n), att.window(n, 12))
-    grid, _ = fig.grid_frame(tr, [index])
+    grid = fig.grid(tr, (index, head))  # the grid's layer numbers: the header labels drawn over each column
+    top = grid.layer[1].layer[0].data  # headers: layer labels on top (one per column), head names on the left
+    column = fig.grid_columns(info.n_layers, fig.AVG).index(index)
     pipeline_cells = pview.attention_frame(tr, index, head)
     pipeline_link = {p.name: p for p in pview.link_params(info)}
     attention_link = {p.name: p for p in aview.link_params(info)}
@@ -46,7 +48,7 @@ def layer_names(tr, index: int, head: int) -> dict[str, int]:
         "attention title": _number(fig.view_title(info, index, head)),
         "attention download": int(fig.cells_frame(cut, tr.tokens, index, head)["layer"].iloc[0]),
         "attention file name": _number(aview.file_part(index, head)),
-        "attention grid": int(grid["layer_name"].iloc[0]),
+        "attention grid": int(top["label"].iloc[column]),
         "attention link": to_link(index, attention_link["layer"]),
         "pipeline download": int(pipeline_cells["layer"].iloc[0]),
         # the pipeline's slider holds the number shown; its link carries that same number
