@@ -3,7 +3,7 @@ shipped comparison drawn; pressing Measure draws the feedback-loop curve. Screen
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, settle, shoot
+from tests.browser import open_page, settle, shoot
 
 
 @pytest.mark.parametrize("width, locale, words", [
