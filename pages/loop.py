@@ -1,5 +1,6 @@
 """The autoregressive loop, live: step one token at a time or run to the end, and see why it stopped."""
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 import model_backend as mb
 from ui import backend, completion_view, compute_view
@@ -88,8 +89,11 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
                               text=t("loop.progress", n=len(run.steps), max=params.max_new_tokens))
             view.live(run, text_slot, tokens_slot, chart_slot)
         progress.empty()
-    if (step_once or to_end) and run.done:
-        st.rerun(scope="fragment")  # the buttons above were drawn before the loop ended: redraw them disabled
+    if (step_once or to_end) and run.done:  # the buttons above were drawn before the loop ended: redraw them disabled
+        try:
+            st.rerun(scope="fragment")  # a click inside the fragment reran only the fragment: so again
+        except StreamlitAPIException:  # the whole page ran (a test's click, a browser without fragments): rerun it
+            st.rerun()
     view.live(run, text_slot, tokens_slot, chart_slot)
     if run.done:
         view.finish_box(run.result)

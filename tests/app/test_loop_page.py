@@ -61,7 +61,7 @@ def test_max_new_tokens_1_shows_length_with_the_truncation_warning():
     _button(at, "Next token").click().run()
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
-    assert "`length`" in warnings and "not a finished answer" in warnings
+    assert "token limit" in warnings and "max_new_tokens ceiling (1)" in warnings and "not a finished answer" in warnings
     assert _run(at).result.finish_reason == "length"
     assert _button(at, "Next token").disabled  # the loop is over
 
