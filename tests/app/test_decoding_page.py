@@ -8,7 +8,7 @@ from tests.app.helpers import run_page, texts
 from tests.app.link_helpers import chart_frames, open_link, query_value
 
 LINK = {"prompt": "Era uma vez um robô que", "w": "8", "n": "30", "seed": "5", "fb": "Eu não sei.", "fbn": "4",
-        "fbr": "1.5", "bp": "3", "lang": "en"}
+        "fbr": "1.5", "bp": "11", "lang": "en"}  # bp: a prompt the shipped table covers
 KEYS = {"w": "decoding_width", "n": "decoding_tokens", "seed": "decoding_seed", "fb": "decoding_sentence",
         "fbn": "decoding_times", "fbr": "decoding_penalty", "bp": "decoding_bench_prompt"}
 
@@ -28,7 +28,7 @@ def test_a_link_restores_every_setting_and_is_published_back():
     assert not at.exception, at.exception
     assert at.text_area(key="prompt_decoding").value == LINK["prompt"]
     got = {name: at.session_state[key] for name, key in KEYS.items()}
-    assert got == {"w": 8, "n": 30, "seed": 5, "fb": "Eu não sei.", "fbn": 4, "fbr": 1.5, "bp": 3}
+    assert got == {"w": 8, "n": 30, "seed": 5, "fb": "Eu não sei.", "fbn": 4, "fbr": 1.5, "bp": 11}
     for name in KEYS:
         assert str(query_value(at, name)) == str(LINK[name])
     assert query_value(at, "prompt") == LINK["prompt"]
