@@ -23,9 +23,11 @@ def test_a_link_brings_back_the_same_tokens_and_settings(browser, server_url):
         assert page.get_by_label("Prompt (the text the model will continue)").input_value() == LINK["prompt"]
         assert page.get_by_role("combobox", name="Layer").input_value() == "Layer 6 · full attention"
         assert page.get_by_role("combobox", name="Token (query)").input_value() == "2: ·gato"  # as on the axes
-        assert page.get_by_role("radio", name="Head 1").is_checked()
+        assert page.get_by_role("radio", name="Head 2").is_checked()  # head index 1, counted from 1
         assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 4
-        assert {k: query_of(page).get(k) for k in LINK} == LINK  # the page publishes the same view back
+        # the page publishes the same view back, counted from 1 (base=1)
+        assert {k: query_of(page).get(k) for k in (*LINK, "base")} == {**LINK, "layer": "6", "head": "2", "grid": "7",
+                                                                       "base": "1"}
 
         # The "banco" boxes rerun only their fragment; the link still follows them.
         box = page.get_by_label("Sentence 1")
