@@ -2,13 +2,13 @@
 
 STRINGS = {
     "nav.decoding": ("Estratégias de decodificação", "Decoding strategies"),
-    "decoding.title": ("Estratégias de decodificação: por que greedy e beam search degeneram",
+    "decoding.title": ("Estratégias de decodificação: por que guloso e beam search degeneram",
                        "Decoding strategies: why greedy and beam search degenerate"),
     "decoding.intro": (
         "O mesmo modelo, o mesmo prompt, cinco jeitos de escolher o próximo token. Holtzman e colegas "
         "(*The Curious Case of Neural Text Degeneration*, 2019) mostraram que buscar o texto **mais provável** "
-        "(greedy, beam search) dá texto repetitivo e sem graça, que sortear da distribuição inteira dá texto "
-        "incoerente, e propuseram o **top-p** (nucleus sampling) entre os dois. Aqui isso roda de verdade, no "
+        "(guloso, beam search) dá texto repetitivo e sem graça, que sortear da distribuição inteira dá texto "
+        "incoerente, e propuseram o **top-p** (amostragem por núcleo) entre os dois. Aqui isso roda de verdade, no "
         "Gemma 3 270M, com o `generate()` da biblioteca transformers. Nada roda até você apertar um botão.",
         "The same model, the same prompt, five ways to pick the next token. Holtzman and colleagues (*The "
         "Curious Case of Neural Text Degeneration*, 2019) showed that searching for the **most likely** text "
@@ -19,12 +19,12 @@ STRINGS = {
     # 1. side by side
     "decoding.side.header": ("1. Cinco estratégias, um prompt", "1. Five strategies, one prompt"),
     "decoding.side.text": (
-        "- **greedy**: sempre o token mais provável;\n"
+        "- **guloso**: sempre o token mais provável;\n"
         "- **beam search**: mantém as *k* sequências de maior probabilidade acumulada e devolve a melhor;\n"
         "- **amostragem pura** (T = 1): sorteia da distribuição inteira do modelo;\n"
         "- **top-k 40**: sorteia entre os 40 tokens mais prováveis;\n"
         "- **top-p 0,95**: sorteia do menor conjunto de tokens que soma 95% da probabilidade.\n\n"
-        "As três amostragens rodam juntas num único `generate()` em lote, e a seed fixa os sorteios.",
+        "As três amostragens rodam juntas num único `generate()` em lote, e a semente fixa os sorteios.",
         "- **greedy**: always the most likely token;\n"
         "- **beam search**: keeps the *k* sequences with the highest cumulative probability and returns the "
         "best;\n"
@@ -37,7 +37,7 @@ STRINGS = {
     "decoding.ctl.width.help": ("Quantas sequências o beam search mantém a cada passo.",
                                 "How many sequences beam search keeps at each step."),
     "decoding.ctl.tokens": ("Tokens novos", "New tokens"),
-    "decoding.ctl.seed": ("Seed dos sorteios", "Seed of the draws"),
+    "decoding.ctl.seed": ("Semente dos sorteios", "Seed of the draws"),
     "decoding.run": ("Rodar as cinco estratégias", "Run the five strategies"),
     "decoding.run.hint": (
         "Aperte o botão para rodar o modelo. No servidor de 2 núcleos, as cinco juntas levam de alguns "
@@ -49,8 +49,8 @@ STRINGS = {
                              "The settings changed: press the button again to run with them."),
     "decoding.progress": ("{what}: passo {n} de {total}", "{what}: step {n} of {total}"),
     "decoding.progress.sampled": ("as três amostragens, em lote", "the three sampled strategies, batched"),
-    "decoding.progress.score": ("pontuando as continuações", "scoring the continuations"),
-    "decoding.strategy.greedy": ("greedy", "greedy"),
+    "decoding.progress.score": ("pontuando as completações", "scoring the continuations"),
+    "decoding.strategy.greedy": ("guloso", "greedy"),
     "decoding.strategy.beam": ("beam {w}", "beam {w}"),
     "decoding.strategy.sampling": ("amostragem pura (T = 1)", "pure sampling (T = 1)"),
     "decoding.strategy.top_k": ("top-k 40", "top-k 40"),
@@ -71,10 +71,10 @@ STRINGS = {
     "decoding.no": ("não", "no"),
     "decoding.batch": ("{s} (lote de {n})", "{s} (batch of {n})"),
     "decoding.table.caption": (
-        "**4-gramas repetidos**: fração das sequências de 4 tokens da continuação que já tinham aparecido "
+        "**4-gramas repetidos**: fração das sequências de 4 tokens da completação que já tinham aparecido "
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
         "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), numa passada "
-        "só sobre prompt + continuação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
+        "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
         "`generate()` de cada estratégia; as três amostragens dividem um lote.",
         "**Repeated 4-grams**: share of the continuation's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
@@ -83,12 +83,12 @@ STRINGS = {
         "the three sampled strategies share one batch.",
     ),
     "decoding.text.caption": (
-        "Cada continuação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
-        "mesma continuação (a primeira ocorrência fica branca). Passe o mouse para ver cada token.",
+        "Cada completação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
+        "mesma completação (a primeira ocorrência fica branca). Passe o mouse para ver cada token.",
         "Each continuation, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
         "in the same continuation (its first occurrence stays white). Hover to see each token.",
     ),
-    "decoding.text.plain": ("O texto de cada continuação", "The text of each continuation"),
+    "decoding.text.plain": ("O texto de cada completação", "The text of each continuation"),
     "decoding.eos": ("(parou em <eos> depois de {n} tokens)", "(stopped at <eos> after {n} tokens)"),
     # 2. beam tree
     "decoding.tree.header": ("2. Dentro do beam search: os primeiros passos",
@@ -108,7 +108,7 @@ STRINGS = {
     "decoding.tree.none": ("Rode as cinco estratégias (seção 1) para ver a árvore.",
                            "Run the five strategies (section 1) to see the tree."),
     "decoding.tree.axis.step": ("passo", "step"),
-    "decoding.tree.axis.rank": ("posição no ranking do passo", "rank in its step"),
+    "decoding.tree.axis.rank": ("colocação no passo", "rank in its step"),
     "decoding.tree.status": ("situação", "status"),
     "decoding.status.kept": ("mantida", "kept"),
     "decoding.status.pruned": ("cortada", "pruned"),
@@ -122,7 +122,7 @@ STRINGS = {
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
         "cortadas. A vencedora terminou com pontuação {score} (a soma dos log p ÷ número de tokens, como o "
         "`generate()` devolve em `sequences_scores`). Repare: o caminho vencedor nem sempre é o primeiro do "
-        "ranking em cada passo.",
+        "colocação em cada passo.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
         "winner ended with score {score} (the sum of log p ÷ number of tokens, as `generate()` returns it in "
         "`sequences_scores`). Note: the winning path is not always first in its step's ranking.",
@@ -134,7 +134,7 @@ STRINGS = {
     "decoding.loop.text": (
         "A figura 4 do artigo: uma frase repetida *n* vezes. A cada cópia, o modelo acha a próxima cópia "
         "**mais** provável: quanto mais o texto se repete, mais ele espera que se repita. Por isso um loop de "
-        "greedy não se desfaz sozinho: cada volta torna a próxima mais certa. A outra curva passa os mesmos "
+        "guloso não se desfaz sozinho: cada volta torna a próxima mais certa. A outra curva passa os mesmos "
         "logits pela penalidade de repetição da biblioteca (`RepetitionPenaltyLogitsProcessor`).",
         "The paper's Figure 4: a sentence repeated *n* times. With each copy, the model finds the next copy "
         "**more** likely: the more the text repeats, the more it expects repetition. That is why a greedy loop "
@@ -172,7 +172,7 @@ STRINGS = {
         "projeto ({pt} em português, {en} em inglês), cada estratégia com {tokens} tokens (beam {w}; {samples} "
         "amostras por estratégia sorteada). A tabela vem de `bench/decoding_bench.py`, rodado uma vez "
         "({date}, {wall} s); é dado guardado, não roda agora. **Autossimilaridade**: a sobreposição média "
-        "(Jaccard) dos trigramas entre duas amostras do mesmo prompt com seeds diferentes; greedy e beam são "
+        "(Jaccard) dos trigramas entre duas amostras do mesmo prompt com sementes diferentes; guloso e beam são "
         "determinísticos, então dão sempre o mesmo texto: 1.",
         "The paper compared the strategies on thousands of texts. Here, {n} openings written for this project "
         "({pt} in Portuguese, {en} in English), each strategy with {tokens} tokens (beam {w}; {samples} samples "
@@ -188,13 +188,13 @@ STRINGS = {
         "over those {n}.",
     ),
     "decoding.cmp.caption": (
-        "Médias sobre os {n} prompts. **termina em loop**: fração das continuações cujo fim é um ciclo de "
+        "Médias sobre os {n} prompts. **termina em loop**: fração das completações cujo fim é um ciclo de "
         "tokens repetido ao menos 3 vezes seguidas.",
         "Means over the {n} prompts. **Ends in a loop**: share of the continuations whose end is a cycle of "
         "tokens repeated at least 3 times in a row.",
     ),
     "decoding.cmp.chart.caption": (
-        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo encontra greedy e beam "
+        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo encontra guloso e beam "
         "em cima à direita (prováveis e repetitivos), a amostragem pura embaixo à esquerda (variada e "
         "improvável) e o top-p entre os dois.",
         "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper finds greedy and beam "
@@ -202,7 +202,7 @@ STRINGS = {
         "top-p between the two.",
     ),
     "decoding.cmp.verdict.yes": (
-        "**A ordem do artigo se reproduz neste modelo**: greedy e beam são os mais repetitivos ({rep_det}), a "
+        "**A ordem do artigo se reproduz neste modelo**: guloso e beam são os mais repetitivos ({rep_det}), a "
         "amostragem pura é a menos provável ({lp_pure}), e o top-p fica entre os dois ({rep_p} de repetição, "
         "log-prob {lp_p}).",
         "**The paper's ordering holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
@@ -213,7 +213,7 @@ STRINGS = {
         "**A ordem do artigo só se reproduz em parte neste modelo**: {detail}",
         "**The paper's ordering holds only in part for this model**: {detail}",
     ),
-    "decoding.cmp.fail.repetition": ("greedy/beam não são os mais repetitivos", "greedy/beam are not the most repetitive"),
+    "decoding.cmp.fail.repetition": ("guloso/beam não são os mais repetitivos", "greedy/beam are not the most repetitive"),
     "decoding.cmp.fail.coherence": ("a amostragem pura não é a menos provável", "pure sampling is not the least likely"),
     "decoding.cmp.fail.between": ("o top-p não fica entre os dois", "top-p does not sit between the two"),
     "decoding.cmp.missing": ("A tabela guardada não foi encontrada (rode `make bench-decoding`).",
@@ -224,7 +224,7 @@ STRINGS = {
     "decoding.live.pick": ("Prompt da tabela", "Prompt of the table"),
     "decoding.live.run": ("Recalcular este prompt", "Recompute this prompt"),
     "decoding.live.hint": (
-        "Roda as cinco estratégias neste prompt, com as mesmas configurações e a mesma seed da tabela (alguns "
+        "Roda as cinco estratégias neste prompt, com as mesmas configurações e a mesma semente da tabela (alguns "
         "segundos), e mostra os números ao lado dos guardados.",
         "Runs the five strategies on this prompt, with the table's settings and seed (a few seconds), and shows "
         "the numbers beside the stored ones.",
@@ -241,6 +241,6 @@ STRINGS = {
     "decoding.live.now": ("agora", "now"),
     "decoding.more": ("Veja também a penalidade de repetição na página de temperatura.",
                       "See also the repetition penalty on the temperature page."),
-    "decoding.link.from_loop": ("Por que greedy e beam search degeneram: a página de estratégias de decodificação",
+    "decoding.link.from_loop": ("Por que guloso e beam search degeneram: a página de estratégias de decodificação",
                                 "Why greedy and beam search degenerate: the decoding strategies page"),
 }
