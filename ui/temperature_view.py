@@ -198,47 +198,6 @@ def top_prob_chart(curve, seed_points: dict | None) -> alt.Chart:
 
 # ---------------------------------------------------------------- the real model's distribution
 
-def _status(view: sv.ChainView) -> list[str]:
-    """Per display token: which processor cut it ("" = still possible)."""
-    by = {s.name: s for s in view.stages}
-    out = []
-    for i in range(len(view.ids)):
-        if "greedy" in by:
-            out.append("" if by["greedy"].probs[i] > 0 else "greedy")
-        elif "top_k" in by and by["top_k"].probs[i] == 0:
-            out.append("top_k")
-        elif "top_p" in by and by["top_p"].probs[i] == 0:
-            out.append("top_p")
-        else:
-            out.append("")
-    return out
-
-
-def final_bars(view: sv.ChainView, names: list[str], height_step: int = 26) -> alt.Chart:
-    """Top tokens: kept ones at their final probability; cut ones greyed at their probability before the cut."""
-    kept_label, cut_label = t("temperature.bars.kept"), t("temperature.bars.cut")
-    rows = []
-    for i, (name, why) in enumerate(zip(names, _status(view))):
-        value = float(view.final[view.ids[i]]) if not why else float(view.before_cut[i])
-        rows.append({"token": name, "rank": i, "value": value, "state": cut_label if why else kept_label,
-                     "text": fmt_pct(value) if not why else t(f"temperature.cut.{why}"),
-                     "raw": fmt_pct(float(view.stages[0].probs[i])), "final": fmt_pct(float(view.final[view.ids[i]]))})
-    df = pd.DataFrame(rows)
-    enc = dict(
-        x=alt.X("value:Q", title=t("temperature.axis.prob"), axis=alt.Axis(format="%")),
-        y=alt.Y("token:N", sort=list(names), title=t("temperature.axis.token"), axis=alt.Axis(labelOverlap=False)),
-        tooltip=[alt.Tooltip("token:N", title=t("temperature.axis.token")),
-                 alt.Tooltip("raw:N", title=t("temperature.tip.raw")),
-                 alt.Tooltip("final:N", title=t("temperature.tip.final")),
-                 alt.Tooltip("text:N", title=t("temperature.tip.state"))],
-    )
-    color = alt.Color("state:N", title=None, scale=alt.Scale(domain=[kept_label, cut_label], range=[PRIMARY, MASKED]),
-                      legend=alt.Legend(orient="bottom"))
-    bars = alt.Chart(df).mark_bar().encode(color=color, **enc)
-    text = alt.Chart(df).mark_text(align="left", dx=4).encode(text="text:N", **enc)
-    return (bars + text).properties(height=alt.Step(height_step))
-
-
 # ---------------------------------------------------------------- the chain, run in the browser
 
 # Vega-Lite's number locale for each language, so "19,4%" in pt-BR as fmt_pct writes it.
