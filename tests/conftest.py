@@ -2,6 +2,8 @@
 and a real Streamlit server (e2e)."""
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import socket
 import subprocess
@@ -17,6 +19,13 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TBT_VALIDATE_CHARTS", "1")  # the suite checks every chart against the Vega-Lite schema
 ARTIFACTS = ROOT / "artifacts"
+
+
+def run_async(coro):
+    """Run a coroutine to its end on a thread of its own. The session's Playwright browser (sync API)
+    keeps an event loop running on the main thread, where asyncio.run() would refuse to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
 from bench import lb
-from tests.conftest import free_port
+from tests.conftest import free_port, run_async
 
 NGINX = lb.find_nginx()
 pytestmark = pytest.mark.skipif(NGINX is None and not os.environ.get("CI"),
@@ -109,7 +109,7 @@ class Browser:
                 assert await ws.recv() == "ping"
                 return name
 
-        return asyncio.run(go())
+        return run_async(go())
 
 
 def test_a_visitor_stays_on_one_replica(balancer):

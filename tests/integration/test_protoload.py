@@ -1,12 +1,10 @@
 """The protocol load client (bench/protoload.py) against the real app: one visit gets the page's content."""
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bench.protoload import PAGES, marker, query_for, run_load, visit
-from tests.conftest import start_server, stop_server
+from tests.conftest import run_async, start_server, stop_server
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +22,7 @@ def _elements(result) -> list:
 
 def test_one_visit_gets_the_home_page(app_url):
     mine, other = marker(1), marker(2)
-    r = asyncio.run(visit(app_url, "home", query_for("home", mine, "en"), marker=mine, others=[other],
+    r = run_async(visit(app_url, "home", query_for("home", mine, "en"), marker=mine, others=[other],
                           keep=True, timeout=240))
     assert r.status == "ok", r.error
     assert r.ok and not r.exceptions
@@ -42,17 +40,17 @@ def test_one_visit_gets_the_home_page(app_url):
 
 
 def test_an_unknown_page_is_reported(app_url):
-    r = asyncio.run(visit(app_url, "no-such-page", "lang=en", timeout=120))
+    r = run_async(visit(app_url, "no-such-page", "lang=en", timeout=120))
     assert r.status == "page_not_found"
 
 
 def test_two_visitors_each_see_only_their_own_prompt(app_url):
-    report = asyncio.run(run_load(app_url, 2, ["home"], lang="en", timeout=240))
+    report = run_async(run_load(app_url, 2, ["home"], lang="en", timeout=240))
     assert report["errors"] == [] and report["leaks"] == [] and report["own_marker_missing"] == []
     assert report["ready_p95_s"] is not None
 
 
 def test_only_loopback_servers():
     with pytest.raises(ValueError):
-        asyncio.run(visit("http://example.com", "home"))
+        run_async(visit("http://example.com", "home"))
     assert PAGES[0] == "home" and query_for("grokking", "x") == "lang=pt-BR"
