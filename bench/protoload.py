@@ -325,10 +325,10 @@ async def idle_sessions(base_url: str, n: int, page: str = "home", query: str = 
 def start_server(port: int | None = None, env: dict | None = None, log_path: Path | None = None):
     """Start the app on 127.0.0.1 the way `make run` does; return (Popen, base_url, log file)."""
     import os
+    import socket
     import urllib.request
 
     if port is None:
-        import socket
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]

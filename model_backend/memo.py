@@ -48,6 +48,11 @@ class SharedMemo:
                         self._values.popitem(last=False)
                 return value
 
+    def peek(self, key: Hashable) -> Any | None:
+        """The value for key if it is in the memo now, else None (computes nothing, waits for nothing)."""
+        with self._lock:
+            return self._values.get(key)
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._values)

@@ -6,15 +6,14 @@ import asyncio
 import concurrent.futures
 import os
 import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the app's thread policy (model_backend/__init__.py),
+# set here too because a test module may import torch before model_backend
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TBT_VALIDATE_CHARTS", "1")  # the suite checks every chart against the Vega-Lite schema
@@ -52,37 +51,19 @@ def free_port() -> int:
 
 
 def start_server(log_name: str = "server.log"):
-    """Start the real app the way `make run` does (python -m ui.serve); return (process, url, log)."""
+    """Start the real app the way `make run` does (python -m ui.serve), with the model prepared first so
+    the server does not spend a test's time on it; return (process, url, log). Shared with the bench."""
+    from bench.protoload import start_server as start
     from model_backend import prepare
 
-    prepare()  # the server must not spend the test's time preparing
-    port = free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / log_name, "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ui.serve", "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--server.headless", "true"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                return proc, url, log
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    raise RuntimeError(f"the Streamlit server did not become healthy in 90 s; see artifacts/{log_name}")
+    prepare()
+    return start(port=free_port(), log_path=ARTIFACTS / log_name)
 
 
 def stop_server(proc, log) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    from bench.protoload import stop_server as stop
+
+    stop(proc, log)
 
 
 @pytest.fixture(scope="session")

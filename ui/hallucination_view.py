@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +15,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import confidence as cf
+from model_backend.memo import SharedMemo
 from model_backend.text import visible
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
@@ -48,9 +47,10 @@ def preset_for(prompt: str) -> dict | None:
 # --- runs ---------------------------------------------------------------------------------------
 
 @st.cache_resource(show_spinner=False)
-def _memo() -> tuple[OrderedDict, threading.Lock]:
-    """Finished generations, shared by every visitor (they are reproducible: greedy or seeded)."""
-    return OrderedDict(), threading.Lock()
+def _memo() -> SharedMemo:
+    """Finished generations, shared by every visitor (they are reproducible: greedy or seeded); each run
+    is computed once even when many visitors ask for it at the same moment."""
+    return SharedMemo(MEMO_SIZE)
 
 
 def page_bundle(dtype: str) -> mb.ModelBundle:
@@ -63,9 +63,7 @@ def run_key(prompt: str, params: mb.SamplingParams, dtype: str) -> tuple:
 
 
 def cached(prompt: str, params: mb.SamplingParams, dtype: str) -> mb.Generation | None:
-    memo, lock = _memo()
-    with lock:
-        return memo.get(run_key(prompt, params, dtype))
+    return _memo().peek(run_key(prompt, params, dtype))
 
 
 def generation(prompt: str, params: mb.SamplingParams, dtype: str, bar=None, share: tuple[float, float] = (0, 1)
@@ -77,25 +75,25 @@ def generation(prompt: str, params: mb.SamplingParams, dtype: str, bar=None, sha
     found = cached(prompt, params, dtype)
     if found is not None:
         return found
-    s = backend.settings()
-    own = bar is None
-    bar = bar or st.progress(0.0, text=t("hallucination.running"))
-    lo, hi = share
-    result = None
-    for event in mb.iter_generation(page_bundle(dtype), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
-                                    max_new_cap=s.max_new_tokens):
-        if isinstance(event, mb.Step):
-            bar.progress(lo + (hi - lo) * (event.index + 1) / params.max_new_tokens, text=t("hallucination.running"))
-        else:
-            result = event
-    if own:
-        bar.empty()
-    memo, lock = _memo()
-    with lock:
-        memo[run_key(prompt, params, dtype)] = result
-        while len(memo) > MEMO_SIZE:
-            memo.popitem(last=False)
-    return result
+
+    def compute() -> mb.Generation:
+        s = backend.settings()
+        own = bar is None
+        progress = bar or st.progress(0.0, text=t("hallucination.running"))
+        lo, hi = share
+        result = None
+        for event in mb.iter_generation(page_bundle(dtype), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
+                                        max_new_cap=s.max_new_tokens):
+            if isinstance(event, mb.Step):
+                progress.progress(lo + (hi - lo) * (event.index + 1) / params.max_new_tokens,
+                                  text=t("hallucination.running"))
+            else:
+                result = event
+        if own:
+            progress.empty()
+        return result
+
+    return _memo().get(run_key(prompt, params, dtype), compute)
 
 
 def digest(*parts) -> str:

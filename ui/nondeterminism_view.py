@@ -92,9 +92,16 @@ def shared_params(params: list[Param], fixed: bool) -> list[Param]:
 # ---------------------------------------------------------------- 1. sampled runs
 
 
+FIRST_SEEDS = tuple(range(1, MAX_RUNS + 1))
+
+
 def seeds(runs: int, redraw: bool) -> list[int]:
-    """One fresh random seed per run, kept in the session so a rerun does not redraw them."""
-    kept = st.session_state.get("nd_seeds", [])
+    """One seed per run, kept in the session so a rerun does not redraw them. A visit without seeds in its
+    link starts from seeds 1, 2, 3, …: every visitor sees the same first runs, computed once for all of them
+    (the server's cost of a visit, README "Capacity"); "Draw again" draws random ones."""
+    kept = st.session_state.get("nd_seeds")
+    if kept is None:
+        kept = list(FIRST_SEEDS)
     if redraw:
         kept = []
     kept = (kept + [secrets.randbelow(2**31) for _ in range(runs)])[:runs]

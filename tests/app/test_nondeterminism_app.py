@@ -52,6 +52,7 @@ def test_fresh_seeds_split_and_the_tree_shows_the_branches():
     branches = at.dataframe[2].value  # runs, choices at the split, then the branch table
     assert "Branch text" in branches.columns and len(branches) >= 3
     seeds_before = list(df["Seed"])
+    assert [str(s) for s in seeds_before] == ["1", "2", "3", "4", "5"]  # every visitor's first draw: one cache entry
     at.button(key="nd_redraw").click().run()
     assert list(runs_frame(at)["Seed"]) != seeds_before  # "draw again" draws new seeds
 

@@ -108,3 +108,12 @@ def test_a_failed_computation_leaves_nothing_and_a_waiting_caller_computes():
     t2.join(5)
     assert results == {"first": "interrupted", "second": "computed by the second"}
     assert memo.get("k", lambda: pytest.fail("computed again")) == "computed by the second"
+
+
+def test_peek_reads_without_computing_or_waiting():
+    memo = SharedMemo(size=2)
+    assert memo.peek("a") is None
+    assert memo.get("a", lambda: 1) == 1 and memo.peek("a") == 1
+    memo.get("b", lambda: 2)
+    memo.get("c", lambda: 3)  # "a" is the least recently used: dropped
+    assert memo.peek("a") is None and memo.peek("c") == 3 and len(memo) == 2

@@ -32,8 +32,11 @@ STRINGS = {
     "nondeterminism.mode.fixed": ("a mesma em todas as execuções", "the same for every run"),
     "nondeterminism.seed": ("Valor da semente", "Seed value"),
     "nondeterminism.redraw": ("Sortear de novo", "Draw again"),
-    "nondeterminism.redraw.help": ("Novas sementes aleatórias para todas as execuções.",
-                                   "New random seeds for every run."),
+    "nondeterminism.redraw.help": ("Novas sementes aleatórias para todas as execuções. A página abre com as "
+                                   "sementes 1, 2, 3…, as mesmas para todos, para que uma turma veja as mesmas "
+                                   "execuções.",
+                                   "New random seeds for every run. The page opens with seeds 1, 2, 3…, the same "
+                                   "for everyone, so that a class sees the same runs."),
     "nondeterminism.generating": ("Gerando as {n} execuções juntas, em um lote…",
                                   "Generating the {n} runs together, as one batch…"),
     "nondeterminism.col.run": ("Execução", "Run"),
