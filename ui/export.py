@@ -1,6 +1,7 @@
 """Downloads: every trace a page shows can be saved as CSV or JSON."""
 from __future__ import annotations
 
+import functools
 import json
 
 import pandas as pd
@@ -9,12 +10,19 @@ import streamlit as st
 from ui.i18n import t
 
 
+def as_csv(df: pd.DataFrame) -> bytes:
+    return df.to_csv(index=False).encode("utf-8")
+
+
+def as_json(df: pd.DataFrame) -> bytes:
+    return json.dumps(df.to_dict(orient="records"), ensure_ascii=False, indent=1, default=float).encode("utf-8")
+
+
 def downloads(df: pd.DataFrame, name: str, key: str) -> None:
-    """Two buttons: the table as CSV (UTF-8) and as JSON (records)."""
+    """Two buttons: the table as CSV (UTF-8) and as JSON (records). The files are written when a button is
+    clicked (Streamlit's deferred download), not on every run of the page: most visits download nothing."""
     left, right = st.columns(2)
-    left.download_button(t("export.csv"), df.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
+    left.download_button(t("export.csv"), functools.partial(as_csv, df), file_name=f"{name}.csv",
                          mime="text/csv", key=f"{key}_csv", icon=":material/download:")
-    right.download_button(t("export.json"), json.dumps(df.to_dict(orient="records"), ensure_ascii=False, indent=1,
-                                                       default=float).encode("utf-8"),
-                          file_name=f"{name}.json", mime="application/json", key=f"{key}_json",
-                          icon=":material/download:")
+    right.download_button(t("export.json"), functools.partial(as_json, df), file_name=f"{name}.json",
+                          mime="application/json", key=f"{key}_json", icon=":material/download:")
