@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the app's thread policy (model_backend/__init__.py),
-# set here too because a test module may import torch before model_backend
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TBT_VALIDATE_CHARTS", "1")  # the suite checks every chart against the Vega-Lite schema
+import model_backend  # noqa: E402, F401  its thread policy is set before numpy and torch load
+
 ARTIFACTS = ROOT / "artifacts"
 
 

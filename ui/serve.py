@@ -10,12 +10,18 @@ It also stops the one poller that `fileWatcherType = "none"` does not stop: Stre
 watches every config.toml path (~/.streamlit and ./.streamlit) with a PollingPathWatcher, forced to
 "poll", re-reading and hashing each path every 0.2 s so that a changed config reloads. A server
 reads its config once.
+
+And it imports model_backend before Streamlit, so that the process-wide thread policy (model_backend's
+THREAD_POLICY) is in the environment before numpy and torch load their thread pools.
 """
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+import model_backend  # noqa: F401  first: its thread policy is set before Streamlit loads numpy
+
+# isort: split
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import bootstrap, cli
 
