@@ -1,6 +1,7 @@
 """The grokking page's pieces: the cached shipped run, curve/spectrum/wave charts, the Fourier panel."""
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -73,16 +74,25 @@ def _encodings(df: pd.DataFrame, value: str, x_max: int | None = None) -> dict:
         "x": _step_x(x_max or (df["step"].max() if len(df) else 2)),
         "color": alt.Color("split:N", title=t("grokking.axis.split"),
                            scale=alt.Scale(domain=splits, range=[TRAIN_COLOR, TEST_COLOR])),
-        "tooltip": [alt.Tooltip("run:N", title=t("grokking.axis.run")),
-                    alt.Tooltip("split:N", title=t("grokking.axis.split")),
+        "tooltip": [alt.Tooltip("split:N", title=t("grokking.axis.split")),
                     alt.Tooltip("step_label:N", title=t("grokking.tip.step")),
                     alt.Tooltip(f"{value}_label:N", title=t("grokking.tip.value"))],
     }
-    runs = list(dict.fromkeys(df["run"]))
+    runs = list(dict.fromkeys(df["run"])) if "run" in df else []
     if len(runs) > 1:  # the earlier run dashed, the latest solid
+        enc["tooltip"].insert(0, alt.Tooltip("run:N", title=t("grokking.axis.run")))
         enc["strokeDash"] = alt.StrokeDash("run:N", title=t("grokking.axis.run"),
                                            scale=alt.Scale(domain=runs, range=[[6, 4], [1, 0]][-len(runs):]))
     return enc
+
+
+def _columns(df: pd.DataFrame, value: str) -> pd.DataFrame:
+    """Only what a chart of `value` ("acc" or "loss") draws and shows: the page sends less (README "Capacity");
+    the run's name only when there are two runs to tell apart."""
+    keep = ["split", "step", value, f"{value}_label", "step_label"]
+    if "run" in df and df["run"].nunique() > 1:
+        keep.insert(0, "run")
+    return df[[c for c in keep if c in df]]
 
 
 def _phase_marks(memo: int | None, jump: int | None, last: int, selected: int | None) -> list[alt.Chart]:
@@ -114,6 +124,7 @@ def _phase_marks(memo: int | None, jump: int | None, last: int, selected: int | 
 def accuracy_chart(df: pd.DataFrame, memo: int | None, jump: int | None, selected: int | None = None,
                    pickable: bool = False, x_max: int | None = None) -> alt.LayerChart:
     """Accuracy against step (log axis) with the phases marked; `pickable` adds a click-to-pick selection."""
+    df = _columns(df, "acc")
     enc = _encodings(df, "acc", x_max)
     y = alt.Y("acc:Q", title=t("grokking.axis.acc"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
     lines = alt.Chart(df).mark_line(strokeWidth=2.5).encode(y=y, **enc)
@@ -127,6 +138,7 @@ def accuracy_chart(df: pd.DataFrame, memo: int | None, jump: int | None, selecte
 
 def loss_chart(df: pd.DataFrame) -> alt.Chart:
     """Train and test loss against step, both axes logarithmic."""
+    df = _columns(df, "loss")
     y = alt.Y("loss:Q", title=t("grokking.axis.loss"), scale=alt.Scale(type="log"), axis=alt.Axis(format="~g"))
     return alt.Chart(df).mark_line(strokeWidth=2.5).encode(y=y, **_encodings(df, "loss")).properties(height=240)
 
@@ -177,9 +189,12 @@ def waves_chart(wave, p: int, top: float = 1.5) -> alt.LayerChart:
 
     `top` bounds the value axis (the same for every chart in a row, so amplitudes compare)."""
     names = {"cos": t("grokking.wave.cos"), "sin": t("grokking.wave.sin")}
-    fine = np.linspace(0, p, 8 * p)  # [8p] positions for the smooth reference curves
-    ideal = pd.concat([pd.DataFrame({"x": fine, "value": np.cos(2 * np.pi * fine / p), "wave": names["cos"]}),
-                       pd.DataFrame({"x": fine, "value": np.sin(2 * np.pi * fine / p), "wave": names["sin"]})])
+    # The smooth reference curves are computed in the browser (a sequence and two formulas), not sent:
+    # 8 points per unit of x, as the server once sent them.
+    wave_name = f"datum.key === 'cos' ? {json.dumps(names['cos'])} : {json.dumps(names['sin'])}"
+    ideal = alt.Chart(alt.sequence(0, 8 * p + 1, as_="i")).transform_calculate(
+        x="datum.i / 8", cos=f"cos(2 * PI * datum.i / {8 * p})", sin=f"sin(2 * PI * datum.i / {8 * p})",
+    ).transform_fold(["cos", "sin"], as_=["key", "value"]).transform_calculate(wave=wave_name)
     a = np.arange(p)
     dots = pd.concat([pd.DataFrame({"a": a, "value": wave.cos_curve, "wave": names["cos"],
                                     "what": t("grokking.wave.learned_cos")}),
@@ -191,7 +206,7 @@ def waves_chart(wave, p: int, top: float = 1.5) -> alt.LayerChart:
                       scale=alt.Scale(domain=list(names.values()), range=[OKABE_ITO[0], OKABE_ITO[1]]))
     x = alt.X("x:Q", title=t("grokking.axis.position", k=wave.k), scale=alt.Scale(domain=[0, p], nice=False))
     y = alt.Y("value:Q", title=t("grokking.axis.value"), scale=alt.Scale(domain=[-top, top], nice=False))
-    lines = alt.Chart(ideal).mark_line(strokeWidth=1.5, opacity=0.6).encode(
+    lines = ideal.mark_line(strokeWidth=1.5, opacity=0.6).encode(
         x=x, y=y, color=color, detail=alt.Detail("wave:N"), tooltip=[alt.Tooltip("wave:N", title=t("grokking.axis.wave"))])
     points = alt.Chart(dots).mark_circle(size=30, opacity=0.85).encode(
         x=x, y=y, color=color, tooltip=[alt.Tooltip("what:N", title=t("grokking.axis.wave")),
