@@ -1,11 +1,17 @@
 """Chart defaults: large labels for projectors and a colour-blind-safe palette (Okabe-Ito)."""
 from __future__ import annotations
 
+import dataclasses
 import functools
+import hashlib
 import os
 
 import altair as alt
+import numpy as np
+import pandas as pd
 from altair.utils import schemapi
+
+from model_backend.memo import SharedMemo
 
 # Altair checks every chart object against the Vega-Lite JSON schema twice: when it is built and when it is
 # converted. On the temperature page that was ~60% of a slider move's time (cProfile). The app's charts are
@@ -56,6 +62,70 @@ def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
             labelFontSize=20, titleFontSize=22, labelColor="#000", titleColor="#000").configure_title(
             fontSize=26, color="#000").configure_text(fontSize=20, color="#000")
     return chart
+
+
+class _NoFingerprint(Exception):
+    """An argument this module cannot fingerprint: the builder is called, not cached."""
+
+
+def _fingerprint(x, h) -> None:
+    """Feed x's content into the hash h. Values, tuples, lists, dicts, numpy arrays, DataFrames and frozen
+    dataclasses of those; anything else raises _NoFingerprint (never an object's id: ids are reused)."""
+    if x is None or isinstance(x, (bool, int, float, str, bytes, np.integer, np.floating)):
+        h.update(repr((type(x).__name__, x)).encode())
+    elif isinstance(x, np.ndarray):
+        if x.dtype == object:
+            raise _NoFingerprint
+        h.update(f"nd{x.dtype}{x.shape}".encode())
+        h.update(np.ascontiguousarray(x).tobytes())
+    elif isinstance(x, pd.DataFrame):
+        h.update(repr(("df", list(x.columns), [str(d) for d in x.dtypes], x.shape)).encode())
+        try:
+            h.update(pd.util.hash_pandas_object(x, index=True).to_numpy().tobytes())
+        except TypeError as exc:  # cells that pandas cannot hash (lists, objects)
+            raise _NoFingerprint from exc
+    elif isinstance(x, (list, tuple)):
+        h.update(f"{type(x).__name__}{len(x)}(".encode())
+        for v in x:
+            _fingerprint(v, h)
+        h.update(b")")
+    elif isinstance(x, dict):
+        h.update(f"dict{len(x)}(".encode())
+        for k, v in x.items():
+            _fingerprint(k, h)
+            _fingerprint(v, h)
+        h.update(b")")
+    elif dataclasses.is_dataclass(x) and not isinstance(x, type) and x.__dataclass_params__.frozen:
+        h.update(type(x).__qualname__.encode())
+        for f in dataclasses.fields(x):
+            _fingerprint(getattr(x, f.name), h)
+    else:
+        raise _NoFingerprint
+
+
+_BUILT = SharedMemo(256)  # finished chart objects, shared by every visitor (they are read, never changed)
+
+
+def cached_chart(builder):
+    """Keep what a chart builder returns, per its arguments' content, the language and projection mode.
+
+    Building an Altair chart (encodings, layers, parameters) was most of a warm visit's server time on the
+    tokenizer, loop and grokking pages; a second visitor with the same inputs now gets the same chart
+    object. A builder that reads anything else than its arguments, the language and projection mode must
+    not use this. Arguments this module cannot fingerprint make the call go straight to the builder."""
+    @functools.wraps(builder)
+    def build(*args, **kwargs):
+        from ui.i18n import lang
+
+        h = hashlib.blake2b(digest_size=16)
+        try:
+            _fingerprint((args, sorted(kwargs.items())), h)
+        except _NoFingerprint:
+            return builder(*args, **kwargs)
+        key = (builder.__module__, builder.__qualname__, lang(), projection_on(), h.digest())
+        return _BUILT.get(key, lambda: builder(*args, **kwargs))
+
+    return build
 
 
 EXPORT_WIDTH = 760  # px: charts saved as images get this width when their spec does not set one

@@ -22,7 +22,7 @@ from model_backend.grokking import (
 )
 from model_backend.grokking import shipped as shipped_run_mod
 from model_backend.grokking.live import MAX_RUNS
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
@@ -121,6 +121,7 @@ def _phase_marks(memo: int | None, jump: int | None, last: int, selected: int | 
     return layers
 
 
+@cached_chart
 def accuracy_chart(df: pd.DataFrame, memo: int | None, jump: int | None, selected: int | None = None,
                    pickable: bool = False, x_max: int | None = None) -> alt.LayerChart:
     """Accuracy against step (log axis) with the phases marked; `pickable` adds a click-to-pick selection."""
@@ -136,6 +137,7 @@ def accuracy_chart(df: pd.DataFrame, memo: int | None, jump: int | None, selecte
     return alt.layer(*layers).properties(height=300)
 
 
+@cached_chart
 def loss_chart(df: pd.DataFrame) -> alt.Chart:
     """Train and test loss against step, both axes logarithmic."""
     df = _columns(df, "loss")
@@ -167,6 +169,7 @@ def step_from_selection(selection, checkpoints: Sequence[int]) -> int | None:
     return int(checkpoints[int(np.argmin(np.abs(logs - np.log(step))))])
 
 
+@cached_chart
 def spectrum_chart(spec) -> alt.Chart:
     """Bars: share of the embedding's power at each frequency k; key frequencies in the primary colour."""
     key, other = t("grokking.kind.key"), t("grokking.kind.other")
@@ -183,6 +186,7 @@ def spectrum_chart(spec) -> alt.Chart:
     ).properties(height=230)
 
 
+@cached_chart
 def waves_chart(wave, p: int, top: float = 1.5) -> alt.LayerChart:
     """Exact cos/sin as smooth lines and the embedding's projections as dots, with the numbers a placed
     at k·a mod p (their position on the wave of frequency k), so a perfect wave is one clean period.

@@ -18,7 +18,7 @@ from model_backend import confidence as cf
 from model_backend.memo import SharedMemo
 from model_backend.text import visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
@@ -153,6 +153,7 @@ def _budget_expr() -> str:
     return expr
 
 
+@cached_chart
 def chips_chart(df: pd.DataFrame, selected: int | None = None) -> alt.Chart:
     """Generated tokens as chips that wrap like text, filled by probability (viridis), % under each token."""
     budget = alt.param(name="budget", expr=_budget_expr())
@@ -193,6 +194,7 @@ def token_frame(rows: tuple[cf.TokenConfidence, ...], steps: tuple[mb.Step, ...]
     })
 
 
+@cached_chart
 def line_chart(df: pd.DataFrame, field: str, title: str, fmt: str, domain=None, selected: int | None = None
                ) -> alt.Chart:
     """One point per generated token, joined by a line; x = step, tooltip = token and value.
@@ -211,6 +213,7 @@ def line_chart(df: pd.DataFrame, field: str, title: str, fmt: str, domain=None, 
     return chart.properties(height=230)
 
 
+@cached_chart
 def alternatives_chart(row: cf.TokenConfidence) -> alt.Chart:
     """The step's top alternatives as bars; the token the run took is drawn in another colour."""
     df = pd.DataFrame({
@@ -301,6 +304,7 @@ def summary_frame(runs: list[PairRun]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@cached_chart
 def summary_chart(df: pd.DataFrame) -> alt.Chart:
     """Mean probability of every completion: one row per pair (its name written above the row, so narrow
     screens keep the whole width for the dots), one dot per completion, coloured and shaped by kind."""

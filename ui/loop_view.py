@@ -15,7 +15,7 @@ import model_backend as mb
 from model_backend.pipeline import kv_bytes_per_position
 from model_backend.text import visible
 from ui import backend, finish_reasons
-from ui.charts import OKABE_ITO, PRIMARY, projection_on, show
+from ui.charts import OKABE_ITO, PRIMARY, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param, publish, restore, share_box
@@ -172,6 +172,7 @@ def reset_run(prompt: str, params: mb.SamplingParams) -> None:
     st.session_state.setdefault("loop_runs", OrderedDict()).pop(run_key(prompt, params), None)
 
 
+@cached_chart
 def candidates_chart(step: mb.Step) -> alt.Chart:
     """The step's top-10 candidates, the chosen one in another colour (added if it was not in the top 10)."""
     rows = [(c.id, c.text, c.prob) for c in step.top]

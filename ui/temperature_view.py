@@ -11,7 +11,7 @@ from model_backend import sampling_views as sv
 from model_backend.memo import SharedMemo
 from model_backend.text import token_info
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.share import Param
 
@@ -178,6 +178,7 @@ def seed_table(rows: tuple[sv.TableRow, ...]) -> pd.DataFrame:
     return pd.DataFrame(data)
 
 
+@cached_chart
 def top_prob_chart(curve, seed_points: dict | None) -> alt.Chart:
     computed, printed = t("temperature.curve.computed"), t("temperature.curve.seed")
     df = pd.DataFrame([{"T": x, "p": y, "kind": computed, "label": fmt_pct(y)} for x, y in curve])
@@ -366,6 +367,7 @@ def live_bars(data: sv.BrowserLogits, names: list[str], init: mb.SamplingParams,
     ).configure(locale={"number": VEGA_LOCALE[lang()]})
 
 
+@cached_chart
 def entropy_chart(curve, temperature: float, view: sv.ChainView) -> alt.Chart:
     """Entropy against T (temperature only), with this setting's point before and after the cuts."""
     before, after = t("temperature.entropy.before"), t("temperature.entropy.after")
@@ -441,6 +443,7 @@ def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
     return (cells + text).properties(height=alt.Step(26))
 
 
+@cached_chart
 def grid_chart(df: pd.DataFrame) -> alt.Chart:
     x = alt.X("p:O", title=t("temperature.axis.top_p"), axis=alt.Axis(labelAngle=0))
     y = alt.Y("T:O", title=t("temperature.axis.t"))
@@ -481,6 +484,7 @@ def draw_chart(draw: sv.Draw, names: list[str]) -> alt.Chart:
     ).properties(height=alt.Step(14))
 
 
+@cached_chart
 def mass_chart(curves: dict[str, tuple], sizes: dict[str, int], p: float) -> alt.Chart:
     """Probability of the n most likely tokens together, against n (log scale): the nucleus is where a
     curve crosses p."""

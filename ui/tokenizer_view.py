@@ -19,7 +19,7 @@ from model_backend.loading import cache_is_valid, cache_path, catalog_entry
 from model_backend.text import token_info, visible
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, projection_on
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on
 from ui.i18n import fmt_int, t
 from ui.share import Param
 from ui.widgets import show_error
@@ -289,6 +289,7 @@ def _budget_expr(scale: float = 1.0) -> str:
     return expr
 
 
+@cached_chart
 def chips_chart(df: pd.DataFrame, selectable: bool = False, selected: int | None = None) -> alt.Chart:
     """Tokens as coloured chips that wrap like text. The layout follows the chart's width.
 
@@ -357,6 +358,7 @@ def token_table(pieces) -> pd.DataFrame:
     })
 
 
+@cached_chart
 def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
     """Tokens for the same sentences in Portuguese and English, one pair of bars per tokenizer."""
     pt, en = t("tokenizer.cost.pt"), t("tokenizer.cost.en")
@@ -414,6 +416,7 @@ def one_hot_chart(token_id: int, vocab_size: int, tokenizer, around: int = 6) ->
     return alt.layer(cells, digits).properties(height=alt.Step(52))  # a fixed height collapses a one-row chart
 
 
+@cached_chart
 def strip_chart(values: np.ndarray) -> alt.Chart:
     """Every number of a row as a coloured cell (blue negative, orange positive; the top 2% saturate)."""
     edge = float(np.quantile(np.abs(values), 0.98)) or 1.0  # a few outliers must not wash out the rest

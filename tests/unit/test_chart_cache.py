@@ -1,0 +1,79 @@
+"""Chart builders keep their charts per argument content, language and projection mode (ui.charts.cached_chart)."""
+import dataclasses
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import pytest
+import streamlit as st
+
+from model_backend.types import Candidate
+from ui.charts import _fingerprint, _NoFingerprint, cached_chart
+
+calls = []
+
+
+@cached_chart
+def bars(df: pd.DataFrame, title: str = "") -> alt.Chart:
+    calls.append(len(df))
+    return alt.Chart(df).mark_bar().encode(x="x:Q", y="y:N").properties(title=title)
+
+
+@pytest.fixture(autouse=True)
+def _lang():
+    st.session_state["lang"] = "en"
+    st.session_state["projection"] = False
+    yield
+
+
+def _digest(x) -> bytes:
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=16)
+    _fingerprint(x, h)
+    return h.digest()
+
+
+def test_same_content_gives_the_same_chart_and_other_content_another():
+    calls.clear()
+    a = bars(pd.DataFrame({"x": [1.0, 2.0], "y": ["a", "b"]}), title="t")
+    b = bars(pd.DataFrame({"x": [1.0, 2.0], "y": ["a", "b"]}), title="t")  # a new frame, the same content
+    assert a is b and calls == [2]
+    c = bars(pd.DataFrame({"x": [1.0, 2.5], "y": ["a", "b"]}), title="t")
+    d = bars(pd.DataFrame({"x": [1.0, 2.0], "y": ["a", "b"]}), title="u")
+    assert c is not a and d is not a and calls == [2, 2, 2]
+
+
+def test_language_and_projection_mode_are_part_of_the_key():
+    calls.clear()
+    df = pd.DataFrame({"x": [3.0], "y": ["z"]})
+    en = bars(df)
+    st.session_state["lang"] = "pt-BR"
+    pt = bars(df)
+    st.session_state["projection"] = True
+    projected = bars(df)
+    assert len({id(en), id(pt), id(projected)}) == 3 and len(calls) == 3
+
+
+def test_fingerprints_tell_values_apart_and_refuse_what_they_cannot_read():
+    assert _digest((1, "a")) != _digest((1, "b")) and _digest(1) != _digest(1.0) and _digest(1) != _digest("1")
+    assert _digest(np.arange(3, dtype=np.float32)) != _digest(np.arange(3, dtype=np.float64))
+    assert _digest(np.zeros((2, 3))) != _digest(np.zeros((3, 2)))
+    one = Candidate(id=5, text="a", logit=1.0, prob=0.5)
+    assert _digest(one) == _digest(dataclasses.replace(one)) and _digest(one) != _digest(dataclasses.replace(one, prob=0.6))
+    with pytest.raises(_NoFingerprint):
+        _digest(object())
+    with pytest.raises(_NoFingerprint):
+        _digest(np.array([object()]))
+
+
+def test_a_builder_with_an_argument_it_cannot_fingerprint_is_simply_called():
+    calls.clear()
+
+    @cached_chart
+    def with_object(obj, df):
+        calls.append(1)
+        return alt.Chart(df).mark_point()
+
+    df = pd.DataFrame({"x": [1]})
+    assert with_object(object(), df) is not with_object(object(), df) and calls == [1, 1]
