@@ -70,7 +70,8 @@ def sidebar() -> None:
         if st.session_state.get("projection"):
             st.html(charts.PROJECTION_CSS)  # our own static CSS, never visitor text
         with st.expander(t("side.advanced")):
-            names = {d: t(f"side.dtype.{d}") for d in ("auto", "float32", "bfloat16")}  # not t() inside a lambda:
+            names = {d: t(f"side.dtype.{d}", auto=backend.dtype_name("auto"))  # not t() inside a lambda:
+                     for d in ("auto", "float32", "bfloat16")}
             _bound(st.radio, t("side.dtype"), list(names), "dtype", backend.settings().dtype,  # tests format later
                    format_func=names.get)
 

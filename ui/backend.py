@@ -71,8 +71,9 @@ def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
     return mb.load_bundle(spec, dtype, settings=settings())
 
 
-def _dtype_name(dtype: str | None) -> str:
-    """The dtype a setting means on this server ("auto" -> "bfloat16" on a CPU), so both share one model."""
+def dtype_name(dtype: str | None = None) -> str:
+    """The dtype a setting means on this server ("auto" -> "bfloat16" or "float32", by device and CPU), so
+    both share one model."""
     device = pick_device(settings().device)
     return str(pick_dtype(dtype or current_dtype(), device)).replace("torch.", "")
 
@@ -82,7 +83,7 @@ def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
 
     Loaded once per process and kept; the first run prepares the cache with a progress bar.
     """
-    spec, name = current_model(), _dtype_name(dtype)
+    spec, name = current_model(), dtype_name(dtype)
     try:
         _prepare_with_progress(spec)
         with st.spinner(t("prepare.loading", model=spec)):
@@ -124,7 +125,7 @@ def on_model(max_entries: int = 32, ttl: float | None = 3600, resource: bool = F
         @functools.wraps(fn)
         def call(*args, dtype: str | None = None, **kwargs):
             model = bundle_for(dtype)  # loads (with progress) outside the cache, so nothing drawn is cached
-            key = (current_model(), _dtype_name(dtype))
+            key = (current_model(), dtype_name(dtype))
             if not queued:
                 return cached(*key, *args, **kwargs)
             with queue_notice(model):
