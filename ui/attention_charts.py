@@ -10,7 +10,7 @@ import pandas as pd
 
 import model_backend as mb
 from model_backend import attention as att
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.numbering import FIRST, head_no, layer_no
 
@@ -124,6 +124,7 @@ def heatmap_frame(cut: att.Cropped, tokens, labels: list[str], sum_digits: int =
     return pd.DataFrame(rows)
 
 
+@cached_chart
 def heatmap(cut: att.Cropped, tokens, labels: list[str], boundary: str | None = None) -> alt.LayerChart:
     """Queries down, keys across; masked cells grey with '–'; a Σ column with each row's sum.
 
@@ -170,6 +171,7 @@ def heatmap(cut: att.Cropped, tokens, labels: list[str], boundary: str | None = 
 # ---------------------------------------------------------------- one token's bars
 
 
+@cached_chart
 def bars(tr: mb.Trace, pat: np.ndarray, query: int, generated_from: int | None = None) -> alt.Chart:
     """Where one query token looks: its row over the earlier tokens (the strongest BARS_LIMIT if long)."""
     row = pat[query, : query + 1]  # [query+1] keys it may see
@@ -252,6 +254,7 @@ def _js(text: str) -> str:
     return json.dumps(text)
 
 
+@cached_chart
 def grid(tr: mb.Trace, current: tuple[int, int], group: int = AVG) -> alt.LayerChart:
     """All heads as small multiples (or one group of layers, larger); click one to open it large.
     The open head has a vermilion frame."""
@@ -324,6 +327,7 @@ def _grid_frame_mark(current: tuple[int, int], columns: list[int], info: mb.Mode
 # ---------------------------------------------------------------- "banco"
 
 
+@cached_chart
 def similarity_chart(sim: att.Similarity, show_raw: bool) -> alt.Chart:
     """Cosine similarity over layers: the word with itself (centred), different words (baseline), raw."""
     n = len(sim.centred)

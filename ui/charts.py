@@ -5,6 +5,8 @@ import dataclasses
 import functools
 import hashlib
 import os
+import threading
+import weakref
 
 import altair as alt
 import numpy as np
@@ -96,11 +98,41 @@ def _fingerprint(x, h) -> None:
             _fingerprint(v, h)
         h.update(b")")
     elif dataclasses.is_dataclass(x) and not isinstance(x, type) and x.__dataclass_params__.frozen:
-        h.update(type(x).__qualname__.encode())
-        for f in dataclasses.fields(x):
-            _fingerprint(getattr(x, f.name), h)
+        h.update(_dataclass_digest(x))
     else:
         raise _NoFingerprint
+
+
+_DIGESTS: dict[int, tuple[weakref.ref, bytes]] = {}  # id -> (the object, its digest), while it lives
+_DIGESTS_LOCK = threading.Lock()
+
+
+def _dataclass_digest(x) -> bytes:
+    """A frozen dataclass's content digest, computed once per object: a page passes the same Trace (arrays of
+    a few MB) to many builders. Kept while the object lives; frozen, so its content cannot change."""
+    with _DIGESTS_LOCK:
+        found = _DIGESTS.get(id(x))
+        if found is not None and found[0]() is x:
+            return found[1]
+    h = hashlib.blake2b(type(x).__qualname__.encode(), digest_size=16)
+    for f in dataclasses.fields(x):
+        _fingerprint(getattr(x, f.name), h)
+    digest = h.digest()
+    key = id(x)
+    try:
+        ref = weakref.ref(x, lambda _, key=key: _forget(key))
+    except TypeError:  # a dataclass with __slots__ and no __weakref__: computed each time
+        return digest
+    with _DIGESTS_LOCK:
+        _DIGESTS[key] = (ref, digest)
+    return digest
+
+
+def _forget(key: int) -> None:
+    with _DIGESTS_LOCK:
+        found = _DIGESTS.get(key)
+        if found is not None and found[0]() is None:
+            del _DIGESTS[key]
 
 
 _BUILT = SharedMemo(256)  # finished chart objects, shared by every visitor (they are read, never changed)

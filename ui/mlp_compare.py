@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from ui.charts import OKABE_ITO, projection_on, show
+from ui.charts import OKABE_ITO, cached_chart, projection_on, show
 from ui.i18n import fmt_float, fmt_int, t
 
 STAGES = ("in", "up", "act", "out")  # the vector's width at each step of the block
@@ -37,6 +37,7 @@ def weights(d: int, f: int, gated: bool = True) -> tuple[int, int]:
     return 2 * d * 4 * d, (3 if gated else 2) * d * f
 
 
+@cached_chart
 def compare_chart(df: pd.DataFrame) -> alt.Chart:
     steps = list(dict.fromkeys(df["step"]))
     models = list(dict.fromkeys(df["model"]))

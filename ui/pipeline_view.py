@@ -19,7 +19,7 @@ from model_backend.pipeline import (
 )
 from model_backend.text import token_info, visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, projection_on, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.numbering import head_no, layer_index, layer_no
@@ -83,6 +83,7 @@ def _step(px: int) -> alt.Step:
     return alt.Step(round(px * 1.5) if projection_on() else px)
 
 
+@cached_chart
 def _strip(values: np.ndarray, height: int = 30) -> alt.Chart:
     """Every number of a vector as one coloured cell: the vector *is* the representation."""
     df = pd.DataFrame({"dim": np.arange(len(values)), "value": values.astype(float), "row": 0})
@@ -216,6 +217,7 @@ def drawn_row_sums(cells: pd.DataFrame) -> tuple[float, float]:
     return float(sums.min()), float(sums.max())
 
 
+@cached_chart
 def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None = None) -> alt.Chart:
     """[T, T] weights of one head, future cells greyed by the causal mask (they are masked, not zero)."""
     cells = attention_frame(tr, layer, head) if df is None else df

@@ -77,3 +77,23 @@ def test_a_builder_with_an_argument_it_cannot_fingerprint_is_simply_called():
 
     df = pd.DataFrame({"x": [1]})
     assert with_object(object(), df) is not with_object(object(), df) and calls == [1, 1]
+
+
+@dataclasses.dataclass(frozen=True)
+class Arrays:
+    name: str
+    values: np.ndarray
+
+
+def test_a_frozen_dataclass_with_arrays_is_fingerprinted_by_content_once_per_object():
+    a, same, other = Arrays("x", np.arange(4.0)), Arrays("x", np.arange(4.0)), Arrays("x", np.arange(4.0) + 1)
+    assert _digest(a) == _digest(same) and _digest(a) != _digest(other)
+    assert _digest(a) == _digest(a)  # the second time from the per-object memo
+    calls.clear()
+
+    @cached_chart
+    def from_arrays(arrays: Arrays) -> alt.Chart:
+        calls.append(1)
+        return alt.Chart(pd.DataFrame({"v": arrays.values})).mark_bar()
+
+    assert from_arrays(a) is from_arrays(same) and from_arrays(other) is not from_arrays(a) and calls == [1, 1]
