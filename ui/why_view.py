@@ -1,0 +1,528 @@
+"""The "Why this token?" page: the continuation to explain, direct logit attribution, input attribution with its
+completeness check, attention beside attribution, induction heads and what each head does (all float32)."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
+import model_backend as mb
+from model_backend import attribution as at
+from model_backend.activations import run_with_cache
+from model_backend.tracing import encode
+from ui import backend
+from ui.charts import OKABE_ITO, SEQUENTIAL, show
+from ui.export import downloads
+from ui.hallucination_view import config as hallucination_config
+from ui.i18n import fmt_float, fmt_pct, t
+from ui.share import Param, share_box
+from ui.widgets import model_text
+
+DTYPE = "float32"  # gradients and sums that must add up: the page computes in float32 whatever the sidebar says
+MAX_PROMPT_TOKENS = 24  # this page's cap (each attribution runs the model many times, with gradients)
+NEW_TOKENS = 24  # the continuation that can be explained
+IG_STEPS = 16
+AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
+AVG = -1  # attention: average over layers or heads
+IND_TOKENS = 20  # length of the random sequence seen twice
+CONTRAST_DEFAULT = " Ulm"  # for the Einstein preset: "why Paris and not Ulm?" (Ulm was written earlier)
+FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen token, vermilion against
+
+POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
+VS_LAYER, VS_HEAD, SEED, ROLE, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_role", "why_ind_head"
+ROLES = ("bos", "previous", "same")
+
+
+def preset() -> dict:
+    """The hallucination page's Einstein example: its prompt and the token it inspects first."""
+    return next(p for p in hallucination_config()["presets"] if p["id"] == "einstein")
+
+
+def link_params(info: mb.ModelInfo) -> list[Param]:
+    """What a link carries: prompt, the explained token, the contrast, the method, the attention view, the draw."""
+    return [Param("prompt", "prompt_why", str, preset()["prompt"]),
+            Param("pos", POS, int, AUTO, low=AUTO, high=NEW_TOKENS - 1),
+            Param("contrast", CONTRAST, int, AUTO, low=AUTO, high=info.vocab_size - 1),
+            Param("method", METHOD, str, "ig", choices=at.METHODS),
+            Param("layer", VS_LAYER, int, AVG, low=AVG, high=info.n_layers - 1),
+            Param("head", VS_HEAD, int, AVG, low=AVG, high=info.n_heads - 1),
+            Param("seed", SEED, int, 0, low=0, high=99)]
+
+
+def share(info: mb.ModelInfo) -> None:
+    share_box("why", link_params(info))
+
+
+# ---------------------------------------------------------------- cached computations (float32, the model queue)
+
+
+@dataclass(frozen=True)
+class Continuation:
+    prompt_ids: tuple[int, ...]
+    truncated_from: int | None
+    generation: mb.Generation
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return self.prompt_ids + tuple(s.token.id for s in self.generation.steps)
+
+    def prefix(self, pos: int) -> list[int]:
+        """The input when the model wrote generated token `pos`: the prompt and the tokens before it."""
+        return list(self.prompt_ids) + [s.token.id for s in self.generation.steps[:pos]]
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _continuation(spec: str, prompt: str) -> Continuation:
+    model = backend.loaded(spec, DTYPE)
+    ids, cut = encode(model, prompt, MAX_PROMPT_TOKENS)
+    text = model.tokenizer.decode(ids, skip_special_tokens=True)  # the cut prompt, as text for generate()
+    params = mb.SamplingParams(temperature=0, max_new_tokens=NEW_TOKENS)
+    gen = mb.generate(model, text if cut else prompt, params, max_prompt_tokens=MAX_PROMPT_TOKENS,
+                      max_new_cap=NEW_TOKENS)
+    return Continuation(prompt_ids=tuple(ids), truncated_from=cut, generation=gen)
+
+
+@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
+def _dla(spec: str, ids: tuple[int, ...], token: int, contrast: int | None) -> at.LogitAttribution:
+    return at.direct_logit_attribution(backend.loaded(spec, DTYPE), list(ids), at.Target(token, contrast))
+
+
+@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
+def _attribution(spec: str, ids: tuple[int, ...], token: int, contrast: int | None, method: str, steps: int,
+                 _progress=None) -> tuple[at.InputAttribution, float]:
+    started = time.perf_counter()
+    result = at.attribute(backend.loaded(spec, DTYPE), list(ids), at.Target(token, contrast), method, steps=steps,
+                          progress=_progress or (lambda _f: None))
+    return result, time.perf_counter() - started
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _patterns(spec: str, ids: tuple[int, ...]) -> np.ndarray:
+    """[L, H, T, T] attention weights over ids, from the activation cache."""
+    model = backend.loaded(spec, DTYPE)
+    n = model.info.n_layers
+    cache = run_with_cache(model, list(ids), names={f"blocks.{i}.attn.hook_pattern" for i in range(n)},
+                           keep_logits=False)
+    return cache.stack("blocks.{l}.attn.hook_pattern", n).numpy()
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _induction(spec: str, seed: int) -> at.Induction:
+    return at.induction(backend.loaded(spec, DTYPE), n=IND_TOKENS, seed=seed)
+
+
+def with_progress(work, text: str):
+    """Run work(progress) in a thread while a progress bar follows the fraction it reports."""
+    state: dict = {"fraction": 0.0}
+
+    def run():
+        try:
+            state["result"] = work(lambda f: state.__setitem__("fraction", f))
+        except BaseException as exc:  # noqa: BLE001 - raised again below, in the page's own thread
+            state["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    add_script_run_ctx(thread, get_script_run_ctx())
+    bar = st.progress(0.0, text=text)
+    started = time.monotonic()
+    thread.start()
+    while thread.is_alive():
+        bar.progress(min(1.0, state["fraction"]), text=f"{text} ({time.monotonic() - started:.0f} s)")
+        thread.join(0.25)
+    bar.empty()
+    if "error" in state:
+        raise state["error"]
+    return state["result"]
+
+
+# ---------------------------------------------------------------- labels
+
+
+def token_label(tokens: list[mb.TokenInfo], i: int) -> str:
+    return f"{i}: {tokens[i].display}"
+
+
+def tokens_of(model: mb.ModelBundle, ids) -> list[mb.TokenInfo]:
+    from model_backend.text import token_infos
+
+    return list(token_infos(model.tokenizer, list(ids)))
+
+
+def head_name(layer: int, head: int) -> str:
+    return t("why.dla.head", layer=layer, head=head)
+
+
+# ---------------------------------------------------------------- pickers
+
+
+def pick_token(cont: Continuation) -> int:
+    """The generated token to explain (index into the continuation); the Einstein preset starts at " Paris"."""
+    steps = cont.generation.steps
+    positions = list(range(len(steps)))
+    value = st.session_state.get(POS)
+    if value not in positions:
+        focus = preset().get("focus")
+        texts = [s.token.text for s in steps]
+        st.session_state[POS] = texts.index(focus) if focus in texts else 0
+    names = {i: t("why.token.option", i=i, text=steps[i].token.display) for i in positions}
+    return st.selectbox(t("why.pick.token"), positions, key=POS, format_func=names.get)
+
+
+def pick_contrast(step: mb.Step, model: mb.ModelBundle) -> int | None:
+    """"…and not this one": one of the step's top alternatives, or none."""
+    options = [NONE] + [c.id for c in step.top if c.id != step.token.id]
+    value = st.session_state.get(CONTRAST)
+    if value not in options:
+        wanted = model.tokenizer.encode(CONTRAST_DEFAULT, add_special_tokens=False)
+        first = wanted[0] if len(wanted) == 1 and wanted[0] in options else (options[1] if len(options) > 1 else NONE)
+        st.session_state[CONTRAST] = first
+    probs = {c.id: c for c in step.top}
+    infos = {i: tokens_of(model, [i])[0].display for i in options if i != NONE}
+    names = {i: t("why.contrast.none") if i == NONE else t("why.contrast.option", text=infos[i],
+                                                                   p=fmt_pct(probs[i].prob)) for i in options}
+    choice = st.selectbox(t("why.pick.contrast"), options, key=CONTRAST, format_func=names.get)
+    return None if choice == NONE else choice
+
+
+# ---------------------------------------------------------------- direct logit attribution
+
+
+def dla_frame(dla: at.LogitAttribution) -> pd.DataFrame:
+    n = len(dla.attn)
+    rows = [{"layer": i, "part": t(f"why.dla.part.{part}"), "value": float(v)}
+            for part, values in (("attn", dla.attn), ("mlp", dla.mlp)) for i, v in zip(range(n), values)]
+    return pd.DataFrame(rows)
+
+
+def dla_chart(df: pd.DataFrame) -> alt.Chart:
+    parts = [t("why.dla.part.attn"), t("why.dla.part.mlp")]
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("layer:O", title=t("why.dla.axis.layer")),
+        xOffset=alt.XOffset("part:N", sort=parts),
+        y=alt.Y("value:Q", title=t("why.dla.axis.value")),
+        color=alt.Color("part:N", title=t("why.dla.part"), sort=parts,
+                        scale=alt.Scale(domain=parts, range=[OKABE_ITO[0], OKABE_ITO[1]]),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("layer:O", title=t("why.dla.axis.layer")), alt.Tooltip("part:N", title=t("why.dla.part")),
+                 alt.Tooltip("value:Q", title=t("why.dla.axis.value"), format=".3f")],
+    ).properties(height=300)
+
+
+def head_frame(values: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame([{"layer": layer, "head": head, "value": float(values[layer, head])}
+                         for layer in range(values.shape[0]) for head in range(values.shape[1])])
+
+
+def head_grid(df: pd.DataFrame, title: str, diverging: bool, fmt: str = ".3f") -> alt.Chart:
+    """The 18 x 4 grid of heads, layers across and heads down (wide enough for phones and projectors alike)."""
+    finite = df["value"][np.isfinite(df["value"])]
+    top = float(np.abs(finite).max()) if len(finite) else 1.0
+    top = top or 1.0
+    scale = (alt.Scale(scheme="blueorange", domain=[top, -top]) if diverging
+             else alt.Scale(scheme=SEQUENTIAL, domain=[0, top]))
+    return alt.Chart(df).mark_rect(stroke="white").encode(
+        x=alt.X("layer:O", title=t("why.dla.axis.layer"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("head:O", title=t("why.dla.axis.head")),
+        color=alt.Color("value:Q", title=title, scale=scale, legend=alt.Legend(orient="bottom", gradientLength=220)),
+        tooltip=[alt.Tooltip("layer:O", title=t("why.dla.axis.layer")), alt.Tooltip("head:O", title=t("why.dla.axis.head")),
+                 alt.Tooltip("value:Q", title=title, format=fmt)],
+    ).properties(height=170)
+
+
+def lens_frame(dla: at.LogitAttribution) -> pd.DataFrame:
+    after = list(range(-1, len(dla.attn)))
+    return pd.DataFrame(
+        [{"after": a, "series": t("why.dla.series.cum"), "value": float(v)} for a, v in zip(after, dla.cumulative)]
+        + [{"after": a, "series": t("why.dla.series.lens"), "value": float(v)} for a, v in zip(after, dla.lens)])
+
+
+def lens_chart(df: pd.DataFrame) -> alt.Chart:
+    return alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("after:Q", title=t("why.dla.axis.after"), axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("value:Q", title=t("why.dla.axis.value"), scale=alt.Scale(type="symlog")),
+        color=alt.Color("series:N", title=t("why.dla.series"), legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(range=[OKABE_ITO[0], OKABE_ITO[1]])),
+        strokeDash=alt.StrokeDash("series:N", legend=None),
+        tooltip=[alt.Tooltip("after:Q", title=t("why.dla.axis.after")), alt.Tooltip("series:N", title=t("why.dla.series")),
+                 alt.Tooltip("value:Q", title=t("why.dla.axis.value"), format=".3f")],
+    ).properties(height=260)
+
+
+def dla_panel(dla: at.LogitAttribution) -> None:
+    st.subheader(t("why.dla.title"))
+    st.markdown(t("why.dla.text"))
+    st.caption(t("why.dla.check", total=fmt_float(dla.total, 4), logit=fmt_float(dla.logit, 4),
+                 diff=fmt_float(dla.total - dla.logit, 6)))
+    if dla.softcapped:
+        st.caption(t("why.dla.softcap"))
+    df = dla_frame(dla)
+    show(dla_chart(df))
+    st.caption(t("why.dla.layers.caption", embed=fmt_float(dla.embed, 3)))
+    show(head_grid(head_frame(dla.heads), t("why.dla.axis.value"), diverging=True))
+    layer, head = np.unravel_index(int(np.argmax(np.abs(dla.heads))), dla.heads.shape)
+    st.caption(t("why.dla.heads.caption", n=dla.heads.size, layers=dla.heads.shape[0], heads=dla.heads.shape[1],
+                 best=f"{head_name(int(layer), int(head))} ({fmt_float(float(dla.heads[layer, head]), 3)})"))
+    show(lens_chart(lens_frame(dla)))
+    st.caption(t("why.dla.lens.caption"))
+    downloads(df, "why-direct-logit-attribution", "why_dla")
+
+
+# ---------------------------------------------------------------- input attribution
+
+
+def method_name(method: str) -> str:
+    return t(f"why.method.{method}", n=IG_STEPS)
+
+
+def attribution_frame(tokens: list[mb.TokenInfo], scores: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame([{"position": i, "label": token_label(tokens, i), "token": tokens[i].text,
+                          "score": float(scores[i])} for i in range(len(scores))])
+
+
+def attribution_chart(df: pd.DataFrame) -> alt.Chart:
+    order = list(df["label"])
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("score:Q", title=t("why.attr.axis.score")),
+        y=alt.Y("label:N", sort=order, title=t("why.attr.axis.token")),
+        color=alt.condition("datum.score >= 0", alt.value(FOR), alt.value(AGAINST)),
+        tooltip=[alt.Tooltip("label:N", title=t("why.attr.axis.token")),
+                 alt.Tooltip("score:Q", title=t("why.attr.axis.score"), format=".4f")],
+    ).properties(height=max(160, 22 * len(df)))
+
+
+def completeness(result: at.InputAttribution) -> None:
+    st.markdown(f"**{t('why.check.title')}**")
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("why.check.sum"), fmt_float(result.total, 3))
+    c2.metric(t("why.check.diff"), fmt_float(result.value - result.baseline_value, 3))
+    c3.metric(t("why.check.residual"), fmt_float(result.residual, 4))
+    diff = abs(result.value - result.baseline_value)
+    pct = fmt_pct(abs(result.residual) / diff, 2) if diff > 0 else "—"
+    st.caption(t("why.check.ig" if result.method == "ig" else "why.check.gxi", n=result.steps, pct=pct))
+
+
+def attribution_panel(spec: str, cont: Continuation, pos: int, target: at.Target,
+                      tokens: list[mb.TokenInfo]) -> at.InputAttribution | None:
+    st.subheader(t("why.attr.title"))
+    names = {m: method_name(m) for m in at.METHODS}
+    if st.session_state.get(METHOD) not in at.METHODS:
+        st.session_state[METHOD] = "ig"
+    method = st.radio(t("why.attr.method"), at.METHODS, key=METHOD, format_func=names.get, horizontal=True)
+    ids = tuple(cont.prefix(pos))
+    key = (spec, ids, target.token, target.contrast, method)
+    done = st.session_state.setdefault("_why_done", set())
+    if key not in done:
+        st.caption(t("why.attr.hint", n=IG_STEPS))
+        if not st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run"):
+            return None
+    with backend.queue_notice(backend.loaded(spec, DTYPE)):
+        result, seconds = with_progress(
+            lambda progress: _attribution(spec, ids, target.token, target.contrast, method, IG_STEPS, progress),
+            t("why.attr.running", method=names[method]))
+    done.add(key)
+    df = attribution_frame(tokens[: len(ids)], result.scores)
+    show(attribution_chart(df))
+    st.caption(t("why.attr.caption", method=names[method]))
+    completeness(result)
+    st.caption(t("why.attr.time", s=fmt_float(seconds, 1)))
+    downloads(df, "why-input-attribution", "why_attr")
+    return result
+
+
+# ---------------------------------------------------------------- attention beside attribution
+
+
+def vs_frame(tokens: list[mb.TokenInfo], attention: np.ndarray, scores: np.ndarray) -> pd.DataFrame:
+    mag = np.abs(scores)
+    share = mag / mag.sum() if mag.sum() > 0 else mag
+    rows = []
+    for i in range(len(scores)):
+        rows.append({"label": token_label(tokens, i), "series": t("why.vs.attention"), "share": float(attention[i])})
+        rows.append({"label": token_label(tokens, i), "series": t("why.vs.attribution"), "share": float(share[i])})
+    return pd.DataFrame(rows)
+
+
+def vs_chart(df: pd.DataFrame) -> alt.Chart:
+    series = [t("why.vs.attention"), t("why.vs.attribution")]
+    order = list(dict.fromkeys(df["label"]))
+    return alt.Chart(df).mark_bar().encode(
+        y=alt.Y("label:N", sort=order, title=t("why.attr.axis.token")),
+        yOffset=alt.YOffset("series:N", sort=series),
+        x=alt.X("share:Q", title=t("why.vs.axis.share"), axis=alt.Axis(format="%")),
+        color=alt.Color("series:N", title=t("why.vs.series"), sort=series, legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(domain=series, range=[OKABE_ITO[4], OKABE_ITO[0]])),
+        tooltip=[alt.Tooltip("label:N", title=t("why.attr.axis.token")), alt.Tooltip("series:N", title=t("why.vs.series")),
+                 alt.Tooltip("share:Q", title=t("why.vs.axis.share"), format=".1%")],
+    ).properties(height=max(200, 36 * (len(df) // 2)))
+
+
+def vs_view_name(info: mb.ModelInfo, layer: int, head: int) -> str:
+    where = t("why.vs.avg_layers", n=info.n_layers) if layer == AVG else t("why.vs.layer.n", n=layer)
+    who = t("why.vs.avg_heads", n=info.n_heads) if head == AVG else t("why.vs.head.n", n=head)
+    return f"{where}, {who}"
+
+
+def vs_panel(spec: str, info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo],
+             result: at.InputAttribution | None, method: str) -> None:
+    st.subheader(t("why.vs.title"))
+    st.markdown(t("why.vs.text"))
+    if result is None:
+        st.caption(t("why.vs.need"))
+        return
+    c1, c2 = st.columns(2)
+    layers = {AVG: t("why.vs.avg_layers", n=info.n_layers)} | {i: t("why.vs.layer.n", n=i) for i in range(info.n_layers)}
+    heads = {AVG: t("why.vs.avg_heads", n=info.n_heads)} | {i: t("why.vs.head.n", n=i) for i in range(info.n_heads)}
+    for key, options in ((VS_LAYER, layers), (VS_HEAD, heads)):
+        if st.session_state.get(key) not in options:
+            st.session_state[key] = AVG
+    layer = c1.selectbox(t("why.vs.layer"), list(layers), key=VS_LAYER, format_func=layers.get)
+    head = c2.selectbox(t("why.vs.head"), list(heads), key=VS_HEAD, format_func=heads.get)
+    pats = _patterns(spec, ids)
+    attention = at.attention_row(pats, None if layer == AVG else layer, None if head == AVG else head)
+    show(vs_chart(vs_frame(tokens, attention, result.scores)))
+    st.caption(t("why.vs.caption", view=vs_view_name(info, layer, head), method=method_name(method)))
+    st.markdown(t("why.vs.disagree"))
+    rows = [{t("why.vs.col.position"): d.position, t("why.vs.col.token"): tokens[d.position].display,
+             t("why.vs.col.attention"): fmt_pct(d.attention), t("why.vs.col.attribution"): fmt_pct(d.attribution),
+             t("why.vs.col.sign"): t("why.vs.sign.for") if d.signed >= 0 else t("why.vs.sign.against")}
+            for d in at.disagreements(attention, result.scores)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")  # model text: a dataframe, never Markdown
+
+
+# ---------------------------------------------------------------- induction heads
+
+
+def loss_frame(ind: at.Induction) -> pd.DataFrame:
+    return pd.DataFrame([{"position": i, "loss": float(v),
+                          "copy": t("why.ind.copy.1") if i < 1 + ind.n else t("why.ind.copy.2")}
+                         for i, v in enumerate(ind.loss)])
+
+
+def loss_chart(df: pd.DataFrame) -> alt.Chart:
+    copies = [t("why.ind.copy.1"), t("why.ind.copy.2")]
+    return alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("position:Q", title=t("why.ind.axis.position")),
+        y=alt.Y("loss:Q", title=t("why.ind.axis.loss")),
+        color=alt.Color("copy:N", title=t("why.ind.copy"), sort=copies, legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(domain=copies, range=[OKABE_ITO[5], OKABE_ITO[0]])),
+        tooltip=[alt.Tooltip("position:Q", title=t("why.ind.axis.position")), alt.Tooltip("copy:N", title=t("why.ind.copy")),
+                 alt.Tooltip("loss:Q", title=t("why.ind.axis.loss"), format=".2f")],
+    ).properties(height=260)
+
+
+def pattern_frame(pattern: np.ndarray) -> pd.DataFrame:
+    n = pattern.shape[0]
+    q, k = np.tril_indices(n)
+    return pd.DataFrame({"query": q, "key": k, "weight": pattern[q, k].astype(float)})
+
+
+def pattern_chart(df: pd.DataFrame) -> alt.Chart:
+    return alt.Chart(df).mark_rect().encode(
+        x=alt.X("key:O", title=t("why.ind.axis.key"), axis=alt.Axis(labelAngle=0, values=list(range(0, 64, 5)))),
+        y=alt.Y("query:O", title=t("why.ind.axis.query"), axis=alt.Axis(values=list(range(0, 64, 5)))),
+        color=alt.Color("weight:Q", title=t("why.ind.axis.weight"), scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])),
+        tooltip=[alt.Tooltip("query:O", title=t("why.ind.axis.query")), alt.Tooltip("key:O", title=t("why.ind.axis.key")),
+                 alt.Tooltip("weight:Q", title=t("why.ind.axis.weight"), format=".3f")],
+    ).properties(height=420)
+
+
+def induction_panel(spec: str, model: mb.ModelBundle) -> None:
+    st.subheader(t("why.ind.title"))
+    st.markdown(t("why.ind.text", n=IND_TOKENS))
+    if st.session_state.get(SEED) not in range(100):
+        st.session_state[SEED] = 0
+    seed = st.number_input(t("why.ind.seed"), min_value=0, max_value=99, step=1, key=SEED)
+    done = st.session_state.setdefault("_why_done", set())
+    if ("induction", spec, seed) not in done and not st.button(t("why.ind.run"), icon=":material/play_arrow:",
+                                                                key="why_ind_run"):
+        return
+    with backend.queue_notice(model), st.spinner(t("why.ind.run")):
+        ind = _induction(spec, int(seed))
+    done.add(("induction", spec, seed))
+    st.caption(t("why.ind.sequence"))
+    model_text(model.tokenizer.decode(list(ind.ids[1 : 1 + ind.n])))
+    df = loss_frame(ind)
+    show(loss_chart(df))
+    first, second = ind.loss[: ind.n].mean(), ind.loss[ind.n + 1 :].mean()
+    st.caption(t("why.ind.loss.caption", a=fmt_float(first, 2), b=fmt_float(second, 2)))
+    top = ind.top(3)
+    show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False))
+    st.caption(t("why.ind.grid.caption", n=ind.scores.size, median=fmt_float(float(np.median(ind.scores)), 3),
+                 top="; ".join(f"{head_name(la, he)} ({fmt_float(s, 2)})" for la, he, s in top)))
+    names = {f"{la}.{he}": head_name(la, he) for la, he, _s in ind.top(8)}
+    if st.session_state.get(IND_HEAD) not in names:
+        st.session_state[IND_HEAD] = next(iter(names))
+    pick = st.selectbox(t("why.ind.pick"), list(names), key=IND_HEAD, format_func=names.get)
+    la, he = (int(x) for x in pick.split("."))
+    show(pattern_chart(pattern_frame(ind.patterns[la, he])))
+    st.caption(t("why.ind.map.caption", head=names[pick]))
+    downloads(head_frame(ind.scores), "why-induction-scores", "why_ind")
+
+
+# ---------------------------------------------------------------- what each head does (issue 20: measured)
+
+
+def roles_sentences(roles: at.HeadRoles) -> list[str]:
+    """The patterns a class can see, each sentence computed from the measurements."""
+    n = roles.bos.size
+    out = [t("why.roles.sink", k=int((roles.bos > 0.5).sum()), n=n)]
+    prev = [(la, he) for la, he in zip(*np.nonzero(roles.previous > 0.4))]
+    out.append(t("why.roles.prev", pct=fmt_pct(0.4, 0), heads=", ".join(head_name(int(a), int(b)) for a, b in prev)
+                 or t("why.roles.nobody", pct=fmt_pct(0.4, 0))))
+    if roles.n_same:
+        dup = [(la, he) for la, he in zip(*np.nonzero(np.nan_to_num(roles.same) > 0.3))]
+        out.append(t("why.roles.dup", heads=", ".join(head_name(int(a), int(b)) for a, b in dup)
+                     or t("why.roles.nobody", pct=fmt_pct(0.3, 0))))
+    items = []
+    for role in ROLES:
+        values = getattr(roles, role)
+        if np.isfinite(values).any():
+            la, he = np.unravel_index(int(np.nanargmax(values)), values.shape)
+            items.append(t("why.roles.item", measure=t(f"why.roles.{role}"), head=head_name(int(la), int(he)),
+                           pct=fmt_pct(float(values[la, he]))))
+    out.append(t("why.roles.top", items="; ".join(items)))
+    return out
+
+
+def roles_ranking(roles: at.HeadRoles, k: int = 5) -> pd.DataFrame:
+    table = {t("why.roles.col.rank"): list(range(1, k + 1))}
+    for role in ROLES:
+        values = np.nan_to_num(getattr(roles, role), nan=-1.0)
+        order = np.argsort(-values, axis=None, kind="stable")[:k]
+        table[t(f"why.roles.{role}")] = [
+            f"{head_name(int(i // values.shape[1]), int(i % values.shape[1]))} · {fmt_pct(float(values.flat[i]))}"
+            if values.flat[i] >= 0 else "—" for i in order]
+    return pd.DataFrame(table)
+
+
+def roles_panel(spec: str, ids: tuple[int, ...], info: mb.ModelInfo, model: mb.ModelBundle) -> None:
+    st.subheader(t("why.roles.title"))
+    st.markdown(t("why.roles.text", n=info.n_layers * info.n_heads, t=len(ids)))
+    done = st.session_state.setdefault("_why_done", set())
+    if ("roles", spec, ids) not in done and not st.button(t("why.roles.run"), icon=":material/play_arrow:",
+                                                          key="why_roles_run"):
+        return
+    with backend.queue_notice(model):
+        roles = at.head_roles(_patterns(spec, ids), ids)
+    done.add(("roles", spec, ids))
+    st.markdown(t("why.roles.seen"))
+    for sentence in roles_sentences(roles):
+        st.markdown(f"- {sentence}")  # our sentences; head names and numbers only, no model text
+    names = {r: t(f"why.roles.{r}") for r in ROLES}
+    if st.session_state.get(ROLE) not in ROLES:
+        st.session_state[ROLE] = "bos"
+    role = st.segmented_control(t("why.roles.measure"), ROLES, key=ROLE, format_func=names.get, required=True)
+    values = getattr(roles, role or "bos")
+    show(head_grid(head_frame(values), names[role or "bos"], diverging=False, fmt=".1%"))
+    st.caption(t("why.roles.grid.caption", measure=names[role or "bos"], n_same=roles.n_same))
+    st.markdown(t("why.roles.rank", k=5))
+    st.dataframe(roles_ranking(roles), hide_index=True, width="stretch")
+    frame = pd.DataFrame([{"layer": la, "head": he, **{r: float(getattr(roles, r)[la, he]) for r in ROLES}}
+                          for la in range(info.n_layers) for he in range(info.n_heads)])
+    downloads(frame, "why-head-habits", "why_roles")
