@@ -37,6 +37,7 @@ FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen toke
 POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
 VS_LAYER, VS_HEAD, SEED, ROLE, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_role", "why_ind_head"
 ROLES = ("bos", "previous", "same")
+GRID_HEIGHT = 180  # px of the 18 x 4 grids (also passed to st.altair_chart, which otherwise drew them flat)
 
 
 def preset() -> dict:
@@ -215,8 +216,12 @@ def dla_chart(df: pd.DataFrame) -> alt.Chart:
 
 
 def head_frame(values: np.ndarray) -> pd.DataFrame:
-    return pd.DataFrame([{"layer": layer, "head": head, "value": float(values[layer, head])}
-                         for layer in range(values.shape[0]) for head in range(values.shape[1])])
+    """One row per head, with the cell's corners. (A column named "head" drew no cells in the browser.)"""
+    df = pd.DataFrame([{"layer": layer, "head_no": head, "value": float(values[layer, head])}
+                       for layer in range(values.shape[0]) for head in range(values.shape[1])])
+    df["x0"], df["x1"] = df["layer"] - 0.46, df["layer"] + 0.46
+    df["y0"], df["y1"] = df["head_no"] - 0.46, df["head_no"] + 0.46
+    return df
 
 
 def head_grid(df: pd.DataFrame, title: str, diverging: bool, fmt: str = ".3f") -> alt.Chart:
@@ -226,13 +231,19 @@ def head_grid(df: pd.DataFrame, title: str, diverging: bool, fmt: str = ".3f") -
     top = top or 1.0
     scale = (alt.Scale(scheme="blueorange", domain=[top, -top]) if diverging
              else alt.Scale(scheme=SEQUENTIAL, domain=[0, top]))
-    return alt.Chart(df).mark_rect(stroke="white").encode(
-        x=alt.X("layer:O", title=t("why.dla.axis.layer"), axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("head:O", title=t("why.dla.axis.head")),
-        color=alt.Color("value:Q", title=title, scale=scale, legend=alt.Legend(orient="bottom", gradientLength=220)),
-        tooltip=[alt.Tooltip("layer:O", title=t("why.dla.axis.layer")), alt.Tooltip("head:O", title=t("why.dla.axis.head")),
+    n_layers, n_heads = int(df["layer"].max()) + 1, int(df["head_no"].max()) + 1
+    return alt.Chart(df).mark_rect().encode(
+        x=alt.X("x0:Q", title=t("why.dla.axis.layer"), scale=alt.Scale(domain=[-0.5, n_layers - 0.5], nice=False),
+                axis=alt.Axis(values=list(range(n_layers)), format="d", grid=False)),
+        x2="x1:Q",
+        y=alt.Y("y0:Q", title=t("why.dla.axis.head"), scale=alt.Scale(domain=[-0.5, n_heads - 0.5], nice=False,
+                                                                      reverse=True),
+                axis=alt.Axis(values=list(range(n_heads)), format="d", grid=False)),
+        y2="y1:Q",
+        color=alt.Color("value:Q", title=title, scale=scale, legend=alt.Legend(orient="right", gradientLength=150)),
+        tooltip=[alt.Tooltip("layer:Q", title=t("why.dla.axis.layer")), alt.Tooltip("head_no:Q", title=t("why.dla.axis.head")),
                  alt.Tooltip("value:Q", title=title, format=fmt)],
-    ).properties(height=170)
+    ).properties(height=GRID_HEIGHT)
 
 
 def lens_frame(dla: at.LogitAttribution) -> pd.DataFrame:
@@ -264,7 +275,7 @@ def dla_panel(dla: at.LogitAttribution) -> None:
     df = dla_frame(dla)
     show(dla_chart(df))
     st.caption(t("why.dla.layers.caption", embed=fmt_float(dla.embed, 3)))
-    show(head_grid(head_frame(dla.heads), t("why.dla.axis.value"), diverging=True))
+    show(head_grid(head_frame(dla.heads), t("why.dla.axis.value"), diverging=True), height=GRID_HEIGHT + 60)
     layer, head = np.unravel_index(int(np.argmax(np.abs(dla.heads))), dla.heads.shape)
     st.caption(t("why.dla.heads.caption", n=dla.heads.size, layers=dla.heads.shape[0], heads=dla.heads.shape[1],
                  best=f"{head_name(int(layer), int(head))} ({fmt_float(float(dla.heads[layer, head]), 3)})"))
@@ -452,7 +463,7 @@ def induction_panel(spec: str, model: mb.ModelBundle) -> None:
     first, second = ind.loss[: ind.n].mean(), ind.loss[ind.n + 1 :].mean()
     st.caption(t("why.ind.loss.caption", a=fmt_float(first, 2), b=fmt_float(second, 2)))
     top = ind.top(3)
-    show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False))
+    show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False), height=GRID_HEIGHT + 60)
     st.caption(t("why.ind.grid.caption", n=ind.scores.size, median=fmt_float(float(np.median(ind.scores)), 3),
                  top="; ".join(f"{head_name(la, he)} ({fmt_float(s, 2)})" for la, he, s in top)))
     names = {f"{la}.{he}": head_name(la, he) for la, he, _s in ind.top(8)}
@@ -519,7 +530,7 @@ def roles_panel(spec: str, ids: tuple[int, ...], info: mb.ModelInfo, model: mb.M
         st.session_state[ROLE] = "bos"
     role = st.segmented_control(t("why.roles.measure"), ROLES, key=ROLE, format_func=names.get, required=True)
     values = getattr(roles, role or "bos")
-    show(head_grid(head_frame(values), names[role or "bos"], diverging=False, fmt=".1%"))
+    show(head_grid(head_frame(values), names[role or "bos"], diverging=False, fmt=".1%"), height=GRID_HEIGHT + 60)
     st.caption(t("why.roles.grid.caption", measure=names[role or "bos"], n_same=roles.n_same))
     st.markdown(t("why.roles.rank", k=5))
     st.dataframe(roles_ranking(roles), hide_index=True, width="stretch")
