@@ -316,6 +316,8 @@ def completeness(result: at.InputAttribution) -> None:
     diff = abs(result.value - result.baseline_value)
     pct = fmt_pct(abs(result.residual) / diff, 2) if diff > 0 else "—"
     st.caption(t("why.check.ig" if result.method == "ig" else "why.check.gxi", n=result.steps, pct=pct))
+    if result.method == "ig" and (diff == 0 or abs(result.residual) > 0.1 * diff):
+        st.warning(t("why.check.poor", n=result.steps), icon=":material/warning:")
 
 
 def attribution_panel(spec: str, cont: Continuation, pos: int, target: at.Target,

@@ -136,6 +136,14 @@ STRINGS = {
         "The gradient is measured only at the input: since the model is not linear, the sum misses the difference "
         "(a residual of {pct}). That is what “gradients are local” means.",
     ),
+    "why.check.poor": (
+        "Aqui o resíduo é grande: {n} passos são poucos para este caminho (o número explicado varia muito entre a "
+        "referência e a entrada), e estas barras não somam a diferença. Trate-as como um esboço; a atribuição "
+        "direta ao logit acima não depende de passos.",
+        "Here the residual is large: {n} steps are too few for this path (the explained number swings a lot between "
+        "the baseline and the input), and these bars do not add up to the difference. Treat them as a sketch; the "
+        "direct logit attribution above does not depend on steps.",
+    ),
     "why.attr.time": ("Calculado em {s} s.", "Computed in {s} s."),
     "why.limits.title": ("O que cada método diz, e o que não diz", "What each method can tell, and what it cannot"),
     "why.limits.text": (
