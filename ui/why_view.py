@@ -166,6 +166,11 @@ def pick_token(cont: Continuation) -> int:
     """The generated token to explain (index into the continuation); the Einstein preset starts at " Paris"."""
     steps = cont.generation.steps
     positions = list(range(len(steps)))
+    stamp = st.session_state.get("_why_for")
+    if stamp is not None and stamp != cont.ids:  # a new text: its own default token and contrast
+        st.session_state.pop(POS, None)
+        st.session_state.pop(CONTRAST, None)
+    st.session_state["_why_for"] = cont.ids
     value = st.session_state.get(POS)
     if value not in positions:
         focus = preset().get("focus")

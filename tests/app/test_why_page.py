@@ -11,7 +11,8 @@ from tests.app.helpers import run_page, texts
     ("en", ["Why this token?", "Sum of the parts", "layer", "Which input tokens"]),
 ])
 def test_page_in_both_languages_explains_paris_not_ulm_first(lang, words):
-    at = run_page("why", lang=lang)
+    at = run_page("why", lang=lang)  # the shared prompt comes along from the home page ...
+    at.text_area(key="prompt_why").set_value("Albert Einstein nasceu em").run()  # ... so set the example
     assert not at.exception
     shown = texts(at)
     for word in words:
