@@ -1,5 +1,5 @@
 """Why this token? Input attribution (Captum's integrated gradients, gradient x input), direct logit
-attribution, attention beside attribution, induction heads and what each head attends to.
+attribution, attention beside attribution and induction heads (what each head attends to: heads.py).
 
 Every function takes token ids (already encoded and cut) and a ModelBundle; the model passes hold the
 bundle's lock. Attributions need gradients, so run them on a float32 bundle.
@@ -372,34 +372,3 @@ def induction(bundle: ModelBundle, n: int = 20, seed: int = 0) -> Induction:
     if bos is None:  # keep the [<bos>, s, s] positions the score assumes
         raise ValueError("the induction test needs a tokenizer with a <bos> token")
     return Induction(ids=tuple(ids), n=n, loss=loss, scores=induction_scores(pats, n), patterns=pats)
-
-
-# ---------------------------------------------------------------- what each head does (measured)
-
-
-@dataclass(frozen=True)
-class HeadRoles:
-    """Per head [L, H], averaged over the query positions where the measure is defined."""
-
-    bos: np.ndarray  # attention on <bos> (queries 1..T-1)
-    previous: np.ndarray  # attention on the token just before (queries 2..T-1; at 1 it is <bos>)
-    same: np.ndarray  # attention on earlier copies of the same token (queries that have one); NaN if none
-    n_same: int  # how many queries have an earlier copy of their token
-
-
-def head_roles(patterns: np.ndarray, ids: list[int] | tuple[int, ...]) -> HeadRoles:
-    """Measure three simple habits of every head on one text. patterns: [L, H, T, T]."""
-    t = len(ids)
-    q = np.arange(1, t)
-    bos = patterns[:, :, q, 0].mean(-1) if t > 1 else np.full(patterns.shape[:2], np.nan)
-    q2 = np.arange(2, t)
-    prev = patterns[:, :, q2, q2 - 1].mean(-1) if t > 2 else np.full(patterns.shape[:2], np.nan)
-    arr = np.asarray(ids)
-    same_mask = (arr[None, :] == arr[:, None]) & (np.arange(t)[None, :] < np.arange(t)[:, None])  # [T, T] k < q
-    same_mask[:, 0] = False  # <bos> is its own habit
-    rows = np.flatnonzero(same_mask.any(axis=1))
-    if rows.size:
-        same = (patterns[:, :, rows] * same_mask[rows]).sum(-1).mean(-1)
-    else:
-        same = np.full(patterns.shape[:2], np.nan)
-    return HeadRoles(bos=bos, previous=prev, same=same, n_same=int(rows.size))

@@ -14,9 +14,10 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 
 import model_backend as mb
 from model_backend import attribution as at
+from model_backend import heads as hb
 from model_backend.activations import run_with_cache
 from model_backend.tracing import encode
-from ui import backend
+from ui import backend, heads_view
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
 from ui.hallucination_view import config as hallucination_config
@@ -35,8 +36,7 @@ CONTRAST_DEFAULT = " Ulm"  # for the Einstein preset: "why Paris and not Ulm?" (
 FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen token, vermilion against
 
 POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
-VS_LAYER, VS_HEAD, SEED, ROLE, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_role", "why_ind_head"
-ROLES = ("bos", "previous", "same")
+VS_LAYER, VS_HEAD, SEED, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_ind_head"
 GRID_HEIGHT = 180  # px of the 18 x 4 grids (also passed to st.altair_chart, which otherwise drew them flat)
 
 
@@ -486,61 +486,14 @@ def induction_panel(spec: str, model: mb.ModelBundle) -> None:
 # ---------------------------------------------------------------- what each head does (issue 20: measured)
 
 
-def roles_sentences(roles: at.HeadRoles) -> list[str]:
-    """The patterns a class can see, each sentence computed from the measurements."""
-    n = roles.bos.size
-    out = [t("why.roles.sink", k=int((roles.bos > 0.5).sum()), n=n)]
-    prev = [(la, he) for la, he in zip(*np.nonzero(roles.previous > 0.4))]
-    out.append(t("why.roles.prev", pct=fmt_pct(0.4, 0), heads=", ".join(head_name(int(a), int(b)) for a, b in prev)
-                 or t("why.roles.nobody", pct=fmt_pct(0.4, 0))))
-    if roles.n_same:
-        dup = [(la, he) for la, he in zip(*np.nonzero(np.nan_to_num(roles.same) > 0.3))]
-        out.append(t("why.roles.dup", heads=", ".join(head_name(int(a), int(b)) for a, b in dup)
-                     or t("why.roles.nobody", pct=fmt_pct(0.3, 0))))
-    items = []
-    for role in ROLES:
-        values = getattr(roles, role)
-        if np.isfinite(values).any():
-            la, he = np.unravel_index(int(np.nanargmax(values)), values.shape)
-            items.append(t("why.roles.item", measure=t(f"why.roles.{role}"), head=head_name(int(la), int(he)),
-                           pct=fmt_pct(float(values[la, he]))))
-    out.append(t("why.roles.top", items="; ".join(items)))
-    return out
-
-
-def roles_ranking(roles: at.HeadRoles, k: int = 5) -> pd.DataFrame:
-    table = {t("why.roles.col.rank"): list(range(1, k + 1))}
-    for role in ROLES:
-        values = np.nan_to_num(getattr(roles, role), nan=-1.0)
-        order = np.argsort(-values, axis=None, kind="stable")[:k]
-        table[t(f"why.roles.{role}")] = [
-            f"{head_name(int(i // values.shape[1]), int(i % values.shape[1]))} · {fmt_pct(float(values.flat[i]))}"
-            if values.flat[i] >= 0 else "—" for i in order]
-    return pd.DataFrame(table)
-
-
 def roles_panel(spec: str, ids: tuple[int, ...], info: mb.ModelInfo, model: mb.ModelBundle) -> None:
-    st.subheader(t("why.roles.title"))
-    st.markdown(t("why.roles.text", n=info.n_layers * info.n_heads, t=len(ids)))
+    st.subheader(t("heads.title"))
+    st.markdown(t("heads.text", n=info.n_layers * info.n_heads, t=len(ids)))
     done = st.session_state.setdefault("_why_done", set())
-    if ("roles", spec, ids) not in done and not st.button(t("why.roles.run"), icon=":material/play_arrow:",
+    if ("roles", spec, ids) not in done and not st.button(t("heads.run"), icon=":material/play_arrow:",
                                                           key="why_roles_run"):
         return
     with backend.queue_notice(model):
-        roles = at.head_roles(_patterns(spec, ids), ids)
+        habits = hb.habits(_patterns(spec, ids), ids)
     done.add(("roles", spec, ids))
-    st.markdown(t("why.roles.seen"))
-    for sentence in roles_sentences(roles):
-        st.markdown(f"- {sentence}")  # our sentences; head names and numbers only, no model text
-    names = {r: t(f"why.roles.{r}") for r in ROLES}
-    if st.session_state.get(ROLE) not in ROLES:
-        st.session_state[ROLE] = "bos"
-    role = st.segmented_control(t("why.roles.measure"), ROLES, key=ROLE, format_func=names.get, required=True)
-    values = getattr(roles, role or "bos")
-    show(head_grid(head_frame(values), names[role or "bos"], diverging=False, fmt=".1%"), height=GRID_HEIGHT + 60)
-    st.caption(t("why.roles.grid.caption", measure=names[role or "bos"], n_same=roles.n_same))
-    st.markdown(t("why.roles.rank", k=5))
-    st.dataframe(roles_ranking(roles), hide_index=True, width="stretch")
-    frame = pd.DataFrame([{"layer": la, "head": he, **{r: float(getattr(roles, r)[la, he]) for r in ROLES}}
-                          for la in range(info.n_layers) for he in range(info.n_heads)])
-    downloads(frame, "why-head-habits", "why_roles")
+    heads_view.panel(habits, len(ids), "why")

@@ -165,22 +165,6 @@ def test_induction_score_reads_the_shifted_diagonal():
     assert scores.tolist() == [[0.0, 0.0], [1.0, 0.0]]
 
 
-def test_head_roles_on_hand_made_patterns():
-    ids = [2, 7, 8, 7, 9]  # <bos>, a, b, a, c: position 3 repeats position 1
-    t = len(ids)
-    pats = np.zeros((1, 3, t, t))
-    pats[0, 0, :, 0] = 1.0  # head 0: all on <bos>
-    for q in range(t):
-        pats[0, 1, q, max(q - 1, 0)] = 1.0  # head 1: the previous token
-    pats[0, 2, :, 0] = 1.0
-    pats[0, 2, 3] = 0.0
-    pats[0, 2, 3, 1] = 1.0  # head 2: at the repeat, the earlier copy
-    roles = at.head_roles(pats, ids)
-    assert roles.bos[0].tolist() == [1.0, 0.25, 0.75]
-    assert roles.previous[0].tolist() == [0.0, 1.0, 0.0]
-    assert roles.same[0].tolist() == [0.0, 0.0, 1.0] and roles.n_same == 1
-
-
 def test_disagreements_skip_bos_and_rank_by_the_gap():
     attention = np.array([0.7, 0.1, 0.1, 0.1])
     scores = np.array([0.0, 3.0, -1.0, 0.0])

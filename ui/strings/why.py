@@ -245,46 +245,4 @@ STRINGS = {
     "why.ind.axis.query": ("Consulta (posição)", "Query (position)"),
     "why.ind.axis.key": ("Chave (posição)", "Key (position)"),
     "why.ind.axis.weight": ("Peso", "Weight"),
-    # what each head does
-    "why.roles.title": ("O que cada cabeça faz: medido, não afirmado", "What each head does: measured, not asserted"),
-    "why.roles.text": (
-        "Três hábitos simples, medidos em cada uma das {n} cabeças sobre o seu texto (prompt + continuação, "
-        "{t} tokens): quanto da atenção vai para o <bos>, para o token logo antes, e para cópias anteriores do "
-        "mesmo token.",
-        "Three simple habits, measured in each of the {n} heads over your text (prompt + continuation, {t} "
-        "tokens): how much of the attention goes to <bos>, to the token just before, and to earlier copies of the "
-        "same token.",
-    ),
-    "why.roles.run": ("Medir as cabeças", "Measure the heads"),
-    "why.roles.measure": ("Medida", "Measure"),
-    "why.roles.bos": ("atenção no <bos>", "attention on <bos>"),
-    "why.roles.previous": ("atenção no token anterior", "attention on the previous token"),
-    "why.roles.same": ("atenção no mesmo token antes", "attention on the same token earlier"),
-    "why.roles.grid.caption": (
-        "{measure}, média sobre as posições onde a medida existe, para cada cabeça. Posições com uma cópia "
-        "anterior do próprio token: {n_same}.",
-        "{measure}, averaged over the positions where the measure exists, for each head. Positions with an earlier "
-        "copy of their own token: {n_same}.",
-    ),
-    "why.roles.none": ("sem dados (nenhum token se repete neste texto)", "no data (no token repeats in this text)"),
-    "why.roles.seen": ("O que dá para ver:", "What the class can see:"),
-    "why.roles.sink": (
-        "{k} de {n} cabeças põem mais da metade da atenção no <bos>: ele funciona como um lugar para “descansar” "
-        "quando nada no texto interessa.",
-        "{k} of {n} heads put more than half their attention on <bos>: it works as a place to “rest” when nothing "
-        "in the text matters.",
-    ),
-    "why.roles.prev": (
-        "Cabeças do token anterior: {heads} — cada uma põe mais de {pct} da atenção no token logo antes.",
-        "Previous-token heads: {heads} — each puts more than {pct} of its attention on the token just before.",
-    ),
-    "why.roles.dup": (
-        "Cabeças de token repetido: {heads} — olham para cópias anteriores do mesmo token.",
-        "Duplicate-token heads: {heads} — they look at earlier copies of the same token.",
-    ),
-    "why.roles.top": ("A mais forte em cada medida: {items}.", "The strongest for each measure: {items}."),
-    "why.roles.item": ("{measure}: {head} ({pct})", "{measure}: {head} ({pct})"),
-    "why.roles.nobody": ("nenhuma acima de {pct}", "none above {pct}"),
-    "why.roles.rank": ("Ranking das {k} cabeças mais altas em cada medida", "The {k} highest heads for each measure"),
-    "why.roles.col.rank": ("Posição", "Rank"),
 }
