@@ -7,7 +7,7 @@ bundle's lock. Attributions need gradients, so run them on a float32 bundle.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -17,6 +17,11 @@ from .fastpath import GEMMA_NORMS
 from .loading import ModelBundle
 
 METHODS = ("ig", "gxi")  # integrated gradients (Captum), gradient x (input - baseline)
+# Integrated gradients are approximated by a sum over points on the path; with too few points the scores do not
+# add up to F(x) - F(baseline). The page doubles the points until they do, within a stated bound, up to a cap.
+IG_SCHEDULE = (16, 32, 64, 128)  # Gauss-Legendre points per round; the last is the cap
+IG_BOUND = 0.05  # complete enough: |residual| <= 5% of |F(x) - F(baseline)| ...
+IG_FLOOR = 0.01  # ... or <= 0.01 logit, for a difference near 0
 Progress = Callable[[float], None]
 
 
@@ -78,6 +83,7 @@ class InputAttribution:
     value: float  # the explained number for the real input, F(x)
     baseline_value: float  # F(baseline)
     steps: int  # integration steps (1 for gradient x input)
+    tried: tuple[int, ...] = ()  # integrated gradients until complete: the steps of every round run, in order
 
     @property
     def total(self) -> float:
@@ -87,6 +93,15 @@ class InputAttribution:
     def residual(self) -> float:
         """Completeness: sum of scores - (F(x) - F(baseline)). Near 0 for integrated gradients."""
         return self.total - (self.value - self.baseline_value)
+
+    @property
+    def allowed(self) -> float:
+        """The largest |residual| that counts as complete (IG_BOUND of the difference, at least IG_FLOOR)."""
+        return max(IG_BOUND * abs(self.value - self.baseline_value), IG_FLOOR)
+
+    @property
+    def complete(self) -> bool:
+        return abs(self.residual) <= self.allowed
 
 
 def baseline_ids(bundle: ModelBundle, ids: list[int], token: int | None = None) -> list[int]:
@@ -144,6 +159,30 @@ def integrated_gradients(bundle: ModelBundle, ids: list[int], target: Target, st
     return InputAttribution(method="ig", scores=scores, value=value, baseline_value=baseline_value, steps=steps)
 
 
+def integrated_gradients_until_complete(bundle: ModelBundle, ids: list[int], target: Target,
+                                        schedule: tuple[int, ...] = IG_SCHEDULE, progress: Progress = _noop,
+                                        baseline: int | None = None) -> InputAttribution:
+    """Integrated gradients with 16 Gauss-Legendre points, then 32, 64, ... until the scores add up to
+    F(x) - F(baseline) within `allowed` (5%, or 0.01 logit), or the last round of the schedule (the cap) is done.
+
+    Measured on Gemma 3 270M, 26 tokens, <pad> baseline: logit(" Paris") misses by 26% with 16 points, 5% with 32,
+    0.1% with 64; logit(" Paris") - logit(" Ulm") (two logits of ~66 whose difference is ~1) misses by 1650% with
+    16, 260% with 32, 14% with 64 and 4% with 128. Returns the last round, with `tried` listing every round.
+    """
+    total = sum(schedule)
+    done = 0
+    result = None
+    for steps in schedule:
+        def step_progress(fraction: float, done=done, steps=steps) -> None:
+            progress(min(1.0, (done + fraction * steps) / total))
+
+        result = integrated_gradients(bundle, ids, target, steps=steps, progress=step_progress, baseline=baseline)
+        done += steps
+        if result.complete:
+            break
+    return replace(result, tried=tuple(schedule[: schedule.index(result.steps) + 1]))
+
+
 def gradient_x_input(bundle: ModelBundle, ids: list[int], target: Target, baseline: int | None = None
                      ) -> InputAttribution:
     """The gradient at the real input times (input - baseline), per token, summed over the embedding.
@@ -167,10 +206,13 @@ def gradient_x_input(bundle: ModelBundle, ids: list[int], target: Target, baseli
                             steps=1)
 
 
-def attribute(bundle: ModelBundle, ids: list[int], target: Target, method: str, steps: int = 16,
-              progress: Progress = _noop, baseline: int | None = None) -> InputAttribution:
+def attribute(bundle: ModelBundle, ids: list[int], target: Target, method: str,
+              schedule: tuple[int, ...] = IG_SCHEDULE, progress: Progress = _noop, baseline: int | None = None
+              ) -> InputAttribution:
+    """Integrated gradients until complete ("ig") or gradient x (input - baseline) ("gxi")."""
     if method == "ig":
-        return integrated_gradients(bundle, ids, target, steps=steps, progress=progress, baseline=baseline)
+        return integrated_gradients_until_complete(bundle, ids, target, schedule=schedule, progress=progress,
+                                                   baseline=baseline)
     if method == "gxi":
         return gradient_x_input(bundle, ids, target, baseline=baseline)
     raise ValueError(f"`method` has to be one of {METHODS}, but is {method!r}")

@@ -47,15 +47,30 @@ def test_dla_sums_to_the_logit_and_matches_the_pipeline_lens(real_bundle):
         np.testing.assert_allclose(dla.heads.sum(axis=1), dla.attn, atol=1e-3)
 
 
-def test_integrated_gradients_on_the_einstein_example(real_bundle):
-    """Why " Paris" and not " Ulm"? 16 Gauss-Legendre steps: the residual stays a small part of the difference
-    (measured ~8% on a 20-token prompt with <pad> as baseline; bound 25%)."""
-    ids = encode(real_bundle, "Albert Einstein nasceu em 1879 em Ulm, na Baviera, e morreu em 1955 em", 64)[0]
-    paris, ulm = (real_bundle.tokenizer.encode(w, add_special_tokens=False)[0] for w in (" Paris", " Ulm"))
-    ig = at.integrated_gradients(real_bundle, ids, at.Target(paris, ulm), steps=16)
-    diff = ig.value - ig.baseline_value
-    assert abs(ig.residual) < 0.25 * abs(diff)
+EINSTEIN = "Albert Einstein nasceu em 1879 em Ulm, na Baviera, e morreu em 1955 em"
+
+
+def test_integrated_gradients_on_the_einstein_example_until_complete(real_bundle):
+    """logit(" Paris") alone: 16 Gauss-Legendre points miss the sum by 26%, 32 by 5.2% (measured, 26 tokens, <pad>
+    baseline), so the rounds stop at 32 or 64: complete within 5% of the difference."""
+    ids = encode(real_bundle, EINSTEIN, 64)[0]
+    paris = real_bundle.tokenizer.encode(" Paris", add_special_tokens=False)[0]
+    ig = at.integrated_gradients_until_complete(real_bundle, ids, at.Target(paris))
+    assert ig.complete and ig.steps <= 64 and ig.tried[0] == 16
+    assert abs(ig.residual) <= 0.05 * abs(ig.value - ig.baseline_value)
     assert ig.scores[0] == 0.0
     with torch.inference_mode():
         logits = real_bundle.model(input_ids=torch.tensor([ids])).logits[0, -1]
-    assert ig.value == pytest.approx(float(logits[paris] - logits[ulm]), abs=1e-3)
+    assert ig.value == pytest.approx(float(logits[paris]), abs=1e-3)
+
+
+def test_the_contrast_paris_not_ulm_needs_the_cap_and_meets_it(real_bundle):
+    """logit(" Paris") − logit(" Ulm"): two logits near 66 whose difference is about −1, so a residual that is small
+    for each logit is large for the difference. Measured: 1650% (16 points), 260% (32), 14% (64), 4.2% (128, the
+    page's cap). The page's rounds end at 128; here that one round is run (the earlier ones are the unit test's)."""
+    ids = encode(real_bundle, EINSTEIN, 64)[0]
+    paris, ulm = (real_bundle.tokenizer.encode(w, add_special_tokens=False)[0] for w in (" Paris", " Ulm"))
+    ig = at.integrated_gradients(real_bundle, ids, at.Target(paris, ulm), steps=at.IG_SCHEDULE[-1])
+    diff = ig.value - ig.baseline_value
+    assert diff == pytest.approx(-1.0, abs=0.2)
+    assert ig.complete  # |residual| <= 5% of |diff|: 0.042 measured against 0.05 allowed
