@@ -21,14 +21,16 @@ from ui import backend, heads_view
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
 from ui.hallucination_view import config as hallucination_config
+from ui.heads_view import GRID_HEIGHT, head_frame, head_grid, head_name
 from ui.i18n import fmt_float, fmt_pct, t
+from ui.numbering import FIRST, head_no, layer_no
 from ui.share import Param, share_box
 from ui.widgets import model_text
 
 DTYPE = "float32"  # gradients and sums that must add up: the page computes in float32 whatever the sidebar says
 MAX_PROMPT_TOKENS = 24  # this page's cap (each attribution runs the model many times, with gradients)
 NEW_TOKENS = 24  # the continuation that can be explained
-IG_STEPS = 16
+IG_STEPS = at.IG_SCHEDULE[0]  # the first round; more points follow until the sum is complete
 AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
 AVG = -1  # attention: average over layers or heads
 IND_TOKENS = 20  # length of the random sequence seen twice
@@ -37,7 +39,7 @@ FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen toke
 
 POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
 VS_LAYER, VS_HEAD, SEED, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_ind_head"
-GRID_HEIGHT = 180  # px of the 18 x 4 grids (also passed to st.altair_chart, which otherwise drew them flat)
+GO_FOR = "why_go_for"  # the prompt the visitor asked to explain (nothing heavy runs before that click)
 
 
 def preset() -> dict:
@@ -51,8 +53,8 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
             Param("pos", POS, int, AUTO, low=AUTO, high=NEW_TOKENS - 1),
             Param("contrast", CONTRAST, int, AUTO, low=AUTO, high=info.vocab_size - 1),
             Param("method", METHOD, str, "ig", choices=at.METHODS),
-            Param("layer", VS_LAYER, int, AVG, low=AVG, high=info.n_layers - 1),
-            Param("head", VS_HEAD, int, AVG, low=AVG, high=info.n_heads - 1),
+            Param("layer", VS_LAYER, int, AVG, low=AVG, high=layer_no(info.n_layers - 1), offset=FIRST),  # from 1
+            Param("head", VS_HEAD, int, AVG, low=AVG, high=head_no(info.n_heads - 1), offset=FIRST),
             Param("seed", SEED, int, 0, low=0, high=99)]
 
 
@@ -78,9 +80,8 @@ class Continuation:
         return list(self.prompt_ids) + [s.token.id for s in self.generation.steps[:pos]]
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _continuation(spec: str, prompt: str) -> Continuation:
-    model = backend.loaded(spec, DTYPE)
+@backend.on_model(max_entries=64)
+def _continuation(model: mb.ModelBundle, prompt: str) -> Continuation:
     ids, cut = encode(model, prompt, MAX_PROMPT_TOKENS)
     text = model.tokenizer.decode(ids, skip_special_tokens=True)  # the cut prompt, as text for generate()
     params = mb.SamplingParams(temperature=0, max_new_tokens=NEW_TOKENS)
@@ -89,33 +90,32 @@ def _continuation(spec: str, prompt: str) -> Continuation:
     return Continuation(prompt_ids=tuple(ids), truncated_from=cut, generation=gen)
 
 
-@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
-def _dla(spec: str, ids: tuple[int, ...], token: int, contrast: int | None) -> at.LogitAttribution:
-    return at.direct_logit_attribution(backend.loaded(spec, DTYPE), list(ids), at.Target(token, contrast))
+@backend.on_model(max_entries=128)
+def _dla(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None) -> at.LogitAttribution:
+    return at.direct_logit_attribution(model, list(ids), at.Target(token, contrast))
 
 
-@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
-def _attribution(spec: str, ids: tuple[int, ...], token: int, contrast: int | None, method: str, steps: int,
-                 _progress=None) -> tuple[at.InputAttribution, float]:
+@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar: the page queues it
+def _attribution(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None, method: str,
+                 _progress=None, schedule: tuple[int, ...] = at.IG_SCHEDULE) -> tuple[at.InputAttribution, float]:
     started = time.perf_counter()
-    result = at.attribute(backend.loaded(spec, DTYPE), list(ids), at.Target(token, contrast), method, steps=steps,
+    result = at.attribute(model, list(ids), at.Target(token, contrast), method, schedule=schedule,
                           progress=_progress or (lambda _f: None))
     return result, time.perf_counter() - started
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _patterns(spec: str, ids: tuple[int, ...]) -> np.ndarray:
+@backend.on_model(max_entries=64)
+def _patterns(model: mb.ModelBundle, ids: tuple[int, ...]) -> np.ndarray:
     """[L, H, T, T] attention weights over ids, from the activation cache."""
-    model = backend.loaded(spec, DTYPE)
     n = model.info.n_layers
     cache = run_with_cache(model, list(ids), names={f"blocks.{i}.attn.hook_pattern" for i in range(n)},
                            keep_logits=False)
     return cache.stack("blocks.{l}.attn.hook_pattern", n).numpy()
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _induction(spec: str, seed: int) -> at.Induction:
-    return at.induction(backend.loaded(spec, DTYPE), n=IND_TOKENS, seed=seed)
+@backend.on_model(max_entries=32)
+def _induction(model: mb.ModelBundle, seed: int) -> at.Induction:
+    return at.induction(model, n=IND_TOKENS, seed=seed)
 
 
 def with_progress(work, text: str):
@@ -142,6 +142,20 @@ def with_progress(work, text: str):
     return state["result"]
 
 
+# ---------------------------------------------------------------- the first click
+
+
+def asked(prompt: str) -> bool:
+    """True once the visitor asked to explain this prompt: a first visit runs nothing heavy (no float32 copy of the
+    model, no generation), so it costs what any page costs."""
+    if st.session_state.get(GO_FOR) == prompt:
+        return True
+    st.caption(t("why.go.hint"))
+    st.button(t("why.go"), icon=":material/play_arrow:", key="why_go", type="primary",
+              on_click=lambda: st.session_state.__setitem__(GO_FOR, prompt))
+    return False
+
+
 # ---------------------------------------------------------------- labels
 
 
@@ -153,10 +167,6 @@ def tokens_of(model: mb.ModelBundle, ids) -> list[mb.TokenInfo]:
     from model_backend.text import token_infos
 
     return list(token_infos(model.tokenizer, list(ids)))
-
-
-def head_name(layer: int, head: int) -> str:
-    return t("why.dla.head", layer=layer, head=head)
 
 
 # ---------------------------------------------------------------- pickers
@@ -201,7 +211,7 @@ def pick_contrast(step: mb.Step, model: mb.ModelBundle) -> int | None:
 
 def dla_frame(dla: at.LogitAttribution) -> pd.DataFrame:
     n = len(dla.attn)
-    rows = [{"layer": i, "part": t(f"why.dla.part.{part}"), "value": float(v)}
+    rows = [{"layer": layer_no(i), "part": t(f"why.dla.part.{part}"), "value": float(v)}
             for part, values in (("attn", dla.attn), ("mlp", dla.mlp)) for i, v in zip(range(n), values)]
     return pd.DataFrame(rows)
 
@@ -209,7 +219,7 @@ def dla_frame(dla: at.LogitAttribution) -> pd.DataFrame:
 def dla_chart(df: pd.DataFrame) -> alt.Chart:
     parts = [t("why.dla.part.attn"), t("why.dla.part.mlp")]
     return alt.Chart(df).mark_bar().encode(
-        x=alt.X("layer:O", title=t("why.dla.axis.layer")),
+        x=alt.X("layer:O", title=t("why.dla.axis.layer")),  # numbered from 1
         xOffset=alt.XOffset("part:N", sort=parts),
         y=alt.Y("value:Q", title=t("why.dla.axis.value")),
         color=alt.Color("part:N", title=t("why.dla.part"), sort=parts,
@@ -220,39 +230,8 @@ def dla_chart(df: pd.DataFrame) -> alt.Chart:
     ).properties(height=300)
 
 
-def head_frame(values: np.ndarray) -> pd.DataFrame:
-    """One row per head, with the cell's corners. (A column named "head" drew no cells in the browser.)"""
-    df = pd.DataFrame([{"layer": layer, "head_no": head, "value": float(values[layer, head])}
-                       for layer in range(values.shape[0]) for head in range(values.shape[1])])
-    df["x0"], df["x1"] = df["layer"] - 0.46, df["layer"] + 0.46
-    df["y0"], df["y1"] = df["head_no"] - 0.46, df["head_no"] + 0.46
-    return df
-
-
-def head_grid(df: pd.DataFrame, title: str, diverging: bool, fmt: str = ".3f") -> alt.Chart:
-    """The 18 x 4 grid of heads, layers across and heads down (wide enough for phones and projectors alike)."""
-    finite = df["value"][np.isfinite(df["value"])]
-    top = float(np.abs(finite).max()) if len(finite) else 1.0
-    top = top or 1.0
-    scale = (alt.Scale(scheme="blueorange", domain=[top, -top]) if diverging
-             else alt.Scale(scheme=SEQUENTIAL, domain=[0, top]))
-    n_layers, n_heads = int(df["layer"].max()) + 1, int(df["head_no"].max()) + 1
-    return alt.Chart(df).mark_rect().encode(
-        x=alt.X("x0:Q", title=t("why.dla.axis.layer"), scale=alt.Scale(domain=[-0.5, n_layers - 0.5], nice=False),
-                axis=alt.Axis(values=list(range(n_layers)), format="d", grid=False)),
-        x2="x1:Q",
-        y=alt.Y("y0:Q", title=t("why.dla.axis.head"), scale=alt.Scale(domain=[-0.5, n_heads - 0.5], nice=False,
-                                                                      reverse=True),
-                axis=alt.Axis(values=list(range(n_heads)), format="d", grid=False)),
-        y2="y1:Q",
-        color=alt.Color("value:Q", title=title, scale=scale, legend=alt.Legend(orient="right", gradientLength=150)),
-        tooltip=[alt.Tooltip("layer:Q", title=t("why.dla.axis.layer")), alt.Tooltip("head_no:Q", title=t("why.dla.axis.head")),
-                 alt.Tooltip("value:Q", title=title, format=fmt)],
-    ).properties(height=GRID_HEIGHT)
-
-
 def lens_frame(dla: at.LogitAttribution) -> pd.DataFrame:
-    after = list(range(-1, len(dla.attn)))
+    after = list(range(0, len(dla.attn) + 1))  # 0 = the embeddings alone, l = after layer l (numbered from 1)
     return pd.DataFrame(
         [{"after": a, "series": t("why.dla.series.cum"), "value": float(v)} for a, v in zip(after, dla.cumulative)]
         + [{"after": a, "series": t("why.dla.series.lens"), "value": float(v)} for a, v in zip(after, dla.lens)])
@@ -320,28 +299,35 @@ def completeness(result: at.InputAttribution) -> None:
     c3.metric(t("why.check.residual"), fmt_float(result.residual, 4))
     diff = abs(result.value - result.baseline_value)
     pct = fmt_pct(abs(result.residual) / diff, 2) if diff > 0 else "—"
-    st.caption(t("why.check.ig" if result.method == "ig" else "why.check.gxi", n=result.steps, pct=pct))
-    if result.method == "ig" and (diff == 0 or abs(result.residual) > 0.1 * diff):
-        st.warning(t("why.check.poor", n=result.steps), icon=":material/warning:")
+    if result.method == "ig":
+        st.caption(t("why.check.ig", n=result.steps, tried=" → ".join(str(n) for n in result.tried), pct=pct,
+                     bound=fmt_pct(at.IG_BOUND, 0), floor=fmt_float(at.IG_FLOOR, 2)))
+        if not result.complete:
+            st.warning(t("why.check.poor", n=result.steps), icon=":material/warning:")
+    else:
+        st.caption(t("why.check.gxi", pct=pct))
 
 
-def attribution_panel(spec: str, cont: Continuation, pos: int, target: at.Target,
+def attribution_panel(model: mb.ModelBundle, cont: Continuation, pos: int, target: at.Target,
                       tokens: list[mb.TokenInfo]) -> at.InputAttribution | None:
+    """Input attribution on a click: cached per (model, ids, token, contrast, method), queued for the model."""
     st.subheader(t("why.attr.title"))
     names = {m: method_name(m) for m in at.METHODS}
     if st.session_state.get(METHOD) not in at.METHODS:
         st.session_state[METHOD] = "ig"
     method = st.radio(t("why.attr.method"), at.METHODS, key=METHOD, format_func=names.get, horizontal=True)
     ids = tuple(cont.prefix(pos))
-    key = (spec, ids, target.token, target.contrast, method)
+    key = (model.info.name, ids, target.token, target.contrast, method)
     done = st.session_state.setdefault("_why_done", set())
     if key not in done:
-        st.caption(t("why.attr.hint", n=IG_STEPS))
+        schedule = at.IG_SCHEDULE
+        st.caption(t("why.attr.hint", n=schedule[0], more=", ".join(str(n) for n in schedule[1:-1]) or schedule[-1],
+                     cap=schedule[-1], bound=fmt_pct(at.IG_BOUND, 0)))
         if not st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run"):
             return None
-    with backend.queue_notice(backend.loaded(spec, DTYPE)):
+    with backend.queue_notice(model):
         result, seconds = with_progress(
-            lambda progress: _attribution(spec, ids, target.token, target.contrast, method, IG_STEPS, progress),
+            lambda progress: _attribution(ids, target.token, target.contrast, method, progress, dtype=DTYPE),
             t("why.attr.running", method=names[method]))
     done.add(key)
     df = attribution_frame(tokens[: len(ids)], result.scores)
@@ -381,12 +367,12 @@ def vs_chart(df: pd.DataFrame) -> alt.Chart:
 
 
 def vs_view_name(info: mb.ModelInfo, layer: int, head: int) -> str:
-    where = t("why.vs.avg_layers", n=info.n_layers) if layer == AVG else t("why.vs.layer.n", n=layer)
-    who = t("why.vs.avg_heads", n=info.n_heads) if head == AVG else t("why.vs.head.n", n=head)
+    where = t("why.vs.avg_layers", n=info.n_layers) if layer == AVG else t("why.vs.layer.n", n=layer_no(layer))
+    who = t("why.vs.avg_heads", n=info.n_heads) if head == AVG else t("why.vs.head.n", n=head_no(head))
     return f"{where}, {who}"
 
 
-def vs_panel(spec: str, info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo],
+def vs_panel(info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo],
              result: at.InputAttribution | None, method: str) -> None:
     st.subheader(t("why.vs.title"))
     st.markdown(t("why.vs.text"))
@@ -394,14 +380,15 @@ def vs_panel(spec: str, info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[m
         st.caption(t("why.vs.need"))
         return
     c1, c2 = st.columns(2)
-    layers = {AVG: t("why.vs.avg_layers", n=info.n_layers)} | {i: t("why.vs.layer.n", n=i) for i in range(info.n_layers)}
-    heads = {AVG: t("why.vs.avg_heads", n=info.n_heads)} | {i: t("why.vs.head.n", n=i) for i in range(info.n_heads)}
+    layers = {AVG: t("why.vs.avg_layers", n=info.n_layers)} | {i: t("why.vs.layer.n", n=layer_no(i))
+                                                                 for i in range(info.n_layers)}
+    heads = {AVG: t("why.vs.avg_heads", n=info.n_heads)} | {i: t("why.vs.head.n", n=head_no(i)) for i in range(info.n_heads)}
     for key, options in ((VS_LAYER, layers), (VS_HEAD, heads)):
         if st.session_state.get(key) not in options:
             st.session_state[key] = AVG
     layer = c1.selectbox(t("why.vs.layer"), list(layers), key=VS_LAYER, format_func=layers.get)
     head = c2.selectbox(t("why.vs.head"), list(heads), key=VS_HEAD, format_func=heads.get)
-    pats = _patterns(spec, ids)
+    pats = _patterns(ids, dtype=DTYPE)  # one cached pass (the model queue)
     attention = at.attention_row(pats, None if layer == AVG else layer, None if head == AVG else head)
     show(vs_chart(vs_frame(tokens, attention, result.scores)))
     st.caption(t("why.vs.caption", view=vs_view_name(info, layer, head), method=method_name(method)))
@@ -450,19 +437,19 @@ def pattern_chart(df: pd.DataFrame) -> alt.Chart:
     ).properties(height=420)
 
 
-def induction_panel(spec: str, model: mb.ModelBundle) -> None:
+def induction_panel(model: mb.ModelBundle) -> None:
     st.subheader(t("why.ind.title"))
     st.markdown(t("why.ind.text", n=IND_TOKENS))
     if st.session_state.get(SEED) not in range(100):
         st.session_state[SEED] = 0
     seed = st.number_input(t("why.ind.seed"), min_value=0, max_value=99, step=1, key=SEED)
     done = st.session_state.setdefault("_why_done", set())
-    if ("induction", spec, seed) not in done and not st.button(t("why.ind.run"), icon=":material/play_arrow:",
+    if ("induction", model.info.name, seed) not in done and not st.button(t("why.ind.run"), icon=":material/play_arrow:",
                                                                 key="why_ind_run"):
         return
-    with backend.queue_notice(model), st.spinner(t("why.ind.run")):
-        ind = _induction(spec, int(seed))
-    done.add(("induction", spec, seed))
+    with st.spinner(t("why.ind.run")):
+        ind = _induction(int(seed), dtype=DTYPE)
+    done.add(("induction", model.info.name, seed))
     st.caption(t("why.ind.sequence"))
     model_text(model.tokenizer.decode(list(ind.ids[1 : 1 + ind.n])))
     df = loss_frame(ind)
@@ -470,7 +457,8 @@ def induction_panel(spec: str, model: mb.ModelBundle) -> None:
     first, second = ind.loss[: ind.n].mean(), ind.loss[ind.n + 1 :].mean()
     st.caption(t("why.ind.loss.caption", a=fmt_float(first, 2), b=fmt_float(second, 2)))
     top = ind.top(3)
-    show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False), height=GRID_HEIGHT + 60)
+    show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False,
+                   marked=[(la, he) for la, he, _s in top]), height=GRID_HEIGHT + 60)
     st.caption(t("why.ind.grid.caption", n=ind.scores.size, median=fmt_float(float(np.median(ind.scores)), 3),
                  top="; ".join(f"{head_name(la, he)} ({fmt_float(s, 2)})" for la, he, s in top)))
     names = {f"{la}.{he}": head_name(la, he) for la, he, _s in ind.top(8)}
@@ -480,20 +468,20 @@ def induction_panel(spec: str, model: mb.ModelBundle) -> None:
     la, he = (int(x) for x in pick.split("."))
     show(pattern_chart(pattern_frame(ind.patterns[la, he])))
     st.caption(t("why.ind.map.caption", head=names[pick]))
-    downloads(head_frame(ind.scores), "why-induction-scores", "why_ind")
+    downloads(head_frame(ind.scores)[["layer", "head_no", "value"]].rename(columns={"head_no": "head", "value": "score"}),
+              "why-induction-scores", "why_ind")
 
 
 # ---------------------------------------------------------------- what each head does (issue 20: measured)
 
 
-def roles_panel(spec: str, ids: tuple[int, ...], info: mb.ModelInfo, model: mb.ModelBundle) -> None:
+def roles_panel(ids: tuple[int, ...], info: mb.ModelInfo) -> None:
     st.subheader(t("heads.title"))
     st.markdown(t("heads.text", n=info.n_layers * info.n_heads, t=len(ids)))
     done = st.session_state.setdefault("_why_done", set())
-    if ("roles", spec, ids) not in done and not st.button(t("heads.run"), icon=":material/play_arrow:",
+    if ("roles", info.name, ids) not in done and not st.button(t("heads.run"), icon=":material/play_arrow:",
                                                           key="why_roles_run"):
         return
-    with backend.queue_notice(model):
-        habits = hb.habits(_patterns(spec, ids), ids)
-    done.add(("roles", spec, ids))
+    habits = hb.habits(_patterns(ids, dtype=DTYPE), ids)  # one cached pass (the model queue)
+    done.add(("roles", info.name, ids))
     heads_view.panel(habits, len(ids), "why")

@@ -1,14 +1,20 @@
 """The "Why this token?" page in a real browser: it draws, integrated gradients run from the button with the
 completeness check, screenshots at 1280 and 390 px in both languages and in projection mode."""
+import re
+
 import pytest
 
 from tests.e2e.test_browser_shell import open_page, settle, shoot
+
+GO = re.compile("Completar e explicar|Complete and explain")
 
 
 def open_why(browser, url: str, width: int, locale: str, query: str = ""):
     """Home first: a fresh server asked for /why before it ever ran app.py would run the page file alone."""
     open_page(browser, url, width=width, locale=locale).close()
     page = open_page(browser, f"{url}/why" + (f"?{query}" if query else ""), width=width, locale=locale)
+    settle(page, wait=300)
+    page.locator('[data-testid="stMain"] button').filter(has_text=GO).first.click()  # nothing heavy before it
     settle(page, wait=300)
     return page
 
@@ -32,7 +38,9 @@ def test_why_page_draws(browser, server_url, width, locale, query, heading):
 
 
 def test_integrated_gradients_from_the_button(browser, server_url):
-    page = open_why(browser, server_url, 1280, "en-US")
+    """On the logit of " Paris" alone (contrast=-1: none), which needs 16 then 32 points; the contrast with " Ulm"
+    needs all four rounds (16 to 128 points, minutes on 2 cores) and is the integration tier's."""
+    page = open_why(browser, server_url, 1280, "en-US", "contrast=-1")
     try:
         page.get_by_role("button", name="Compute the attribution").click()
         settle(page, wait=600)

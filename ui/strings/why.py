@@ -7,25 +7,25 @@ STRINGS = {
     "why.intro": (
         "A página de atenção mostra **para onde** cada token olha. A pergunta seguinte é outra: **quais palavras "
         "fizeram o modelo escrever isto?** Aqui o modelo continua o seu prompt (guloso, em float32), você escolhe "
-        "um token da continuação e três medidas respondem: quanto cada token da entrada empurrou o modelo "
+        "um token da completação e três medidas respondem: quanto cada token da entrada empurrou o modelo "
         "(atribuição), quanto cada camada e cada cabeça somou ao logit (atribuição direta ao logit) e, ao lado, a "
         "atenção — que muita gente confunde com a resposta. No fim, as **cabeças de indução**: o circuito que copia "
         "do contexto.",
         "The attention page shows **where** each token looks. The next question is a different one: **which words "
         "made the model write this?** Here the model continues your prompt (greedy, in float32), you pick a token "
-        "of the continuation, and three measures answer: how much each input token pushed the model (attribution), "
+        "of the completion, and three measures answer: how much each input token pushed the model (attribution), "
         "how much each layer and each head added to the logit (direct logit attribution) and, beside them, the "
         "attention that many people mistake for the answer. At the end, **induction heads**: the circuit that "
         "copies from the context.",
     ),
     "why.prompt.cap": (
-        "Nesta página o prompt é cortado em {n} tokens e a continuação tem {m}: cada atribuição roda o modelo "
+        "Nesta página o prompt é cortado em {n} tokens e a completação tem {m}: cada atribuição roda o modelo "
         "várias vezes, com gradientes.",
-        "On this page the prompt is cut to {n} tokens and the continuation has {m}: each attribution runs the model "
+        "On this page the prompt is cut to {n} tokens and the completion has {m}: each attribution runs the model "
         "several times, with gradients.",
     ),
-    "why.running": ("O modelo está escrevendo a continuação (float32)…", "The model is writing the continuation (float32)…"),
-    "why.gen.title": ("A continuação do modelo", "The model's continuation"),
+    "why.running": ("O modelo está escrevendo a completação (float32)…", "The model is writing the completion (float32)…"),
+    "why.gen.title": ("A completação do modelo", "The model's completion"),
     "why.gen.caption": (
         "Escolha gulosa (sempre o token mais provável), em float32, {m} tokens. Os tokens abaixo são os que você "
         "pode explicar.",
@@ -70,7 +70,7 @@ STRINGS = {
     "why.dla.part.mlp": ("MLP", "MLP"),
     "why.dla.part.embed": ("embeddings", "embeddings"),
     "why.dla.layer": ("camada {n}", "layer {n}"),
-    "why.dla.axis.layer": ("Camada (0 = a primeira)", "Layer (0 = the first)"),
+    "why.dla.axis.layer": ("Camada", "Layer"),
     "why.dla.axis.value": ("Contribuição ao logit", "Contribution to the logit"),
     "why.dla.layers.caption": (
         "Cada barra: o que a atenção (azul) ou o MLP (laranja) daquela camada somou ao número explicado, com a "
@@ -86,7 +86,6 @@ STRINGS = {
         "The {n} heads ({layers} layers × {heads}): how much each added to the explained number. Blue pushes for, "
         "orange against; a row sums to that layer's attention bar. Strongest: {best}.",
     ),
-    "why.dla.head": ("camada {layer}, cabeça {head}", "layer {layer}, head {head}"),
     "why.dla.axis.head": ("Cabeça", "Head"),
     "why.dla.lens.caption": (
         "Soma acumulada das partes (escala da norma final congelada) e a lente de logit da página do pipeline "
@@ -98,18 +97,25 @@ STRINGS = {
     ),
     "why.dla.series.cum": ("soma acumulada (escala congelada)", "running total (frozen scale)"),
     "why.dla.series.lens": ("lente de logit", "logit lens"),
-    "why.dla.axis.after": ("Depois da camada (−1 = só embeddings)", "After layer (−1 = embeddings only)"),
+    "why.dla.axis.after": ("Depois da camada (0 = só embeddings)", "After layer (0 = embeddings only)"),
     "why.dla.series": ("Curva", "Curve"),
     # input attribution
     "why.attr.title": ("Quais tokens da entrada empurraram o modelo?", "Which input tokens pushed the model?"),
     "why.attr.method": ("Método", "Method"),
-    "why.method.ig": ("Gradientes integrados (Captum, {n} passos)", "Integrated gradients (Captum, {n} steps)"),
+    "why.method.ig": ("Gradientes integrados (Captum, {n} pontos ou mais)", "Integrated gradients (Captum, {n} points or more)"),
     "why.method.gxi": ("Gradiente × (entrada − referência)", "Gradient × (input − baseline)"),
     "why.attr.run": ("Calcular a atribuição", "Compute the attribution"),
+    "why.go": ("Completar e explicar", "Complete and explain"),
+    "why.go.hint": (
+        "O modelo completa o prompt em float32 (uma cópia do modelo em float32 é carregada na primeira vez) e "
+        "decompõe o logit do token escolhido. Cada painel pesado abaixo espera o seu próprio clique.",
+        "The model completes the prompt in float32 (a float32 copy of the model is loaded the first time) and "
+        "decomposes the chosen token's logit. Each heavy panel below waits for its own click.",
+    ),
     "why.attr.running": ("Calculando a atribuição ({method})…", "Computing the attribution ({method})…"),
     "why.attr.hint": (
-        "A atribuição roda o modelo com gradientes ({n} vezes para gradientes integrados): clique para calcular.",
-        "Attribution runs the model with gradients ({n} times for integrated gradients): click to compute.",
+        'Gradientes integrados rodam o modelo com gradientes em {n} pontos do caminho e, se as atribuições não somarem a diferença (margem de {bound}), de novo com {more} pontos, até {cap}: de segundos a alguns minutos nesta CPU. Clique para calcular.',
+        'Integrated gradients run the model with gradients at {n} points on the path and, if the attributions do not add up to the difference (within {bound}), again with {more} points, up to {cap}: from seconds to a few minutes on this CPU. Click to compute.',
     ),
     "why.attr.axis.token": ("Token da entrada (posição: texto)", "Input token (position: text)"),
     "why.attr.axis.score": ("Atribuição (unidades de logit)", "Attribution (logit units)"),
@@ -120,15 +126,13 @@ STRINGS = {
         "Each bar: how much that input token pushed the explained number (blue for, orange against), measured by "
         "{method}. The baseline is the same text with every token replaced by <pad> (<bos> stays), so <bos> gets 0.",
     ),
-    "why.check.title": ("Verificação de completude", "Completeness check"),
+    "why.check.title": ("A soma fecha?", "Completeness check"),
     "why.check.sum": ("Soma das atribuições", "Sum of the attributions"),
     "why.check.diff": ("F(entrada) − F(referência)", "F(input) − F(baseline)"),
     "why.check.residual": ("Resíduo", "Residual"),
     "why.check.ig": (
-        "Gradientes integrados somam exatamente F(entrada) − F(referência) quando a integral é exata; com {n} "
-        "passos sobra um resíduo de {pct} da diferença.",
-        "Integrated gradients add up exactly to F(input) − F(baseline) when the integral is exact; with {n} steps "
-        "a residual of {pct} of the difference is left.",
+        'Gradientes integrados somam exatamente F(entrada) − F(referência) quando a integral é exata; aqui ela é aproximada por pontos no caminho. Rodadas: {tried} pontos. Com {n} pontos sobra um resíduo de {pct} da diferença (margem aceita: {bound} da diferença, ou {floor} de logit).',
+        'Integrated gradients add up exactly to F(input) − F(baseline) when the integral is exact; here it is approximated by points on the path. Rounds: {tried} points. With {n} points a residual of {pct} of the difference is left (accepted: {bound} of the difference, or {floor} logit).',
     ),
     "why.check.gxi": (
         "O gradiente é medido só no ponto da entrada: como o modelo não é linear, a soma passa longe da "
@@ -137,21 +141,20 @@ STRINGS = {
         "(a residual of {pct}). That is what “gradients are local” means.",
     ),
     "why.check.poor": (
-        "Aqui o resíduo é grande: {n} passos são poucos para este caminho (o número explicado varia muito entre a "
-        "referência e a entrada), e estas barras não somam a diferença. Trate-as como um esboço; a atribuição "
-        "direta ao logit acima não depende de passos.",
-        "Here the residual is large: {n} steps are too few for this path (the explained number swings a lot between "
-        "the baseline and the input), and these bars do not add up to the difference. Treat them as a sketch; the "
-        "direct logit attribution above does not depend on steps.",
+        'Mesmo com {n} pontos (o limite desta página) o resíduo passa da margem: o número explicado varia muito entre a referência e a entrada, e estas barras não somam a diferença. Trate-as como um esboço; a atribuição direta ao logit acima não depende de pontos.',
+        "Even with {n} points (this page's cap) the residual is above the bound: the explained number swings a lot between the baseline and the input, and these bars do not add up to the difference. Treat them as a sketch; the direct logit attribution above does not depend on points.",
     ),
-    "why.attr.time": ("Calculado em {s} s.", "Computed in {s} s."),
+    "why.attr.time": (
+        'Calculado em {s} s (relógio, com o servidor compartilhado).',
+        'Computed in {s} s (wall clock, on the shared server).',
+    ),
     "why.limits.title": ("O que cada método diz, e o que não diz", "What each method can tell, and what it cannot"),
     "why.limits.text": (
         "- **Gradiente × entrada** mede a inclinação do logit **no ponto da entrada** e multiplica pela distância "
         "até a referência. Gradientes são locais: dizem o que um empurrão minúsculo faria, não o que tirar a "
         "palavra faria.\n"
         "- **Gradientes integrados** somam os gradientes ao longo do caminho reto da referência até a entrada. As "
-        "atribuições somam a diferença F(entrada) − F(referência) (completude), mas **dependem da referência**: "
+        "atribuições somam a diferença F(entrada) − F(referência) (a soma fecha), mas **dependem da referência**: "
         "outra referência (zeros, outro token) dá outros números.\n"
         "- **Atribuição direta ao logit** lê só o caminho direto até a saída: uma cabeça que prepara o trabalho de "
         "uma camada posterior aparece com pouco, mesmo sendo essencial.\n"
