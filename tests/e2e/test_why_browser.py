@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from tests.e2e.test_browser_shell import open_page, settle, shoot
+from tests.browser import open_page, settle, shoot
 
 GO = re.compile("Completar e explicar|Complete and explain")
 
