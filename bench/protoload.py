@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_VISITORS = 200  # bounded: this is a measuring tool, not a flood
 MAX_TIMEOUT_S = 900.0
 FINISHED = ForwardMsg.ScriptFinishedStatus
-PAGES = ["home", "pipeline", "loop", "tokenizer", "attention", "temperature", "decoding", "nondeterminism",
+PAGES = ["home", "pipeline", "loop", "tokenizer", "attention", "why", "temperature", "decoding", "nondeterminism",
          "hallucination", "grokking"]  # the guided path (ui/nav.py), without importing streamlit's UI
 NO_PROMPT = {"grokking"}  # pages without a prompt box: the marker is not expected back
 

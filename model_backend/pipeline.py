@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .activations import run_with_cache
 from .loading import ModelBundle
 from .sampling import choose, distributions, run_chain
 from .tracing import encode
@@ -64,31 +65,17 @@ def mlp_gated(model) -> bool:
 def mlp_inputs(bundle: ModelBundle, text: str, max_tokens: int = 512) -> np.ndarray:
     """Run the model once and keep what every layer's MLP received at the last position.
 
-    The hooks are registered and removed while holding the bundle's lock, so no other visitor's
-    forward pass can run while they exist ("hooks are GLOBAL state").
+    Read from the named activation cache (`blocks.l.mlp.hook_in`), whose hooks are registered and removed
+    while holding the bundle's lock, so no other visitor's pass runs while they exist ("hooks are GLOBAL state").
 
     Returns:
         float32 [L, D] the input of each layer's MLP at the last token.
     """
     ids, _ = encode(bundle, text, max_tokens)
-    input_ids = torch.tensor([ids], device=bundle.device)
-    layers = _layers(bundle.model)
-    captured: list[torch.Tensor | None] = [None] * len(layers)
-
-    def hook(index):
-        def keep(_module, args, _output):
-            captured[index] = args[0][0, -1].detach().float().cpu()  # [D] last position
-        return keep
-
-    with bundle.lock, torch.inference_mode():
-        handles = [layer.mlp.register_forward_hook(hook(i)) for i, layer in enumerate(layers)]
-        try:
-            bundle.forward_passes += 1
-            bundle.model(input_ids=input_ids, use_cache=False)
-        finally:
-            for handle in handles:
-                handle.remove()
-    return torch.stack(captured).numpy()
+    n = len(_layers(bundle.model))
+    names = {f"blocks.{layer}.mlp.hook_in" for layer in range(n)}
+    cache = run_with_cache(bundle, ids, names=names, keep_logits=False, keep=slice(-1, None))
+    return cache.stack("blocks.{l}.mlp.hook_in", n)[:, 0].numpy()  # [L, D]
 
 
 def mlp_view(bundle: ModelBundle, inputs: np.ndarray, layer: int) -> MlpView:

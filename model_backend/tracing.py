@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from .activations import ActivationCache, final_norm_of, run_with_cache
 from .loading import ModelBundle
 from .text import safe_text, token_infos
 from .types import Candidate, LensLayer, Trace
@@ -37,8 +38,7 @@ def candidates(tokenizer, logits: torch.Tensor, n: int, probs: torch.Tensor | No
 
 
 def _final_norm(model):
-    inner = getattr(model, "model", None)
-    return getattr(inner, "norm", None) or getattr(inner, "final_layernorm", None) or torch.nn.Identity()
+    return final_norm_of(model) or torch.nn.Identity()
 
 
 def unembed(model, hidden: torch.Tensor) -> torch.Tensor:
@@ -50,25 +50,45 @@ def unembed(model, hidden: torch.Tensor) -> torch.Tensor:
     return logits
 
 
-def logit_lens(bundle: ModelBundle, hidden_states, n: int) -> tuple[LensLayer, ...]:
+def logit_lens(bundle: ModelBundle, hidden_states: torch.Tensor, n: int) -> tuple[LensLayer, ...]:
     """Decode the last position of every layer's residual stream with the final norm + head.
 
-    The last hidden state returned by transformers is already normed, so it is used as is. All layers
-    go through the head in one product: the 262,144-row output matrix is read once, not once per layer.
+    Args:
+        hidden_states: [L+1, T, D] as in Trace (float32 copies; the model's own dtype is restored first,
+            so a bfloat16 model decodes exactly what it computed). The last one is already normed.
+    All layers go through the head in one product: the 262,144-row output matrix is read once, not once per layer.
     """
     model = bundle.model
     norm = _final_norm(model)
+    dtype = next(model.parameters()).dtype
     with torch.inference_mode():
         last = len(hidden_states) - 1
-        rows = torch.stack([h[0, -1] if layer == last else norm(h[0, -1])  # [D] each
+        rows = torch.stack([h[-1].to(dtype) if layer == last else norm(h[-1].to(dtype))  # [D] each
                             for layer, h in enumerate(hidden_states)])  # [L+1, D]
         logits = unembed(model, rows.unsqueeze(0))[0]  # [L+1, V]
         return tuple(LensLayer(layer=layer, top=candidates(bundle.tokenizer, logits[layer], n))
                      for layer in range(len(hidden_states)))
 
 
+def trace_names(n_layers: int) -> set[str]:
+    """The activation-cache names a Trace is built from."""
+    names = {"blocks.0.hook_resid_pre", "ln_final.hook_normalized"}
+    names |= {f"blocks.{layer}.attn.hook_pattern" for layer in range(n_layers)}
+    names |= {f"blocks.{layer}.hook_resid_post" for layer in range(n_layers - 1)}
+    return names
+
+
+def hidden_from_cache(cache: ActivationCache, n_layers: int) -> torch.Tensor:
+    """The residual stream as transformers' `hidden_states` gives it: [L+1, T, D], 0 = the scaled embeddings
+    entering layer 0, l = what leaves layer l-1, and the last one after the final norm."""
+    rows = [cache["blocks.0.hook_resid_pre"]]
+    rows += [cache[f"blocks.{layer}.hook_resid_post"] for layer in range(n_layers - 1)]
+    rows.append(cache["ln_final.hook_normalized"])
+    return torch.stack(rows)
+
+
 def trace(bundle: ModelBundle, text: str, max_tokens: int = 512, top_n: int = 10, lens_top: int = 5) -> Trace:
-    """Run the model once over `text` and keep its internals.
+    """Run the model once over `text` and keep its internals, read from the named activation cache.
 
     Args:
         text: the prompt (validated; cut to max_tokens tokens with `truncated_from` set).
@@ -78,23 +98,22 @@ def trace(bundle: ModelBundle, text: str, max_tokens: int = 512, top_n: int = 10
         Trace with attentions [L, H, T, T], hidden_states [L+1, T, D], embeddings [T, D], ...
     """
     ids, truncated_from = encode(bundle, text, max_tokens)
-    input_ids = torch.tensor([ids], device=bundle.device)
-    out = bundle.forward(input_ids=input_ids, output_attentions=True, output_hidden_states=True,
-                         use_cache=False)
+    n_layers = bundle.info.n_layers
+    cache = run_with_cache(bundle, ids, names=trace_names(n_layers))
     with torch.inference_mode():
-        logits = out.logits[0].float()  # [T, V]
-        attn = torch.stack([a[0] for a in out.attentions]).float()  # [L, H, T, T]
-        hidden = torch.stack([h[0] for h in out.hidden_states]).float()  # [L+1, T, D]
-        emb = bundle.model.get_input_embeddings().weight[input_ids[0]].float()  # [T, D]
+        logits = cache.logits  # [T, V]
+        attn = cache.stack("blocks.{l}.attn.hook_pattern", n_layers)  # [L, H, T, T]
+        hidden = hidden_from_cache(cache, n_layers)  # [L+1, T, D]
+        emb = bundle.model.get_input_embeddings().weight[torch.tensor(ids, device=bundle.device)].float()  # [T, D]
         top = tuple(candidates(bundle.tokenizer, logits[t], top_n) for t in range(logits.shape[0]))
     return Trace(
         tokens=token_infos(bundle.tokenizer, ids),
         truncated_from=truncated_from,
         embeddings=emb.cpu().numpy(),
-        attentions=np.ascontiguousarray(attn.cpu().numpy()),
-        hidden_states=hidden.cpu().numpy(),
+        attentions=np.ascontiguousarray(attn.numpy()),
+        hidden_states=hidden.numpy(),
         top=top,
-        last_logits=logits[-1].cpu().numpy(),
-        lens=logit_lens(bundle, out.hidden_states, lens_top),
+        last_logits=logits[-1].numpy(),
+        lens=logit_lens(bundle, hidden, lens_top),
         info=bundle.info,
     )

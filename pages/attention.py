@@ -26,6 +26,7 @@ def attention_views(prompt: str) -> None:
 
     st.subheader(t("attention.grid.title"))
     view.grid_panel(tr, layer, head)
+    view.habits_panel(tr)  # what each head does, measured on this prompt (on a click)
 
     view.generated_panel(prompt, layer, head)
     st.subheader(t("attention.mech.title"))

@@ -1,5 +1,5 @@
 """The attention page's panels: the big heatmap, one token, the grid of heads, generated text, Q/K/V sizes,
-"banco", with their downloads and the settings a link carries."""
+"banco", what each head does (measured), with their downloads and the settings a link carries."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,9 +8,10 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import attention as att
+from model_backend import heads as hb
 from model_backend.validation import InvalidInput, check_prompt
 from ui import attention_charts as fig
-from ui import backend
+from ui import backend, heads_view
 from ui.attention_charts import AVG, axis_value, token_labels, view_title
 from ui.charts import show
 from ui.export import downloads
@@ -21,6 +22,7 @@ from ui.widgets import data_table, model_text, show_error
 
 LAYER, HEAD, QUERY, GEN_QUERY = "attention_layer", "attention_head", "attention_query", "attention_gen_query"
 GRID, COLS = "attention_grid_group", "attention_cols"
+HABITS_FOR = "attention_habits_for"  # the (model, dtype, ids) whose head habits the visitor asked for
 BANCO = {"a": "attention_banco_a", "b": "attention_banco_b", "word": "attention_banco_word"}  # field -> state key
 BANCO_CHARS = {"a": 400, "b": 400, "word": 40}  # the text boxes' max_chars
 DEFAULT_LAYER, DEFAULT_HEAD = 2, 3  # indices: layer 3, head 4 on screen, which mostly looks one token back
@@ -277,6 +279,31 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
     else:
         columns = fig.grid_columns(info.n_layers, group)
         st.caption(t("attention.grid.caption.group", a=layer_no(columns[0]), b=layer_no(columns[-1]), n=fig.GRID_LIMIT, heads=heads))
+
+
+# ---------------------------------------------------------------- what each head does, measured
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _habits(model: str, dtype: str, ids: tuple[int, ...], _patterns: np.ndarray) -> hb.HeadHabits:
+    """The heads' habits over a trace's attention weights; (model, dtype, ids) determine those weights."""
+    return hb.habits(_patterns, ids)
+
+
+@st.fragment
+def habits_panel(tr: mb.Trace) -> None:
+    """Each head's attention on <bos>, on the previous token and on earlier copies, on a click (no model run:
+    the trace above already holds every weight)."""
+    st.subheader(t("heads.title"))
+    ids = tuple(tok.id for tok in tr.tokens)
+    st.markdown(t("heads.text", n=tr.info.n_layers * tr.info.n_heads, t=len(ids)))
+    key = (tr.info.name, tr.info.dtype, ids)
+    if st.session_state.get(HABITS_FOR) != key:
+        st.caption(t("heads.hint"))
+        st.button(t("heads.run"), icon=":material/play_arrow:", key="attention_habits_go",
+                  on_click=lambda: st.session_state.__setitem__(HABITS_FOR, key))  # the button goes once clicked
+        return
+    heads_view.panel(_habits(*key, tr.attentions), len(ids), "attention")
 
 
 # ---------------------------------------------------------------- attention over generated text

@@ -15,6 +15,7 @@ PATH = [
     ("loop", ":material/loop:"),
     ("tokenizer", ":material/text_fields:"),
     ("attention", ":material/visibility:"),
+    ("why", ":material/manage_search:"),
     ("temperature", ":material/thermostat:"),
     ("decoding", ":material/alt_route:"),
     ("nondeterminism", ":material/casino:"),

@@ -1,5 +1,7 @@
 """The attention page in AppTest: both languages, pickers that do not rerun the model, generated text,
 the "banco" demo, long and hostile input."""
+import re
+
 import pytest
 
 from tests.app.helpers import run_page, texts
@@ -90,3 +92,31 @@ def test_hostile_input_gets_a_message_or_is_shown_as_text(prompt):
         assert any("empty" in w.value for w in at.warning)
     for md in at.markdown:
         assert "<script>" not in md.value
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("pt-BR", ["O que cada cabeça faz", "cabeças põem mais da metade da atenção", "Camada"]),
+    ("en", ["What each head does", "heads put more than half their attention", "Layer"]),
+])
+def test_head_habits_are_measured_on_a_click_without_running_the_model(lang, words, captured):
+    at = run_page("attention", lang=lang)
+    charts = len(at.get("vega_lite_chart"))
+    assert at.button(key="attention_habits_go")  # nothing measured before the click
+    before = passes()
+    at.button(key="attention_habits_go").click().run()
+    assert not at.exception
+    shown = texts(at)
+    for word in words:
+        assert word in shown, word
+    assert passes() == before  # read from the cached trace's attention weights
+    ranked = next(d.value for d in at.dataframe if d.value.columns[0] in ("Colocação", "Rank"))
+    assert list(ranked.iloc[:, 0]) == [1, 2, 3, 4, 5] and ranked.shape[1] == 4  # rank + a column per habit
+    assert all(re.match(r"(Camada|Layer) ([1-9]|1[0-8]), (cabeça|head) [1-4] · ", cell) for cell in ranked.iloc[:, 1])
+    added = len(at.get("vega_lite_chart")) - charts
+    repeats = "Nenhum token se repete" not in shown and "No token repeats" not in shown
+    assert added == (3 if repeats else 2)  # a grid per habit (the third only when a token repeats)
+    rows = captured["head-habits.csv"].decode().splitlines()
+    assert rows[0] == "layer,head,bos,previous,same" and len(rows) == 1 + 18 * 4
+    assert rows[1].startswith("1,1,") and rows[-1].startswith("18,4,")  # numbered from 1, as on screen
+    at.selectbox(key="attention_layer").set_value(5).run()  # another widget: the measurement stays
+    assert not at.exception and words[0] in texts(at)

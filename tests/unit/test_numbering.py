@@ -6,8 +6,10 @@ import pytest
 
 import model_backend as mb
 from model_backend import attention as att
+from model_backend import heads as hb
 from ui import attention_charts as fig
 from ui import attention_view as aview
+from ui import heads_view as hview
 from ui import pipeline_view as pview
 from ui.numbering import head_no, layer_index, layer_no, numbers
 from ui.share import parse, to_link
@@ -55,7 +57,21 @@ def layer_names(tr, index: int, head: int) -> dict[str, int]:
         "pipeline link": parse(str(layer_no(index)), pipeline_link["layer"])[0],
         # hidden_states[index + 1] is the vector after model.layers[index]; the lens has one more row (the output)
         "pipeline logit lens": _number(pview.lens_name(index + 1, info.n_layers + 1)),
+        **habit_names(tr, index, head, "layer"),
     }
+
+
+def habit_names(tr, index: int, head: int, which: str) -> dict[str, int]:
+    """What the heads' habits (attention page and why page) call model.layers[index], head `head`."""
+    h = hb.habits(tr.attentions, [tok.id for tok in tr.tokens])
+    cells = hview.head_frame(h.bos)
+    cell = cells.iloc[index * tr.info.n_heads + head]
+    row = hview.habits_frame(h).iloc[index * tr.info.n_heads + head]
+    name = [int(n) for n in re.findall(r"\d+", hview.head_name(index, head))]
+    where = 0 if which == "layer" else 1
+    return {f"habits grid {which}": int(cell["layer" if which == "layer" else "head_no"]),
+            f"habits name {which}": name[where],
+            f"habits download {which}": int(row[which])}
 
 
 def head_names(tr, index: int, head: int) -> dict[str, int]:
@@ -70,6 +86,7 @@ def head_names(tr, index: int, head: int) -> dict[str, int]:
         "attention download": int(fig.cells_frame(cut, tr.tokens, index, head)["head"].iloc[0]),
         "attention link": to_link(head, attention_link["head"]),
         "pipeline download": int(pview.attention_frame(tr, index, head)["head"].iloc[0]),
+        **habit_names(tr, index, head, "head"),
     }
 
 

@@ -1,0 +1,487 @@
+"""The "Why this token?" page: the continuation to explain, direct logit attribution, input attribution with its
+completeness check, attention beside attribution, induction heads and what each head does (all float32)."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
+import model_backend as mb
+from model_backend import attribution as at
+from model_backend import heads as hb
+from model_backend.activations import run_with_cache
+from model_backend.tracing import encode
+from ui import backend, heads_view
+from ui.charts import OKABE_ITO, SEQUENTIAL, show
+from ui.export import downloads
+from ui.hallucination_view import config as hallucination_config
+from ui.heads_view import GRID_HEIGHT, head_frame, head_grid, head_name
+from ui.i18n import fmt_float, fmt_pct, t
+from ui.numbering import FIRST, head_no, layer_no
+from ui.share import Param, share_box
+from ui.widgets import model_text
+
+DTYPE = "float32"  # gradients and sums that must add up: the page computes in float32 whatever the sidebar says
+MAX_PROMPT_TOKENS = 24  # this page's cap (each attribution runs the model many times, with gradients)
+NEW_TOKENS = 24  # the continuation that can be explained
+IG_STEPS = at.IG_SCHEDULE[0]  # the first round; more points follow until the sum is complete
+AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
+AVG = -1  # attention: average over layers or heads
+IND_TOKENS = 20  # length of the random sequence seen twice
+CONTRAST_DEFAULT = " Ulm"  # for the Einstein preset: "why Paris and not Ulm?" (Ulm was written earlier)
+FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen token, vermilion against
+
+POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
+VS_LAYER, VS_HEAD, SEED, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_ind_head"
+GO_FOR = "why_go_for"  # the prompt the visitor asked to explain (nothing heavy runs before that click)
+
+
+def preset() -> dict:
+    """The hallucination page's Einstein example: its prompt and the token it inspects first."""
+    return next(p for p in hallucination_config()["presets"] if p["id"] == "einstein")
+
+
+def link_params(info: mb.ModelInfo) -> list[Param]:
+    """What a link carries: prompt, the explained token, the contrast, the method, the attention view, the draw."""
+    return [Param("prompt", "prompt_why", str, preset()["prompt"]),
+            Param("pos", POS, int, AUTO, low=AUTO, high=NEW_TOKENS - 1),
+            Param("contrast", CONTRAST, int, AUTO, low=AUTO, high=info.vocab_size - 1),
+            Param("method", METHOD, str, "ig", choices=at.METHODS),
+            Param("layer", VS_LAYER, int, AVG, low=AVG, high=layer_no(info.n_layers - 1), offset=FIRST),  # from 1
+            Param("head", VS_HEAD, int, AVG, low=AVG, high=head_no(info.n_heads - 1), offset=FIRST),
+            Param("seed", SEED, int, 0, low=0, high=99)]
+
+
+def share(info: mb.ModelInfo) -> None:
+    share_box("why", link_params(info))
+
+
+# ---------------------------------------------------------------- cached computations (float32, the model queue)
+
+
+@dataclass(frozen=True)
+class Continuation:
+    prompt_ids: tuple[int, ...]
+    truncated_from: int | None
+    generation: mb.Generation
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return self.prompt_ids + tuple(s.token.id for s in self.generation.steps)
+
+    def prefix(self, pos: int) -> list[int]:
+        """The input when the model wrote generated token `pos`: the prompt and the tokens before it."""
+        return list(self.prompt_ids) + [s.token.id for s in self.generation.steps[:pos]]
+
+
+@backend.on_model(max_entries=64)
+def _continuation(model: mb.ModelBundle, prompt: str) -> Continuation:
+    ids, cut = encode(model, prompt, MAX_PROMPT_TOKENS)
+    text = model.tokenizer.decode(ids, skip_special_tokens=True)  # the cut prompt, as text for generate()
+    params = mb.SamplingParams(temperature=0, max_new_tokens=NEW_TOKENS)
+    gen = mb.generate(model, text if cut else prompt, params, max_prompt_tokens=MAX_PROMPT_TOKENS,
+                      max_new_cap=NEW_TOKENS)
+    return Continuation(prompt_ids=tuple(ids), truncated_from=cut, generation=gen)
+
+
+@backend.on_model(max_entries=128)
+def _dla(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None) -> at.LogitAttribution:
+    return at.direct_logit_attribution(model, list(ids), at.Target(token, contrast))
+
+
+@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar: the page queues it
+def _attribution(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None, method: str,
+                 _progress=None, schedule: tuple[int, ...] = at.IG_SCHEDULE) -> tuple[at.InputAttribution, float]:
+    started = time.perf_counter()
+    result = at.attribute(model, list(ids), at.Target(token, contrast), method, schedule=schedule,
+                          progress=_progress or (lambda _f: None))
+    return result, time.perf_counter() - started
+
+
+@backend.on_model(max_entries=64)
+def _patterns(model: mb.ModelBundle, ids: tuple[int, ...]) -> np.ndarray:
+    """[L, H, T, T] attention weights over ids, from the activation cache."""
+    n = model.info.n_layers
+    cache = run_with_cache(model, list(ids), names={f"blocks.{i}.attn.hook_pattern" for i in range(n)},
+                           keep_logits=False)
+    return cache.stack("blocks.{l}.attn.hook_pattern", n).numpy()
+
+
+@backend.on_model(max_entries=32)
+def _induction(model: mb.ModelBundle, seed: int) -> at.Induction:
+    return at.induction(model, n=IND_TOKENS, seed=seed)
+
+
+def with_progress(work, text: str):
+    """Run work(progress) in a thread while a progress bar follows the fraction it reports."""
+    state: dict = {"fraction": 0.0}
+
+    def run():
+        try:
+            state["result"] = work(lambda f: state.__setitem__("fraction", f))
+        except BaseException as exc:  # noqa: BLE001 - raised again below, in the page's own thread
+            state["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    add_script_run_ctx(thread, get_script_run_ctx())
+    bar = st.progress(0.0, text=text)
+    started = time.monotonic()
+    thread.start()
+    while thread.is_alive():
+        bar.progress(min(1.0, state["fraction"]), text=f"{text} ({time.monotonic() - started:.0f} s)")
+        thread.join(0.25)
+    bar.empty()
+    if "error" in state:
+        raise state["error"]
+    return state["result"]
+
+
+# ---------------------------------------------------------------- the first click
+
+
+def asked(prompt: str) -> bool:
+    """True once the visitor asked to explain this prompt: a first visit runs nothing heavy (no float32 copy of the
+    model, no generation), so it costs what any page costs."""
+    if st.session_state.get(GO_FOR) == prompt:
+        return True
+    st.caption(t("why.go.hint"))
+    st.button(t("why.go"), icon=":material/play_arrow:", key="why_go", type="primary",
+              on_click=lambda: st.session_state.__setitem__(GO_FOR, prompt))
+    return False
+
+
+# ---------------------------------------------------------------- labels
+
+
+def token_label(tokens: list[mb.TokenInfo], i: int) -> str:
+    return f"{i}: {tokens[i].display}"
+
+
+def tokens_of(model: mb.ModelBundle, ids) -> list[mb.TokenInfo]:
+    from model_backend.text import token_infos
+
+    return list(token_infos(model.tokenizer, list(ids)))
+
+
+# ---------------------------------------------------------------- pickers
+
+
+def pick_token(cont: Continuation) -> int:
+    """The generated token to explain (index into the continuation); the Einstein preset starts at " Paris"."""
+    steps = cont.generation.steps
+    positions = list(range(len(steps)))
+    stamp = st.session_state.get("_why_for")
+    if stamp is not None and stamp != cont.ids:  # a new text: its own default token and contrast
+        st.session_state.pop(POS, None)
+        st.session_state.pop(CONTRAST, None)
+    st.session_state["_why_for"] = cont.ids
+    value = st.session_state.get(POS)
+    if value not in positions:
+        focus = preset().get("focus")
+        texts = [s.token.text for s in steps]
+        st.session_state[POS] = texts.index(focus) if focus in texts else 0
+    names = {i: t("why.token.option", i=i, text=steps[i].token.display) for i in positions}
+    return st.selectbox(t("why.pick.token"), positions, key=POS, format_func=names.get)
+
+
+def pick_contrast(step: mb.Step, model: mb.ModelBundle) -> int | None:
+    """"…and not this one": one of the step's top alternatives, or none."""
+    options = [NONE] + [c.id for c in step.top if c.id != step.token.id]
+    value = st.session_state.get(CONTRAST)
+    if value not in options:
+        wanted = model.tokenizer.encode(CONTRAST_DEFAULT, add_special_tokens=False)
+        first = wanted[0] if len(wanted) == 1 and wanted[0] in options else (options[1] if len(options) > 1 else NONE)
+        st.session_state[CONTRAST] = first
+    probs = {c.id: c for c in step.top}
+    infos = {i: tokens_of(model, [i])[0].display for i in options if i != NONE}
+    names = {i: t("why.contrast.none") if i == NONE else t("why.contrast.option", text=infos[i],
+                                                                   p=fmt_pct(probs[i].prob)) for i in options}
+    choice = st.selectbox(t("why.pick.contrast"), options, key=CONTRAST, format_func=names.get)
+    return None if choice == NONE else choice
+
+
+# ---------------------------------------------------------------- direct logit attribution
+
+
+def dla_frame(dla: at.LogitAttribution) -> pd.DataFrame:
+    n = len(dla.attn)
+    rows = [{"layer": layer_no(i), "part": t(f"why.dla.part.{part}"), "value": float(v)}
+            for part, values in (("attn", dla.attn), ("mlp", dla.mlp)) for i, v in zip(range(n), values)]
+    return pd.DataFrame(rows)
+
+
+def dla_chart(df: pd.DataFrame) -> alt.Chart:
+    parts = [t("why.dla.part.attn"), t("why.dla.part.mlp")]
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("layer:O", title=t("why.dla.axis.layer")),  # numbered from 1
+        xOffset=alt.XOffset("part:N", sort=parts),
+        y=alt.Y("value:Q", title=t("why.dla.axis.value")),
+        color=alt.Color("part:N", title=t("why.dla.part"), sort=parts,
+                        scale=alt.Scale(domain=parts, range=[OKABE_ITO[0], OKABE_ITO[1]]),
+                        legend=alt.Legend(orient="top")),
+        tooltip=[alt.Tooltip("layer:O", title=t("why.dla.axis.layer")), alt.Tooltip("part:N", title=t("why.dla.part")),
+                 alt.Tooltip("value:Q", title=t("why.dla.axis.value"), format=".3f")],
+    ).properties(height=300)
+
+
+def lens_frame(dla: at.LogitAttribution) -> pd.DataFrame:
+    after = list(range(0, len(dla.attn) + 1))  # 0 = the embeddings alone, l = after layer l (numbered from 1)
+    return pd.DataFrame(
+        [{"after": a, "series": t("why.dla.series.cum"), "value": float(v)} for a, v in zip(after, dla.cumulative)]
+        + [{"after": a, "series": t("why.dla.series.lens"), "value": float(v)} for a, v in zip(after, dla.lens)])
+
+
+def lens_chart(df: pd.DataFrame) -> alt.Chart:
+    return alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("after:Q", title=t("why.dla.axis.after"), axis=alt.Axis(tickMinStep=1)),
+        y=alt.Y("value:Q", title=t("why.dla.axis.value"), scale=alt.Scale(type="symlog")),
+        color=alt.Color("series:N", title=t("why.dla.series"), legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(range=[OKABE_ITO[0], OKABE_ITO[1]])),
+        strokeDash=alt.StrokeDash("series:N", legend=None),
+        tooltip=[alt.Tooltip("after:Q", title=t("why.dla.axis.after")), alt.Tooltip("series:N", title=t("why.dla.series")),
+                 alt.Tooltip("value:Q", title=t("why.dla.axis.value"), format=".3f")],
+    ).properties(height=260)
+
+
+def dla_panel(dla: at.LogitAttribution) -> None:
+    st.subheader(t("why.dla.title"))
+    st.markdown(t("why.dla.text"))
+    st.caption(t("why.dla.check", total=fmt_float(dla.total, 4), logit=fmt_float(dla.logit, 4),
+                 diff=fmt_float(dla.total - dla.logit, 6)))
+    if dla.softcapped:
+        st.caption(t("why.dla.softcap"))
+    df = dla_frame(dla)
+    show(dla_chart(df))
+    st.caption(t("why.dla.layers.caption", embed=fmt_float(dla.embed, 3)))
+    show(head_grid(head_frame(dla.heads), t("why.dla.axis.value"), diverging=True), height=GRID_HEIGHT + 60)
+    layer, head = np.unravel_index(int(np.argmax(np.abs(dla.heads))), dla.heads.shape)
+    st.caption(t("why.dla.heads.caption", n=dla.heads.size, layers=dla.heads.shape[0], heads=dla.heads.shape[1],
+                 best=f"{head_name(int(layer), int(head))} ({fmt_float(float(dla.heads[layer, head]), 3)})"))
+    show(lens_chart(lens_frame(dla)))
+    st.caption(t("why.dla.lens.caption"))
+    downloads(df, "why-direct-logit-attribution", "why_dla")
+
+
+# ---------------------------------------------------------------- input attribution
+
+
+def method_name(method: str) -> str:
+    return t(f"why.method.{method}", n=IG_STEPS)
+
+
+def attribution_frame(tokens: list[mb.TokenInfo], scores: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame([{"position": i, "label": token_label(tokens, i), "token": tokens[i].text,
+                          "score": float(scores[i])} for i in range(len(scores))])
+
+
+def attribution_chart(df: pd.DataFrame) -> alt.Chart:
+    order = list(df["label"])
+    return alt.Chart(df).mark_bar().encode(
+        x=alt.X("score:Q", title=t("why.attr.axis.score")),
+        y=alt.Y("label:N", sort=order, title=t("why.attr.axis.token")),
+        color=alt.condition("datum.score >= 0", alt.value(FOR), alt.value(AGAINST)),
+        tooltip=[alt.Tooltip("label:N", title=t("why.attr.axis.token")),
+                 alt.Tooltip("score:Q", title=t("why.attr.axis.score"), format=".4f")],
+    ).properties(height=max(160, 22 * len(df)))
+
+
+def completeness(result: at.InputAttribution) -> None:
+    st.markdown(f"**{t('why.check.title')}**")
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("why.check.sum"), fmt_float(result.total, 3))
+    c2.metric(t("why.check.diff"), fmt_float(result.value - result.baseline_value, 3))
+    c3.metric(t("why.check.residual"), fmt_float(result.residual, 4))
+    diff = abs(result.value - result.baseline_value)
+    pct = fmt_pct(abs(result.residual) / diff, 2) if diff > 0 else "—"
+    if result.method == "ig":
+        st.caption(t("why.check.ig", n=result.steps, tried=" → ".join(str(n) for n in result.tried), pct=pct,
+                     bound=fmt_pct(at.IG_BOUND, 0), floor=fmt_float(at.IG_FLOOR, 2)))
+        if not result.complete:
+            st.warning(t("why.check.poor", n=result.steps), icon=":material/warning:")
+    else:
+        st.caption(t("why.check.gxi", pct=pct))
+
+
+def attribution_panel(model: mb.ModelBundle, cont: Continuation, pos: int, target: at.Target,
+                      tokens: list[mb.TokenInfo]) -> at.InputAttribution | None:
+    """Input attribution on a click: cached per (model, ids, token, contrast, method), queued for the model."""
+    st.subheader(t("why.attr.title"))
+    names = {m: method_name(m) for m in at.METHODS}
+    if st.session_state.get(METHOD) not in at.METHODS:
+        st.session_state[METHOD] = "ig"
+    method = st.radio(t("why.attr.method"), at.METHODS, key=METHOD, format_func=names.get, horizontal=True)
+    ids = tuple(cont.prefix(pos))
+    key = (model.info.name, ids, target.token, target.contrast, method)
+    done = st.session_state.setdefault("_why_done", set())
+    if key not in done:
+        schedule = at.IG_SCHEDULE
+        st.caption(t("why.attr.hint", n=schedule[0], more=", ".join(str(n) for n in schedule[1:-1]) or schedule[-1],
+                     cap=schedule[-1], bound=fmt_pct(at.IG_BOUND, 0)))
+        if not st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run"):
+            return None
+    with backend.queue_notice(model):
+        result, seconds = with_progress(
+            lambda progress: _attribution(ids, target.token, target.contrast, method, progress, dtype=DTYPE),
+            t("why.attr.running", method=names[method]))
+    done.add(key)
+    df = attribution_frame(tokens[: len(ids)], result.scores)
+    show(attribution_chart(df))
+    st.caption(t("why.attr.caption", method=names[method]))
+    completeness(result)
+    st.caption(t("why.attr.time", s=fmt_float(seconds, 1)))
+    downloads(df, "why-input-attribution", "why_attr")
+    return result
+
+
+# ---------------------------------------------------------------- attention beside attribution
+
+
+def vs_frame(tokens: list[mb.TokenInfo], attention: np.ndarray, scores: np.ndarray) -> pd.DataFrame:
+    mag = np.abs(scores)
+    share = mag / mag.sum() if mag.sum() > 0 else mag
+    rows = []
+    for i in range(len(scores)):
+        rows.append({"label": token_label(tokens, i), "series": t("why.vs.attention"), "share": float(attention[i])})
+        rows.append({"label": token_label(tokens, i), "series": t("why.vs.attribution"), "share": float(share[i])})
+    return pd.DataFrame(rows)
+
+
+def vs_chart(df: pd.DataFrame) -> alt.Chart:
+    series = [t("why.vs.attention"), t("why.vs.attribution")]
+    order = list(dict.fromkeys(df["label"]))
+    return alt.Chart(df).mark_bar().encode(
+        y=alt.Y("label:N", sort=order, title=t("why.attr.axis.token")),
+        yOffset=alt.YOffset("series:N", sort=series),
+        x=alt.X("share:Q", title=t("why.vs.axis.share"), axis=alt.Axis(format="%")),
+        color=alt.Color("series:N", title=t("why.vs.series"), sort=series, legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(domain=series, range=[OKABE_ITO[4], OKABE_ITO[0]])),
+        tooltip=[alt.Tooltip("label:N", title=t("why.attr.axis.token")), alt.Tooltip("series:N", title=t("why.vs.series")),
+                 alt.Tooltip("share:Q", title=t("why.vs.axis.share"), format=".1%")],
+    ).properties(height=max(200, 36 * (len(df) // 2)))
+
+
+def vs_view_name(info: mb.ModelInfo, layer: int, head: int) -> str:
+    where = t("why.vs.avg_layers", n=info.n_layers) if layer == AVG else t("why.vs.layer.n", n=layer_no(layer))
+    who = t("why.vs.avg_heads", n=info.n_heads) if head == AVG else t("why.vs.head.n", n=head_no(head))
+    return f"{where}, {who}"
+
+
+def vs_panel(info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo],
+             result: at.InputAttribution | None, method: str) -> None:
+    st.subheader(t("why.vs.title"))
+    st.markdown(t("why.vs.text"))
+    if result is None:
+        st.caption(t("why.vs.need"))
+        return
+    c1, c2 = st.columns(2)
+    layers = {AVG: t("why.vs.avg_layers", n=info.n_layers)} | {i: t("why.vs.layer.n", n=layer_no(i))
+                                                                 for i in range(info.n_layers)}
+    heads = {AVG: t("why.vs.avg_heads", n=info.n_heads)} | {i: t("why.vs.head.n", n=head_no(i)) for i in range(info.n_heads)}
+    for key, options in ((VS_LAYER, layers), (VS_HEAD, heads)):
+        if st.session_state.get(key) not in options:
+            st.session_state[key] = AVG
+    layer = c1.selectbox(t("why.vs.layer"), list(layers), key=VS_LAYER, format_func=layers.get)
+    head = c2.selectbox(t("why.vs.head"), list(heads), key=VS_HEAD, format_func=heads.get)
+    pats = _patterns(ids, dtype=DTYPE)  # one cached pass (the model queue)
+    attention = at.attention_row(pats, None if layer == AVG else layer, None if head == AVG else head)
+    show(vs_chart(vs_frame(tokens, attention, result.scores)))
+    st.caption(t("why.vs.caption", view=vs_view_name(info, layer, head), method=method_name(method)))
+    st.markdown(t("why.vs.disagree"))
+    rows = [{t("why.vs.col.position"): d.position, t("why.vs.col.token"): tokens[d.position].display,
+             t("why.vs.col.attention"): fmt_pct(d.attention), t("why.vs.col.attribution"): fmt_pct(d.attribution),
+             t("why.vs.col.sign"): t("why.vs.sign.for") if d.signed >= 0 else t("why.vs.sign.against")}
+            for d in at.disagreements(attention, result.scores)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")  # model text: a dataframe, never Markdown
+
+
+# ---------------------------------------------------------------- induction heads
+
+
+def loss_frame(ind: at.Induction) -> pd.DataFrame:
+    return pd.DataFrame([{"position": i, "loss": float(v),
+                          "copy": t("why.ind.copy.1") if i < 1 + ind.n else t("why.ind.copy.2")}
+                         for i, v in enumerate(ind.loss)])
+
+
+def loss_chart(df: pd.DataFrame) -> alt.Chart:
+    copies = [t("why.ind.copy.1"), t("why.ind.copy.2")]
+    return alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("position:Q", title=t("why.ind.axis.position")),
+        y=alt.Y("loss:Q", title=t("why.ind.axis.loss")),
+        color=alt.Color("copy:N", title=t("why.ind.copy"), sort=copies, legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(domain=copies, range=[OKABE_ITO[5], OKABE_ITO[0]])),
+        tooltip=[alt.Tooltip("position:Q", title=t("why.ind.axis.position")), alt.Tooltip("copy:N", title=t("why.ind.copy")),
+                 alt.Tooltip("loss:Q", title=t("why.ind.axis.loss"), format=".2f")],
+    ).properties(height=260)
+
+
+def pattern_frame(pattern: np.ndarray) -> pd.DataFrame:
+    n = pattern.shape[0]
+    q, k = np.tril_indices(n)
+    return pd.DataFrame({"query": q, "key": k, "weight": pattern[q, k].astype(float)})
+
+
+def pattern_chart(df: pd.DataFrame) -> alt.Chart:
+    return alt.Chart(df).mark_rect().encode(
+        x=alt.X("key:O", title=t("why.ind.axis.key"), axis=alt.Axis(labelAngle=0, values=list(range(0, 64, 5)))),
+        y=alt.Y("query:O", title=t("why.ind.axis.query"), axis=alt.Axis(values=list(range(0, 64, 5)))),
+        color=alt.Color("weight:Q", title=t("why.ind.axis.weight"), scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])),
+        tooltip=[alt.Tooltip("query:O", title=t("why.ind.axis.query")), alt.Tooltip("key:O", title=t("why.ind.axis.key")),
+                 alt.Tooltip("weight:Q", title=t("why.ind.axis.weight"), format=".3f")],
+    ).properties(height=420)
+
+
+def induction_panel(model: mb.ModelBundle) -> None:
+    st.subheader(t("why.ind.title"))
+    st.markdown(t("why.ind.text", n=IND_TOKENS))
+    if st.session_state.get(SEED) not in range(100):
+        st.session_state[SEED] = 0
+    seed = st.number_input(t("why.ind.seed"), min_value=0, max_value=99, step=1, key=SEED)
+    done = st.session_state.setdefault("_why_done", set())
+    if ("induction", model.info.name, seed) not in done and not st.button(t("why.ind.run"), icon=":material/play_arrow:",
+                                                                key="why_ind_run"):
+        return
+    with st.spinner(t("why.ind.run")):
+        ind = _induction(int(seed), dtype=DTYPE)
+    done.add(("induction", model.info.name, seed))
+    st.caption(t("why.ind.sequence"))
+    model_text(model.tokenizer.decode(list(ind.ids[1 : 1 + ind.n])))
+    df = loss_frame(ind)
+    show(loss_chart(df))
+    first, second = ind.loss[: ind.n].mean(), ind.loss[ind.n + 1 :].mean()
+    st.caption(t("why.ind.loss.caption", a=fmt_float(first, 2), b=fmt_float(second, 2)))
+    top = ind.top(3)
+    show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False,
+                   marked=[(la, he) for la, he, _s in top]), height=GRID_HEIGHT + 60)
+    st.caption(t("why.ind.grid.caption", n=ind.scores.size, median=fmt_float(float(np.median(ind.scores)), 3),
+                 top="; ".join(f"{head_name(la, he)} ({fmt_float(s, 2)})" for la, he, s in top)))
+    names = {f"{la}.{he}": head_name(la, he) for la, he, _s in ind.top(8)}
+    if st.session_state.get(IND_HEAD) not in names:
+        st.session_state[IND_HEAD] = next(iter(names))
+    pick = st.selectbox(t("why.ind.pick"), list(names), key=IND_HEAD, format_func=names.get)
+    la, he = (int(x) for x in pick.split("."))
+    show(pattern_chart(pattern_frame(ind.patterns[la, he])))
+    st.caption(t("why.ind.map.caption", head=names[pick]))
+    downloads(head_frame(ind.scores)[["layer", "head_no", "value"]].rename(columns={"head_no": "head", "value": "score"}),
+              "why-induction-scores", "why_ind")
+
+
+# ---------------------------------------------------------------- what each head does (issue 20: measured)
+
+
+def roles_panel(ids: tuple[int, ...], info: mb.ModelInfo) -> None:
+    st.subheader(t("heads.title"))
+    st.markdown(t("heads.text", n=info.n_layers * info.n_heads, t=len(ids)))
+    done = st.session_state.setdefault("_why_done", set())
+    if ("roles", info.name, ids) not in done and not st.button(t("heads.run"), icon=":material/play_arrow:",
+                                                          key="why_roles_run"):
+        return
+    habits = hb.habits(_patterns(ids, dtype=DTYPE), ids)  # one cached pass (the model queue)
+    done.add(("roles", info.name, ids))
+    heads_view.panel(habits, len(ids), "why")
