@@ -25,7 +25,6 @@ import statistics
 import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -168,21 +167,10 @@ def _take_steps(n: int):
 def run(repeat: int, only: list[str]) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import _free_port
+    from bench.protoload import start_server, stop_server
 
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.port", str(port), "--server.address",
-                             "127.0.0.1", "--server.headless", "true"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    server = psutil.Process(proc.pid)
-    base, out = f"http://127.0.0.1:{port}", {}
-    deadline = time.time() + 180
-    while time.time() < deadline:  # the server answers its health check before any page is opened
-        try:
-            if urllib.request.urlopen(f"{base}/_stcore/health", timeout=2).read() == b"ok":
-                break
-        except OSError:
-            time.sleep(0.5)
+    proc, base, log = start_server(log_path=ROOT / "artifacts" / "interactions-server.log")
+    server, out = psutil.Process(proc.pid), {}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=FLAGS)
@@ -196,11 +184,7 @@ def run(repeat: int, only: list[str]) -> dict:
                     print(f"{it.name:<28} skipped: {type(exc).__name__}: {str(exc)[:160]}", flush=True)
             browser.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc, log)
     return out
 
 
