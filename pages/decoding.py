@@ -6,7 +6,7 @@ from model_backend import decoding as dec
 from ui import decoding_view as view
 from ui.charts import show
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
-from ui.nav import next_page_link
+from ui.nav import LINK_FROM, next_page_link
 from ui.share import publish, restore, share_box
 from ui.widgets import data_table, intro, model_text, prompt_box
 
@@ -36,6 +36,9 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
     conts, beam = view.side_by_side(*settings)
     data_table(view.metrics_frame(conts, width), hide_index=True, width="stretch")
     st.caption(t("decoding.table.caption"))
+    note = view.dtype_note()
+    if note:
+        st.caption(note)
     show(view.text_chart(view.text_frame(conts, width)))
     st.caption(t("decoding.text.caption"))
     with st.expander(t("decoding.text.plain"), icon=":material/notes:"):
@@ -165,6 +168,8 @@ def live(data: dict) -> None:
 
 
 def render() -> None:
+    if st.query_params.get(LINK_FROM):  # a link from another page (ui.nav.decoding_link): its prompt wins, even
+        st.session_state.pop("_restored_decoding", None)  # over one typed here earlier; publish() drops the mark
     restore("decoding", PARAMS)  # a shared link's values, before any widget exists
     if "prompt_decoding" not in st.session_state and st.session_state.get("prompt") in (
             None, t("common.default_prompt")):

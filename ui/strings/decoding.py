@@ -70,6 +70,14 @@ STRINGS = {
     "decoding.yes": ("sim", "yes"),
     "decoding.no": ("não", "no"),
     "decoding.batch": ("{s} (lote de {n})", "{s} (batch of {n})"),
+    "decoding.dtype.note": (
+        "Aqui as cinco estratégias rodam em {dtype}, não em {was}: este processador não tem o caminho rápido "
+        "do oneDNN para {was}, e o beam search multiplica uma linha por feixe a cada passo, o que no caminho "
+        "comum de {was} sai várias vezes mais lento.",
+        "Here the five strategies run in {dtype}, not {was}: this CPU lacks oneDNN's fast path for {was}, and "
+        "beam search multiplies one row per beam at every step, which on {was}'s plain path is several times "
+        "slower.",
+    ),
     "decoding.table.caption": (
         "**4-gramas repetidos**: fração das sequências de 4 tokens da completação que já tinham aparecido "
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
