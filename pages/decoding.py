@@ -4,7 +4,7 @@ import streamlit as st
 
 from model_backend import decoding as dec
 from ui import decoding_view as view
-from ui.charts import show
+from ui.charts import projection_on, show
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import LINK_FROM, next_page_link
 from ui.share import publish, restore, share_box
@@ -17,7 +17,10 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
     """Section 1; returns the beam run for section 2 once the visitor has run it."""
     st.header(t("decoding.side.header"))
     st.markdown(t("decoding.side.text"))
-    c = st.columns([2, 2, 1, 1.4], vertical_alignment="bottom")
+    if projection_on():  # large letters: two rows of two, so no label breaks inside a word
+        c = st.columns(2, vertical_alignment="bottom") + st.columns(2, vertical_alignment="bottom")
+    else:
+        c = st.columns([1.5, 1.6, 0.9, 2.1], vertical_alignment="bottom")  # the button's label fits at 1280 px
     widths = {w: fmt_int(w) for w in dec.BEAM_WIDTHS}  # precomputed: AppTest formats outside the script
     width = c[0].segmented_control(t("decoding.ctl.width"), list(widths), key="decoding_width", format_func=widths.get,
                                    help=t("decoding.ctl.width.help")) or 4
@@ -154,7 +157,7 @@ def live(data: dict) -> None:
     if st.session_state.get("decoding_bench_prompt") not in rows:
         st.session_state["decoding_bench_prompt"] = next(iter(rows))
     labels = {i: p["prompt"] for i, p in rows.items()}
-    c = st.columns([4, 1.3], vertical_alignment="bottom")
+    c = st.columns([3.4, 1.6], vertical_alignment="bottom")
     index = c[0].selectbox(t("decoding.live.pick"), list(labels), key="decoding_bench_prompt", format_func=labels.get)
     if c[1].button(t("decoding.live.run"), icon=":material/replay:", key="decoding_live_go"):
         st.session_state["decoding_live_ran"] = index

@@ -430,7 +430,7 @@ def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
             alt.Tooltip("lp:Q", title=t("decoding.col.logprob"), format=".2f"),
             alt.Tooltip("d2:Q", title=t("decoding.col.distinct2"), format=".2f")]
     base = alt.Chart(df).encode(x=alt.X("rep:Q", title=t("decoding.col.repeated"), axis=alt.Axis(format="%")),
-                                y=alt.Y("lp:Q", title=t("decoding.col.logprob"), scale=alt.Scale(zero=False)),
+                                y=alt.Y("lp:Q", title=t("decoding.axis.logprob"), scale=alt.Scale(zero=False)),
                                 tooltip=tips)
     dots = base.mark_circle(size=180).encode(color=alt.Color("strategy:N", title=t("decoding.col.strategy"),
                                                              legend=None))
