@@ -2,6 +2,7 @@
 and the beam-tree extraction on the tiny model against generate()'s own scores."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -196,3 +197,28 @@ def test_greedy_loop_is_found_only_in_a_greedy_run_that_ends_in_a_cycle():
     assert loop is not None and loop.period == 3 and loop.repeats == GREEDY_LOOP_REPEATS
     assert greedy_loop(run(looped, 0.7)) is None  # sampling: not the greedy panel
     assert greedy_loop(run([5, 6] + [7, 8, 9] * (GREEDY_LOOP_REPEATS - 1), 0.0)) is None
+
+
+def test_the_shipped_table_is_the_mean_of_its_prompts():
+    """assets/decoding/results.json: each strategy's row is the mean of the per-prompt rows it ships (its own
+    floats, so up to summation rounding), and each stored continuation's token ids give its measures."""
+    data = json.loads(view.RESULTS.read_text(encoding="utf-8"))
+    prompts = data["prompts"]
+    assert prompts and len(prompts) <= data["prompts_listed"] == len(view.bench_prompts())
+    assert data["complete"] == (len(prompts) == data["prompts_listed"])
+    listed = view.bench_prompts()
+    for p in prompts:
+        assert p["prompt"] == listed[p["index"]]["text"] and p["seed"] == p["index"]
+        for s in dec.STRATEGIES:
+            ids = p["ids"][s]
+            assert len(ids) == len(p["texts"][s]) == (1 if s in ("greedy", "beam") else data["settings"]["samples"])
+            assert all(0 < len(i) <= data["settings"]["tokens"] for i in ids)
+            row = p["rows"][s]
+            assert row["repeated"] == pytest.approx(sum(dec.repeated_share(i) for i in ids) / len(ids), abs=1e-12)
+            assert row["distinct2"] == pytest.approx(sum(dec.distinct_n(i, 2) for i in ids) / len(ids), abs=1e-12)
+    for row in data["table"]:
+        s = row["strategy"]
+        for key in ("repeated", "distinct1", "distinct2", "mean_logprob", "self_similarity"):
+            assert row[key] == pytest.approx(sum(p["rows"][s][key] for p in prompts) / len(prompts), abs=1e-9)
+        loops = [dec.ends_in_loop(i) for p in prompts for i in p["ids"][s]]
+        assert row["ends_in_loop"] == pytest.approx(sum(loops) / len(loops), abs=1e-12)
