@@ -51,9 +51,9 @@ bench: deps-dev prepare
 	$(BIN)/python bench/visit_cost.py
 	$(BIN)/python bench/interactions.py
 
-## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (a few minutes)
+## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (~30 CPU min on AVX2)
 bench-decoding: deps-dev prepare
-	$(BIN)/python bench/decoding_bench.py
+	OMP_NUM_THREADS=1 $(BIN)/python bench/decoding_bench.py --tokens 60 --width 4 --samples 2
 
 ## loadtest: 10 concurrent headless-Chromium visitors (markers, leaks, errors): bench/loadtest*.json.
 ## The server's capacity (30 and 100 visitors) is measured by bench/visit_cost.py's protocol client.

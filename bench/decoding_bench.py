@@ -59,7 +59,8 @@ def main() -> None:
         results.append((p["lang"], r))
         rows = {s: r.row(s) for s in dec.STRATEGIES}
         per_prompt.append({"index": p["index"], "lang": p["lang"], "prompt": p["text"], "seed": p["index"],
-                           "rows": rows, "texts": {s: [c.text for c in r.runs[s]] for s in dec.STRATEGIES}})
+                           "rows": rows, "texts": {s: [c.text for c in r.runs[s]] for s in dec.STRATEGIES},
+                           "ids": {s: [list(c.token_ids) for c in r.runs[s]] for s in dec.STRATEGIES}})
         print(f"[{i + 1:2d}/{len(prompts)}] {time.perf_counter() - t0:5.1f} s  " + "  ".join(
             f"{s} rep {rows[s]['repeated']:.2f} lp {rows[s]['mean_logprob']:.2f}" for s in dec.STRATEGIES), flush=True)
         write(args, bundle, results, per_prompt, started, cpu0, done=i + 1 == len(prompts))

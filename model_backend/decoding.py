@@ -18,6 +18,7 @@ from transformers import (
     TopPLogitsWarper,
 )
 
+from . import fastpath
 from .loading import ModelBundle
 from .sampling_views import find_loop
 from .text import safe_text, visible
@@ -32,6 +33,7 @@ MAX_NEW = 100  # longest continuation a visitor can ask for
 MIN_NEW = 20
 MAX_SAMPLES = 4  # samples per sampled strategy (self-similarity)
 TREE_STEPS = 4  # beam-tree depth the page draws (one more step is recorded to know which candidates survived)
+LENGTH_PENALTY = 1.0  # beam search's length normalisation: score = sum of log-probs / length
 NGRAM = 4  # repeated 4-grams
 SIM_NGRAM = 3  # self-similarity compares 3-grams
 Progress = Callable[[int], None]  # steps done so far -> None
@@ -144,7 +146,7 @@ class BeamRun:
     width: int
     continuation: Continuation
     nodes: tuple[TreeNode, ...]
-    sequence_score: float  # generate()'s own sequences_scores: sum of log-probs / length (length_penalty 1)
+    sequence_score: float  # what generate() ranks by: sum of log-probs / length (length_penalty 1), see sequence_score
 
 
 @dataclass(frozen=True)
@@ -293,13 +295,37 @@ def run_beam(bundle: ModelBundle, prompt: str, width: int, new: int, max_prompt_
     ids, _ = encode(bundle, prompt, max_prompt_tokens)
     # 2 x width per beam is enough: generate() keeps the best 2 x width candidates over all beams.
     observer = Observer(len(ids), record=tree_steps + 1, top=max(2 * width, 10), on_step=on_step)
+    # output_scores stays off: it would keep a [width, vocabulary] float32 copy per step (16 x 262,144 x 4 bytes
+    # = 16.8 MB a step, 1.3 GB for width 16 over 80 tokens). generate()'s sequences_scores come only with it,
+    # so the score is recomputed from the winner's log-probs (score(), one pass; tests compare it with
+    # generate()'s own).
     out, secs = _generate(bundle, ids, 1, new, [observer], do_sample=False, num_beams=width,
-                          num_return_sequences=1, output_scores=True, early_stopping=False, length_penalty=1.0)
+                          num_return_sequences=1, output_scores=False, early_stopping=False,
+                          length_penalty=LENGTH_PENALTY)
     row = out.sequences[0, len(ids):].tolist()
     cont = _continuation(bundle, "beam", f"beam {width}", ids, row, secs, width)
     nodes = beam_tree(observer.steps, _cut(bundle, row), width, bundle.info.eos_token_ids,
                       lambda i: visible(safe_text(bundle.tokenizer.decode([i], skip_special_tokens=False))))
-    return BeamRun(width=width, continuation=cont, nodes=nodes, sequence_score=float(out.sequences_scores[0]))
+    return BeamRun(width=width, continuation=cont, nodes=nodes, sequence_score=sequence_score(cont.logprobs))
+
+
+def sequence_score(logprobs: Sequence[float], length_penalty: float = LENGTH_PENALTY) -> float:
+    """What beam search ranks finished sequences by: sum of log-probs / length ** length_penalty (transformers
+    divides by the generated length, <eos> included). NaN for no tokens."""
+    return float(sum(logprobs) / len(logprobs) ** length_penalty) if logprobs else float("nan")
+
+
+def run_dtype(dtype: str, device: str) -> str:
+    """The dtype the page's live runs use for a bundle in `dtype` on `device` ("cpu", "cuda", ...).
+
+    bfloat16 on a CPU without oneDNN's bfloat16 path (fastpath.supports) multiplies through torch's plain
+    kernels: fine for one row, slow for a batch of rows, and beam search runs `width` rows each step (measured
+    on an AVX2-only EPYC, one thread: beam 16 about 3 CPU s per step in bfloat16, about 0.5 in float32). There
+    float32 runs instead; everywhere else the visitor's dtype.
+    """
+    if dtype == "bfloat16" and device == "cpu" and not fastpath.supports(torch.bfloat16):
+        return "float32"
+    return dtype
 
 
 def run_sampled(bundle: ModelBundle, prompt: str, new: int, seed: int, samples: int = 1,

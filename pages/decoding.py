@@ -4,9 +4,9 @@ import streamlit as st
 
 from model_backend import decoding as dec
 from ui import decoding_view as view
-from ui.charts import show
+from ui.charts import projection_on, show
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
-from ui.nav import next_page_link
+from ui.nav import LINK_FROM, next_page_link
 from ui.share import publish, restore, share_box
 from ui.widgets import data_table, intro, model_text, prompt_box
 
@@ -17,7 +17,10 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
     """Section 1; returns the beam run for section 2 once the visitor has run it."""
     st.header(t("decoding.side.header"))
     st.markdown(t("decoding.side.text"))
-    c = st.columns([2, 2, 1, 1.4], vertical_alignment="bottom")
+    if projection_on():  # large letters: two rows of two, so no label breaks inside a word
+        c = st.columns(2, vertical_alignment="bottom") + st.columns(2, vertical_alignment="bottom")
+    else:
+        c = st.columns([1.5, 1.6, 0.9, 2.1], vertical_alignment="bottom")  # the button's label fits at 1280 px
     widths = {w: fmt_int(w) for w in dec.BEAM_WIDTHS}  # precomputed: AppTest formats outside the script
     width = c[0].segmented_control(t("decoding.ctl.width"), list(widths), key="decoding_width", format_func=widths.get,
                                    help=t("decoding.ctl.width.help")) or 4
@@ -36,6 +39,9 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
     conts, beam = view.side_by_side(*settings)
     data_table(view.metrics_frame(conts, width), hide_index=True, width="stretch")
     st.caption(t("decoding.table.caption"))
+    note = view.dtype_note()
+    if note:
+        st.caption(note)
     show(view.text_chart(view.text_frame(conts, width)))
     st.caption(t("decoding.text.caption"))
     with st.expander(t("decoding.text.plain"), icon=":material/notes:"):
@@ -151,7 +157,7 @@ def live(data: dict) -> None:
     if st.session_state.get("decoding_bench_prompt") not in rows:
         st.session_state["decoding_bench_prompt"] = next(iter(rows))
     labels = {i: p["prompt"] for i, p in rows.items()}
-    c = st.columns([4, 1.3], vertical_alignment="bottom")
+    c = st.columns([3.4, 1.6], vertical_alignment="bottom")
     index = c[0].selectbox(t("decoding.live.pick"), list(labels), key="decoding_bench_prompt", format_func=labels.get)
     if c[1].button(t("decoding.live.run"), icon=":material/replay:", key="decoding_live_go"):
         st.session_state["decoding_live_ran"] = index
@@ -165,6 +171,8 @@ def live(data: dict) -> None:
 
 
 def render() -> None:
+    if st.query_params.get(LINK_FROM):  # a link from another page (ui.nav.decoding_link): its prompt wins, even
+        st.session_state.pop("_restored_decoding", None)  # over one typed here earlier; publish() drops the mark
     restore("decoding", PARAMS)  # a shared link's values, before any widget exists
     if "prompt_decoding" not in st.session_state and st.session_state.get("prompt") in (
             None, t("common.default_prompt")):

@@ -97,6 +97,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     view.live(run, text_slot, tokens_slot, chart_slot)
     if run.done:
         view.finish_box(run.result)
+        view.greedy_loop_panel(prompt, run.result)
     st.graphviz_chart(view.flowchart(run, len(tr.tokens), tr.info.vocab_size), width="stretch")
     st.caption(t("loop.flow.caption"))
 

@@ -9,7 +9,7 @@ from ui import temperature_view as view
 from ui.charts import projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
-from ui.nav import next_page_link
+from ui.nav import decoding_link, next_page_link
 from ui.share import publish, restore, share_box
 from ui.untrusted import escape_markdown
 from ui.widgets import data_table, intro, model_text, prompt_box, show_error, timed, truncation_notice
@@ -145,7 +145,7 @@ def loop_panel() -> None:
                 st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
                            else t("temperature.loop.none"))
     st.markdown(t("temperature.loop.warning"))
-    st.page_link("pages/decoding.py", label=t("decoding.link.from_loop"), icon=":material/alt_route:")
+    decoding_link(next(prompt for case, prompt, _ in view.LOOP_CASES if case == "loop"), "temperature")
 
 
 def render() -> None:

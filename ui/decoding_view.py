@@ -101,10 +101,24 @@ def _sampled(spec: str, dtype: str, prompt: str, new: int, seed: int, _bundle, _
     return dec.run_sampled(_bundle, prompt, new, seed, 1, PROMPT_TOKENS, on_step=_on_step)
 
 
+def live_dtype() -> str:
+    """The dtype the live runs of section 1 use here (dec.run_dtype: float32 where bfloat16 has no fast path)."""
+    bundle = backend.bundle_for()
+    return dec.run_dtype(bundle.info.dtype, bundle.device.type)
+
+
+def dtype_note() -> str | None:
+    """A line saying that section 1 runs in float32 and why, when it does not run in the visitor's dtype."""
+    bundle = backend.bundle_for()
+    run = dec.run_dtype(bundle.info.dtype, bundle.device.type)
+    return None if run == bundle.info.dtype else t("decoding.dtype.note", dtype=run, was=bundle.info.dtype)
+
+
 def side_by_side(prompt: str, width: int, new: int, seed: int) -> tuple[list[dec.Continuation], dec.BeamRun]:
     """The five continuations (page order) and the beam run, each cached per (model, dtype, prompt, settings)."""
-    bundle = backend.bundle_for()
-    key = (backend.current_model(), backend.current_dtype(), prompt)
+    dtype = live_dtype()
+    bundle = backend.bundle_for(dtype)
+    key = (backend.current_model(), dtype, prompt)
     bar = st.progress(0.0)
     try:
         with backend.queue_notice(bundle):
@@ -416,7 +430,7 @@ def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
             alt.Tooltip("lp:Q", title=t("decoding.col.logprob"), format=".2f"),
             alt.Tooltip("d2:Q", title=t("decoding.col.distinct2"), format=".2f")]
     base = alt.Chart(df).encode(x=alt.X("rep:Q", title=t("decoding.col.repeated"), axis=alt.Axis(format="%")),
-                                y=alt.Y("lp:Q", title=t("decoding.col.logprob"), scale=alt.Scale(zero=False)),
+                                y=alt.Y("lp:Q", title=t("decoding.axis.logprob"), scale=alt.Scale(zero=False)),
                                 tooltip=tips)
     dots = base.mark_circle(size=180).encode(color=alt.Color("strategy:N", title=t("decoding.col.strategy"),
                                                              legend=None))

@@ -13,11 +13,13 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend.pipeline import kv_bytes_per_position
+from model_backend.sampling_views import find_loop
 from model_backend.text import visible
 from ui import backend, finish_reasons
 from ui.charts import OKABE_ITO, PRIMARY, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
+from ui.nav import decoding_link
 from ui.share import Param, publish, restore, share_box
 from ui.widgets import data_table, model_text
 
@@ -264,6 +266,28 @@ def finish_box(result: mb.Generation) -> None:
     with st.expander(t("finish.title"), icon=":material/translate:"):  # the seed: "stop_reason/finish_reason"
         st.table(finish_reasons.mapping_frame(reason), hide_index=True)  # our own strings only (Markdown)
         st.caption(t("finish.caption"))
+
+
+GREEDY_LOOP_REPEATS = 3  # a cycle repeated this many times in a row at the end counts as "fell into a loop"
+
+
+def greedy_loop(result: mb.Generation):
+    """The loop a greedy run ended in (a find_loop Loop), or None: not greedy, or no cycle repeated
+    GREEDY_LOOP_REPEATS times at its end."""
+    if not result.params.greedy:
+        return None
+    loop = find_loop([s.token.id for s in result.steps], min_repeats=GREEDY_LOOP_REPEATS)
+    return loop if loop.period else None
+
+
+def greedy_loop_panel(prompt: str, result: mb.Generation) -> None:
+    """When greedy decoding fell into a loop: say how, and link the decoding page with this prompt, where
+    greedy, beam search and sampling run side by side."""
+    loop = greedy_loop(result)
+    if loop is None:
+        return
+    st.info(t("loop.greedy_loop", period=loop.period, repeats=loop.repeats), icon=":material/repeat:")
+    decoding_link(prompt, "loop")
 
 
 def steps_table(steps: list[mb.Step]) -> None:

@@ -36,3 +36,16 @@ def next_page_link(current: str) -> None:
         nxt = names[names.index(current) + 1]
         st.divider()
         st.page_link(f"pages/{nxt}.py", label=t("nav.next", page=t(f"nav.{nxt}")), icon=":material/arrow_forward:")
+
+
+LINK_FROM = "via"  # a query key that marks a link from another page: its values win over the visitor's earlier ones
+
+
+def decoding_link(prompt: str | None, source: str) -> None:
+    """A link to the decoding page that carries a prompt (so its five strategies start from the text that just
+    looped). `source` names the page the link is on; the decoding page reads both on arrival (pages/decoding.py)."""
+    query = {LINK_FROM: source}
+    if prompt:
+        query["prompt"] = prompt
+    st.page_link("pages/decoding.py", label=t("decoding.link.from_loop"), icon=":material/alt_route:",
+                 query_params=query)

@@ -37,3 +37,21 @@ def test_measure_draws_the_feedback_curve(browser, server_url):
         shoot(page, "decoding-feedback-1280-en", whole=False)
     finally:
         page.close()
+
+
+def test_a_greedy_loop_links_the_decoding_page_with_its_prompt(browser, server_url):
+    """The loop page's greedy-loop panel: its link opens the decoding page with the prompt that looped."""
+    page = open_page(browser, f"{server_url}/loop?prompt=ha+ha+ha&temperature=0&max_new=8&lang=en", width=1280,
+                     locale="en-US", wait=600)
+    try:
+        page.get_by_role("button", name="Generate to the end").click()
+        settle(page, wait=600)
+        assert "Greedy fell into a loop" in page.inner_text("body")
+        page.get_by_role("link", name="Why greedy and beam search degenerate").click()
+        page.wait_for_url("**/decoding?**", timeout=60_000)
+        settle(page, wait=600)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert page.locator("textarea").first.input_value() == "ha ha ha"
+        assert "via=" not in page.url and "prompt=ha" in page.url  # the page published its view, mark dropped
+    finally:
+        page.close()

@@ -2,6 +2,7 @@
 and the beam-tree extraction on the tiny model against generate()'s own scores."""
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -123,7 +124,9 @@ def test_beam_tree_matches_generate(tiny_bundle):
         first = torch.log_softmax(tiny_bundle.model(input_ids=enc).logits[0, -1].float(), -1)
     assert list(out.sequences[0, len(ids):].tolist())[: len(run.continuation.token_ids)] == \
         list(run.continuation.token_ids)
-    assert run.sequence_score == pytest.approx(float(out.sequences_scores[0]), abs=1e-5)
+    # the page's score is recomputed from the winner's log-probs in one uncached pass (output_scores stays off):
+    # it must equal generate()'s own sequences_scores up to float32 summation order (tiny model: 1e-4)
+    assert run.sequence_score == pytest.approx(float(out.sequences_scores[0]), abs=1e-4)
     for step in range(1, 5):
         nodes = dec.step_candidates(run.nodes, step)
         kept = [n for n in nodes if n.status == "kept"]
@@ -162,3 +165,60 @@ def test_feedback_curve_shapes(tiny_bundle):
     assert len(curve.means()) == 4 and all(0 < p <= 1 for p in curve.probs)
     raw = dec.feedback_curve(tiny_bundle, "ab cd.", 4, 1.0)
     assert raw.penalized == pytest.approx(raw.probs)  # penalty 1 changes nothing
+
+
+def test_sequence_score_is_the_length_normalised_sum():
+    assert dec.sequence_score([-1.0, -2.0, -3.0]) == pytest.approx(-2.0)
+    assert dec.sequence_score([-1.0, -2.0, -3.0], length_penalty=2.0) == pytest.approx(-6.0 / 9)
+    assert math.isnan(dec.sequence_score([]))
+
+
+def test_run_dtype_leaves_bfloat16_only_where_it_has_no_fast_path():
+    from model_backend import fastpath
+
+    assert dec.run_dtype("float32", "cpu") == "float32"
+    assert dec.run_dtype("bfloat16", "cuda") == "bfloat16"
+    want = "bfloat16" if fastpath.supports(torch.bfloat16) else "float32"
+    assert dec.run_dtype("bfloat16", "cpu") == want
+
+
+def test_greedy_loop_is_found_only_in_a_greedy_run_that_ends_in_a_cycle():
+    from types import SimpleNamespace
+
+    from model_backend.types import SamplingParams
+    from ui.loop_view import GREEDY_LOOP_REPEATS, greedy_loop
+
+    def run(ids, temperature):
+        steps = tuple(SimpleNamespace(token=SimpleNamespace(id=i)) for i in ids)
+        return SimpleNamespace(params=SamplingParams(temperature=temperature), steps=steps)
+
+    looped = [5, 6] + [7, 8, 9] * GREEDY_LOOP_REPEATS
+    loop = greedy_loop(run(looped, 0.0))
+    assert loop is not None and loop.period == 3 and loop.repeats == GREEDY_LOOP_REPEATS
+    assert greedy_loop(run(looped, 0.7)) is None  # sampling: not the greedy panel
+    assert greedy_loop(run([5, 6] + [7, 8, 9] * (GREEDY_LOOP_REPEATS - 1), 0.0)) is None
+
+
+def test_the_shipped_table_is_the_mean_of_its_prompts():
+    """assets/decoding/results.json: each strategy's row is the mean of the per-prompt rows it ships (its own
+    floats, so up to summation rounding), and each stored continuation's token ids give its measures."""
+    data = json.loads(view.RESULTS.read_text(encoding="utf-8"))
+    prompts = data["prompts"]
+    assert prompts and len(prompts) <= data["prompts_listed"] == len(view.bench_prompts())
+    assert data["complete"] == (len(prompts) == data["prompts_listed"])
+    listed = view.bench_prompts()
+    for p in prompts:
+        assert p["prompt"] == listed[p["index"]]["text"] and p["seed"] == p["index"]
+        for s in dec.STRATEGIES:
+            ids = p["ids"][s]
+            assert len(ids) == len(p["texts"][s]) == (1 if s in ("greedy", "beam") else data["settings"]["samples"])
+            assert all(0 < len(i) <= data["settings"]["tokens"] for i in ids)
+            row = p["rows"][s]
+            assert row["repeated"] == pytest.approx(sum(dec.repeated_share(i) for i in ids) / len(ids), abs=1e-12)
+            assert row["distinct2"] == pytest.approx(sum(dec.distinct_n(i, 2) for i in ids) / len(ids), abs=1e-12)
+    for row in data["table"]:
+        s = row["strategy"]
+        for key in ("repeated", "distinct1", "distinct2", "mean_logprob", "self_similarity"):
+            assert row[key] == pytest.approx(sum(p["rows"][s][key] for p in prompts) / len(prompts), abs=1e-9)
+        loops = [dec.ends_in_loop(i) for p in prompts for i in p["ids"][s]]
+        assert row["ends_in_loop"] == pytest.approx(sum(loops) / len(loops), abs=1e-12)

@@ -40,10 +40,14 @@ STRINGS = {
     "decoding.ctl.seed": ("Semente dos sorteios", "Seed of the draws"),
     "decoding.run": ("Rodar as cinco estratégias", "Run the five strategies"),
     "decoding.run.hint": (
-        "Aperte o botão para rodar o modelo. No servidor de 2 núcleos, as cinco juntas levam de alguns "
-        "segundos (beam 4) a uns 20 s (beam 16, 100 tokens); cada resultado fica guardado.",
-        "Press the button to run the model. On the 2-core server, the five together take from a few seconds "
-        "(beam 4) to about 20 s (beam 16, 100 tokens); every result is kept.",
+        "Aperte o botão para rodar o modelo; uma barra mostra o progresso e cada resultado fica guardado. O custo "
+        "cresce com a largura do beam e com os tokens: no servidor de 2 núcleos deste projeto (sem AVX-512), o beam "
+        "16 com 80 tokens custou 38 s de CPU numa thread (137 s em duas, com a máquina ocupada): mais de meio "
+        "minuto de relógio, não segundos.",
+        "Press the button to run the model; a bar shows the progress and every result is kept. The cost grows with "
+        "the beam width and the tokens: on this project's 2-core server (no AVX-512), beam 16 over 80 tokens cost "
+        "38 CPU seconds on one thread (137 on two, with the machine busy): over half a minute on the clock, not "
+        "seconds.",
     ),
     "decoding.run.changed": ("As configurações mudaram: aperte o botão de novo para rodar com elas.",
                              "The settings changed: press the button again to run with them."),
@@ -61,6 +65,7 @@ STRINGS = {
     "decoding.col.distinct1": ("distinct-1", "distinct-1"),
     "decoding.col.distinct2": ("distinct-2", "distinct-2"),
     "decoding.col.logprob": ("log-prob média por token", "mean log-prob per token"),
+    "decoding.axis.logprob": ("log-prob média / token", "mean log-prob / token"),  # short: fits the chart's height
     "decoding.col.seconds": ("tempo (s)", "time (s)"),
     "decoding.col.similarity": ("autossimilaridade", "self-similarity"),
     "decoding.col.loops": ("termina em loop", "ends in a loop"),
@@ -70,6 +75,14 @@ STRINGS = {
     "decoding.yes": ("sim", "yes"),
     "decoding.no": ("não", "no"),
     "decoding.batch": ("{s} (lote de {n})", "{s} (batch of {n})"),
+    "decoding.dtype.note": (
+        "Aqui as cinco estratégias rodam em {dtype}, não em {was}: este processador não tem o caminho rápido "
+        "do oneDNN para {was}, e o beam search multiplica uma linha por feixe a cada passo, o que no caminho "
+        "comum de {was} sai várias vezes mais lento.",
+        "Here the five strategies run in {dtype}, not {was}: this CPU lacks oneDNN's fast path for {was}, and "
+        "beam search multiplies one row per beam at every step, which on {was}'s plain path is several times "
+        "slower.",
+    ),
     "decoding.table.caption": (
         "**4-gramas repetidos**: fração das sequências de 4 tokens da completação que já tinham aparecido "
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
@@ -120,12 +133,13 @@ STRINGS = {
     "decoding.col.beam": ("sequência até aqui", "sequence so far"),
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
-        "cortadas. A vencedora terminou com pontuação {score} (a soma dos log p ÷ número de tokens, como o "
-        "`generate()` devolve em `sequences_scores`). Repare: o caminho vencedor nem sempre é o primeiro do "
-        "colocação em cada passo.",
+        "cortadas. A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
+        "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada. Repare: "
+        "o caminho vencedor nem sempre é o primeiro na colocação de cada passo.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
-        "winner ended with score {score} (the sum of log p ÷ number of tokens, as `generate()` returns it in "
-        "`sequences_scores`). Note: the winning path is not always first in its step's ranking.",
+        "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
+        "returns in `sequences_scores`), recomputed here in one pass. Note: the winning path is not always first "
+        "in its step's ranking.",
     ),
     "decoding.tree.step": ("Propostas do passo {n}", "Proposals of step {n}"),
     "decoding.tree.picked": ("Nó escolhido: posição {rank} do passo {n}.", "Picked node: rank {rank} of step {n}."),
@@ -224,9 +238,10 @@ STRINGS = {
     "decoding.live.pick": ("Prompt da tabela", "Prompt of the table"),
     "decoding.live.run": ("Recalcular este prompt", "Recompute this prompt"),
     "decoding.live.hint": (
-        "Roda as cinco estratégias neste prompt, com as mesmas configurações e a mesma semente da tabela (alguns "
-        "segundos), e mostra os números ao lado dos guardados.",
-        "Runs the five strategies on this prompt, with the table's settings and seed (a few seconds), and shows "
+        "Roda as cinco estratégias neste prompt, com as mesmas configurações e a mesma semente da tabela (um a dois "
+        "minutos de CPU neste servidor), e mostra os números ao lado dos guardados.",
+        "Runs the five strategies on this prompt, with the table's settings and seed (one to two CPU "
+        "minutes on this server), and shows "
         "the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (

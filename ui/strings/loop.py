@@ -78,6 +78,12 @@ STRINGS = {
         "**Finish reason: end-of-sequence token.** The model drew the end-of-sequence token (`<eos>`), which it "
         "learned to emit when the text is complete. This is the natural end.",
     ),
+    "loop.greedy_loop": (
+        "**O guloso caiu num loop**: o fim do texto repete um ciclo de {period} token(s) {repeats} vezes seguidas. "
+        "Cada cópia torna a próxima mais provável, e o guloso sempre pega a mais provável.",
+        "**Greedy fell into a loop**: the end of the text repeats a cycle of {period} token(s) {repeats} times in a "
+        "row. Every copy makes the next one more likely, and greedy always takes the most likely.",
+    ),
     "loop.finish.length": (
         "**Motivo de parada: limite de tokens.** Bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
         "frase. **Truncamento ≠ o modelo terminou**: esta saída não é uma resposta acabada. Sempre confira o "
