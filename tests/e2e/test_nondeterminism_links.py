@@ -2,6 +2,7 @@
 table's CSV download holds the same tokens for two visitors, and a projection-mode screenshot at 1280x720."""
 import csv
 import io
+import time
 import urllib.parse
 
 from tests.browser import open_page, shoot
@@ -11,19 +12,35 @@ LINK = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "se
         "lang": "en", "projection": "1"}
 
 
+def _until(check, timeout: float = 120.0):
+    """Poll `check` until it returns something true (a loaded machine may draw late); return its last value."""
+    end, value = time.time() + timeout, None
+    while time.time() < end:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.5)
+    return value
+
+
 def _visit(browser, url: str, shot: str | None = None) -> list[dict]:
     page = open_page(browser, url, locale="en-US", wait=600)
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
         assert page.locator("textarea").first.input_value() == PROMPT
-        sliders = [s.inner_text() for s in page.locator('[data-testid="stSliderThumbValue"]').all()]
-        assert sliders[:4] == ["0.90", "3", "4", "1,000"], sliders  # temperature, runs, tokens per run, vector size
-        assert "seeds=11%2C22%2C33" in page.url and "temperature=0.9" in page.url  # the address bar holds the view
-        assert page.locator("canvas, svg.marks").count() >= 2  # the tree of runs and the ordered sums
+        expected = ["0.90", "3", "4", "1,000"]  # temperature, runs, tokens per run, vector size
+
+        def sliders() -> list[str]:
+            return [s.inner_text() for s in page.locator('[data-testid="stSliderThumbValue"]').all()]
+
+        _until(lambda: sliders()[:4] == expected)
+        assert sliders()[:4] == expected, sliders()
+        assert _until(lambda: "seeds=11%2C22%2C33" in page.url) and "temperature=0.9" in page.url  # the address bar
+        assert _until(lambda: page.locator("canvas, svg.marks").count() >= 2)  # the tree of runs and the ordered sums
         if shot:
             shoot(page, shot, whole=False)  # what a room sees first at 1280x720
             shoot(page, shot + "-whole")
-        with page.expect_download() as info:
+        with page.expect_download(timeout=120_000) as info:  # the file is written when clicked
             page.get_by_role("button", name="Download CSV").first.click()
         data = open(info.value.path(), encoding="utf-8").read()
         return list(csv.DictReader(io.StringIO(data)))
