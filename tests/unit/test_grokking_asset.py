@@ -38,16 +38,19 @@ def test_the_shipped_run_groks_and_its_spectrum_concentrates():
 # What "the script makes the same run again" means (README, grokking page):
 # - on the machine that wrote the asset (same CPU kernels, the script's fixed thread count, same torch build):
 #   the same numbers, bit for bit. Any machine checks that for itself: two runs of the script agree exactly.
-# - on another CPU: the kernels sum in another order, so the first steps agree to about 1e-5 relative
-#   (measured: 8.8e-6 on an AVX-512 machine, with torch's generic kernels ATEN_CPU_CAPABILITY=default
-#   likewise), and a prediction near a tie can flip, moving an accuracy by 1/3,831.
-LOSS_RTOL = 1e-4  # ten times the largest relative difference seen between CPUs in the first 50 steps
+# - on another CPU: the kernels sum in another order, and the difference grows step by step. Measured over the
+#   first 50 steps: 8.8e-6 relative on an AVX-512 Xeon; 1.02e-4 (at step 48) on an AVX2 AMD EPYC with torch's
+#   generic kernels (ATEN_CPU_CAPABILITY=default, one thread). A prediction near a tie can flip, moving an
+#   accuracy by 1/3,831.
+LOSS_RTOL = 1e-3  # ten times the largest relative difference seen between CPUs in the first 50 steps
 ACC_ATOL = 2e-3  # about 8 of the 3,831 training pairs (or 18 of the 8,938 test pairs) predicted differently
 EMB_ATOL = 2e-3  # the asset stores embeddings in float16 (3 significant digits) ...
-EMB_OUTLIERS = 1e-3  # ... and a few weights may move further: Adam divides by the root of the squared
-# gradient, so a weight whose gradient is near zero follows its sign, which rounding can flip. Measured on
-# an AVX-512 Xeon (torch 2.11): 2 of 86,784 values beyond 2e-3, the largest 2.6e-3 off. Adam moves a
-# weight by about lr per step, so no value can part by more than lr x steps.
+EMB_OUTLIERS = 1e-2  # ... and some weights may move further: Adam divides by the root of the squared
+# gradient, so a weight whose gradient is near zero follows its sign, which rounding can flip. Measured: on an
+# AVX-512 Xeon (torch 2.11) 2 of 86,784 values beyond 2e-3, the largest 2.6e-3 off; on the AVX2 EPYC with
+# torch's generic kernels (ATEN_CPU_CAPABILITY=default, one thread) 271 of 86,784 (0.31%). The bound is about
+# three times that share. Adam moves a weight by about lr per step, so no value can part by more than
+# lr x steps (the second check, which holds on any CPU by construction of the optimiser).
 
 
 def _script(out, steps: int) -> None:

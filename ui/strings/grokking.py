@@ -25,12 +25,12 @@ STRINGS = {
     "grokking.shipped.same": (
         "O script `scripts/train_grokking.py` refaz esta execução. Na mesma máquina (mesma CPU, mesmo número de "
         "threads, mesma versão do PyTorch) e com a mesma semente, as curvas saem iguais, número por número. Em "
-        "outra CPU, as somas são feitas em outra ordem: os primeiros passos concordam em cerca de 5 algarismos "
+        "outra CPU, as somas são feitas em outra ordem: os primeiros passos concordam em 4 a 5 algarismos "
         "significativos, e essas pequenas diferenças podem crescer ao longo de milhares de passos. É o mesmo "
         "efeito da ordem do ponto flutuante que a página de não determinismo mostra.",
         "The script `scripts/train_grokking.py` makes this run again. On the same machine (same CPU, same "
         "thread count, same PyTorch build) and with the same seed, the curves come out the same, number for "
-        "number. On another CPU the sums are done in another order: the first steps agree to about 5 "
+        "number. On another CPU the sums are done in another order: the first steps agree to 4 or 5 "
         "significant digits, and those small differences can grow over thousands of steps. It is the same "
         "floating-point order effect that the nondeterminism page shows.",
     ),
