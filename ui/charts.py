@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import json
 import os
 import threading
 import weakref
@@ -203,15 +204,66 @@ def _save_buttons(chart: alt.TopLevelMixin) -> None:
                                type="tertiary", icon=":material/image:", help=t(f"export.{fmt}.help"))
 
 
+_SPECS: dict[int, tuple[weakref.ref, str, dict]] = {}  # id(chart) -> (the chart, its spec text, its datasets)
+_SPECS_LOCK = threading.Lock()
+
+
+def vega_spec(chart: alt.TopLevelMixin) -> dict:
+    """The chart as Streamlit sends it (Streamlit's own conversion: each table an Arrow dataset), with the
+    datasets named by their order ("data_0", "data_1", ...) instead of by a hash of their content.
+
+    Why: the browser compares a chart's spec with the one it already draws. The same spec with new data
+    updates the drawn view in place (Vega's view.data()); a different spec builds a new view from scratch
+    (parse, compile, lay out), hundreds of milliseconds per chart on a slow machine. With content-hash names
+    every new step of the loop, every slider move changed the spec. A chart object drawn again (one from
+    `cached_chart`) is converted once: the result is kept while the object lives.
+    """
+    with _SPECS_LOCK:
+        found = _SPECS.get(id(chart))
+    if found is not None and found[0]() is chart:
+        text, datasets = found[1], found[2]
+    else:
+        from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec  # what st.altair_chart runs
+
+        spec = _convert_altair_to_vega_lite_spec(chart)
+        hashed = spec.pop("datasets", None) or {}
+        text, datasets = json.dumps(spec), {}
+        for i, (name, data) in enumerate(hashed.items()):
+            stable = f"data_{i}"
+            text = text.replace(json.dumps(str(name)), json.dumps(stable))  # {"name": ...} and lookups' "from"
+            datasets[stable] = data
+        key = id(chart)
+        try:
+            ref = weakref.ref(chart, lambda _, key=key: _forget_spec(key))
+        except TypeError:
+            ref = None
+        if ref is not None:
+            with _SPECS_LOCK:
+                _SPECS[key] = (ref, text, datasets)
+    spec = json.loads(text)  # a fresh dict each time: Streamlit edits the spec it is given
+    if datasets:
+        spec["datasets"] = dict(datasets)
+    return spec
+
+
+def _forget_spec(key: int) -> None:
+    with _SPECS_LOCK:
+        found = _SPECS.get(key)
+        if found is not None and found[0]() is None:
+            del _SPECS[key]
+
+
 def show(chart: alt.TopLevelMixin, **kwargs):
-    """st.altair_chart with the visitor's settings, then PNG/SVG buttons; kwargs go to st.altair_chart."""
+    """Draw an Altair chart with the visitor's settings, then PNG/SVG buttons; kwargs go to Streamlit's
+    chart call (width, height, key, on_select, selection_mode). Drawn as st.vega_lite_chart of `vega_spec`:
+    what st.altair_chart sends, with stable dataset names, so a redraw with new data updates the view."""
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
     chart = finish(chart)
-    if not VALIDATE:  # st.altair_chart calls chart.to_dict(); skip the schema check there (see VALIDATE)
+    if not VALIDATE:  # the conversion calls chart.to_dict(); skip the schema check there (see VALIDATE)
         object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
-    shown = st.altair_chart(chart, **kwargs)
+    shown = st.vega_lite_chart(spec=vega_spec(chart), **kwargs)
     _save_buttons(chart)
     return shown
 
