@@ -98,8 +98,8 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     if run.done:
         view.finish_box(run.result)
         view.greedy_loop_panel(prompt, run.result)
-    st.graphviz_chart(view.flowchart(run, len(tr.tokens), tr.info.vocab_size), width="stretch")
-    st.caption(t("loop.flow.caption"))
+    st.graphviz_chart(view.flowchart(run, tr.info.vocab_size), width="stretch")
+    st.caption(view.flow_caption(run, len(tr.tokens)))
 
     if run.steps:
         st.subheader(t("loop.steps.title"))

@@ -223,16 +223,18 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
             st.info(t("loop.empty"), icon=":material/touch_app:")
 
 
-def flowchart(run: LoopRun, n_prompt: int, vocab: int) -> str:
-    """The course text's flowchart as Graphviz DOT, drawn as a two-row cycle, with this run's numbers.
+def flowchart(run: LoopRun, vocab: int) -> str:
+    """The course text's flowchart as Graphviz DOT, drawn as a two-row cycle.
 
-    The box where the loop is now is coloured: the sequence while it runs, the end once it stopped.
+    The box where the loop is now is coloured: the sequence while it runs, the end once it stopped. The text is
+    the same at every step (the run's numbers are in the caption, `flow_caption`): the browser lays a changed
+    chart out again, ~0.4 s of a slow machine's time per "Next token" click.
     """
     def q(key: str, **values) -> str:  # our own text, wrapped, with DOT's quote and newline escapes
         return "\\n".join(textwrap.wrap(t(key, **values).replace('"', "'"), 24))
 
     nodes = {
-        "A": q("loop.flow.seq", n=fmt_int(n_prompt + len(run.steps)), gen=len(run.steps)),
+        "A": q("loop.flow.seq"),
         "B": q("loop.flow.pass"), "C": q("loop.flow.logits", v=fmt_int(vocab)), "D": q("loop.flow.softmax"),
         "E": q("loop.flow.sample"), "F": q("loop.flow.token"), "G": q("loop.flow.check"),
         "H": q("loop.flow.append"), "I": q("loop.flow.end"),
@@ -251,6 +253,11 @@ def flowchart(run: LoopRun, n_prompt: int, vocab: int) -> str:
               f'H -> G [dir=back, label="{q("loop.flow.no")}"]; A -> H [dir=back];',
               f'G -> I [label="{q("loop.flow.yes")}"];', "}"]
     return "\n".join(lines)
+
+
+def flow_caption(run: LoopRun, n_prompt: int) -> str:
+    """The caption under the flowchart, with this run's numbers."""
+    return t("loop.flow.caption", n=fmt_int(n_prompt + len(run.steps)), gen=len(run.steps))
 
 
 def finish_box(result: mb.Generation) -> None:

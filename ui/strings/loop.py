@@ -114,8 +114,7 @@ STRINGS = {
         "▶ marks this generation's reason.",
     ),
     # flowchart (seed 000)
-    "loop.flow.seq": ("Sequência atual: {n} tokens ({gen} escritos pelo modelo)",
-                      "Current sequence: {n} tokens ({gen} written by the model)"),
+    "loop.flow.seq": ("Sequência atual", "Current sequence"),
     "loop.flow.pass": ("Passada pelo transformer (atenção em todo o contexto)",
                        "Transformer pass (attention over the whole context)"),
     "loop.flow.logits": ("Logits: {v} pontuações", "Logits: {v} scores"),
@@ -128,8 +127,10 @@ STRINGS = {
     "loop.flow.no": ("não", "no"),
     "loop.flow.yes": ("sim", "yes"),
     "loop.flow.caption": (
-        "O fluxograma do loop, com os números desta geração. O quadro laranja é onde o loop está agora.",
-        "The loop's flowchart, with this generation's numbers. The orange box is where the loop is now.",
+        "O fluxograma do loop. Sequência atual: {n} tokens ({gen} escritos pelo modelo). O quadro laranja é onde "
+        "o loop está agora.",
+        "The loop's flowchart. Current sequence: {n} tokens ({gen} written by the model). The orange box is where "
+        "the loop is now.",
     ),
     # steps
     "loop.steps.title": ("Cada volta do loop", "Each turn of the loop"),
