@@ -16,7 +16,25 @@ def section(number: int, stage: str) -> None:
     st.markdown(t(f"pipeline.{stage}.what"))
 
 
-def stages(prompt: str) -> None:
+@st.fragment
+def controls(prompt: str, tr, sm, chosen, slots: dict, params: list) -> None:
+    """The panels with controls of their own, and the link. One fragment writing into the page's places for
+    them: moving a control reruns these (and the link follows), not the whole page."""
+    with slots["embedding"]:
+        view.embedding_panel(tr)
+    with slots["attention"]:
+        view.attention_panel(tr)
+    with slots["mlp"]:
+        view.mlp_panel(prompt, tr)
+    with slots["sampling"]:
+        view.sampling_panel(tr, sm, chosen)
+    with slots["share"]:
+        share_box("pipeline", params)
+
+
+def stages(prompt: str) -> dict:
+    """Every stage; the panels with controls get an empty place here, filled by `controls`."""
+    slots = {}
     tr = backend.trace(prompt)  # one cached forward pass: every panel below reads it
     truncation_notice(tr.truncated_from, len(tr.tokens))
     sm = softmax_view(tr.last_logits)  # cheap: softmax over cached logits, no forward pass
@@ -28,11 +46,11 @@ def stages(prompt: str) -> None:
     section(2, "tokens")
     view.tokens_panel(tr)
     section(3, "embedding")
-    view.embedding_panel(tr)
+    slots["embedding"] = st.container()
     section(4, "attention")
-    view.attention_panel(tr)
+    slots["attention"] = st.container()
     section(5, "mlp")
-    view.mlp_panel(prompt, tr)
+    slots["mlp"] = st.container()
     with st.expander(t("mlp.cmp.title"), icon=":material/compare_arrows:"):  # the seed's "x4 with GELU" vs this model
         mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle_for().model))
     st.subheader(t("pipeline.res.title"))
@@ -42,7 +60,7 @@ def stages(prompt: str) -> None:
     view.output_layer_panel(prompt, tr)
     view.softmax_panel(tr, sm)
     section(7, "sampling")
-    view.sampling_panel(tr, sm, chosen)
+    slots["sampling"] = st.container()
     section(8, "output")
     view.output_panel(prompt, chosen)
 
@@ -51,6 +69,7 @@ def stages(prompt: str) -> None:
     view.lens_panel(tr)
     st.subheader(t("pipeline.card.title"))
     view.model_card(tr.info)
+    return {"slots": slots, "args": (prompt, tr, sm, chosen)}
 
 
 def render() -> None:
@@ -61,9 +80,12 @@ def render() -> None:
         st.session_state.setdefault(p.key, p.default)
     publish("pipeline", params)  # a notice here, at the top, if the link had bad values
     prompt = prompt_box("pipeline", height=68)
-    if prompt is not None:
-        stages(prompt)
-    share_box("pipeline", params)
+    drawn = stages(prompt) if prompt is not None else None
+    if drawn is None:
+        share_box("pipeline", params)
+    else:
+        slots = {**drawn["slots"], "share": st.container()}
+        controls(*drawn["args"], slots, params)
     next_page_link("pipeline")
 
 

@@ -36,3 +36,28 @@ def _path(name: str):
     from tests.conftest import ARTIFACTS
 
     return ARTIFACTS / "screenshots" / f"{name}.png"
+
+
+def test_a_panel_control_reruns_its_panel_and_the_link_follows(browser, server_url):
+    """The MLP layer slider lives in a fragment (the panels with controls and the link rerun, not the page):
+    the address bar and the share box's link still follow it, and the other settings stay."""
+    link = {"prompt": PROMPT, "mlp": "4", "layer": "6", "lang": "en"}
+    page = open_page(browser, f"{server_url}/pipeline?{urllib.parse.urlencode(link)}", locale="en-US")
+    try:
+        slider = page.get_by_role("slider", name="Layer").last  # the MLP's (the attention panel's comes first)
+        assert slider.input_value() == "4"
+        slider.focus()
+        slider.press("ArrowRight")
+        page.wait_for_function("() => location.search.includes('mlp=5')", timeout=60_000)
+        page.get_by_text("layer 5's MLP").first.wait_for(timeout=60_000)
+        assert "layer=6" in page.url and "prompt=" in page.url  # the rest of the view is still in the link
+        page.get_by_text("Link to this view").first.click()
+        code = page.locator('[data-testid="stCode"]').last
+        code.wait_for(timeout=30_000)
+        texts = [c.inner_text() for c in page.locator('[data-testid="stCode"]').all()]
+        assert "mlp=5" in code.inner_text() and "layer=6" in code.inner_text(), texts
+        assert sum("/pipeline?" in text for text in texts) == 1, texts  # one link: the rerun replaced it
+        assert len(page.get_by_role("slider", name="Layer").all()) == 2  # each panel drawn once
+        assert page.locator('[data-testid="stException"]').count() == 0
+    finally:
+        page.close()
