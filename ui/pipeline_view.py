@@ -1,12 +1,15 @@
 """The pipeline page's panels: one per stage, each drawing the real model's numbers for the prompt."""
 from __future__ import annotations
 
+import hashlib
+
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import model_backend as mb
+from model_backend.memo import SharedMemo
 from model_backend.pipeline import (
     OutputLayer,
     SoftmaxView,
@@ -162,6 +165,21 @@ def tokens_panel(tr: mb.Trace) -> None:
     downloads(tokens_frame(tr), "pipeline-tokens", key="pipeline_dl_tokens")
 
 
+@cached_chart
+def onehot_chart(token_id: int, vocab: int) -> alt.Chart:
+    """The one-hot vector around the token's index: nine cells, one of them 1."""
+    window = [i for i in range(token_id - 4, token_id + 5) if 0 <= i < vocab]
+    df = pd.DataFrame({"index": [fmt_int(i) for i in window], "value": [int(i == token_id) for i in window], "row": 0})
+    cells = alt.Chart(df).encode(x=alt.X("index:N", sort=None, title=t("pipeline.axis.vocab_index")),
+                                 y=alt.Y("row:O", axis=None),
+                                 tooltip=[alt.Tooltip("index:N", title=t("pipeline.axis.vocab_index")),
+                                          alt.Tooltip("value:Q", title=t("pipeline.axis.value"))])
+    chart = cells.mark_rect(stroke="white").encode(
+        color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], range=[MASKED, PRIMARY]), legend=None)
+    ) + cells.mark_text(fontSize=16).encode(text="value:Q")
+    return chart.properties(height=alt.Step(44))
+
+
 def embedding_panel(tr: mb.Trace) -> None:
     info = tr.info
     labels = {i: _label(i, tok) for i, tok in enumerate(tr.tokens)}
@@ -173,17 +191,7 @@ def embedding_panel(tr: mb.Trace) -> None:
     with left:
         st.markdown(t("pipeline.onehot.text", v=fmt_int(info.vocab_size), id=fmt_int(tok.id),
                       zeros=fmt_int(info.vocab_size - 1)))
-        window = [i for i in range(tok.id - 4, tok.id + 5) if 0 <= i < info.vocab_size]
-        df = pd.DataFrame({"index": [fmt_int(i) for i in window], "value": [int(i == tok.id) for i in window],
-                           "row": 0})
-        cells = alt.Chart(df).encode(x=alt.X("index:N", sort=None, title=t("pipeline.axis.vocab_index")),
-                                     y=alt.Y("row:O", axis=None),
-                                     tooltip=[alt.Tooltip("index:N", title=t("pipeline.axis.vocab_index")),
-                                              alt.Tooltip("value:Q", title=t("pipeline.axis.value"))])
-        chart = cells.mark_rect(stroke="white").encode(
-            color=alt.Color("value:Q", scale=alt.Scale(domain=[0, 1], range=[MASKED, PRIMARY]), legend=None)
-        ) + cells.mark_text(fontSize=16).encode(text="value:Q")
-        _show(chart.properties(height=alt.Step(44)), "pipeline.onehot.caption", id=fmt_int(tok.id))
+        _show(onehot_chart(tok.id, info.vocab_size), "pipeline.onehot.caption", id=fmt_int(tok.id))
     with right:
         row = tr.embeddings[pos]
         st.markdown(t("pipeline.emb.text", d=fmt_int(info.d_model), first=_numbers(row),
@@ -278,7 +286,9 @@ def mlp_panel(prompt: str, tr: mb.Trace) -> None:
               key="pipeline_dl_mlp")
 
 
-def residual_panel(tr: mb.Trace) -> None:
+@cached_chart
+def residual_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame, np.ndarray]:
+    """The residual stream's norm per layer: the chart, its table and the norms (kept per trace)."""
     norms = residual_norms(tr.hidden_states)
     last = len(norms) - 1
     df = pd.DataFrame({"layer": range(len(norms)), "norm": norms,
@@ -295,10 +305,30 @@ def residual_panel(tr: mb.Trace) -> None:
     points = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[PRIMARY, OKABE_ITO[1]]), title=None,
                         legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
-    chart = (base.mark_line(color=PRIMARY) + points).properties(height=320)
+    return (base.mark_line(color=PRIMARY) + points).properties(height=320), df, norms
+
+
+def residual_panel(tr: mb.Trace) -> None:
+    chart, df, norms = residual_chart(tr)
     _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(norms[:-1].max(), 0),
           last=fmt_float(norms[-1], 1), layers=tr.info.n_layers)
     downloads(df[["layer", "norm"]], "pipeline-residual-norms", key="pipeline_dl_res")
+
+
+@cached_chart
+def softmax_charts(sm: SoftmaxView, names: tuple[str, ...]) -> tuple[alt.Chart, alt.Chart]:
+    """The top tokens' logits and probabilities, as two bar charts (kept per view, language, projection)."""
+    bars = pd.DataFrame({"token": list(names), "logit": sm.logits, "prob": sm.probs,
+                         "shown": [fmt_pct(p) for p in sm.probs]})
+    base = alt.Chart(bars).encode(y=alt.Y("token:N", sort=list(names), title=None,
+                                          axis=alt.Axis(labelLimit=120, labelOverlap=False)),
+                                  tooltip=[alt.Tooltip("token:N", title=t("pipeline.col.token")),
+                                           alt.Tooltip("logit:Q", format=".2f", title=t("pipeline.col.logit")),
+                                           alt.Tooltip("shown:N", title=t("pipeline.col.prob"))])
+    logit = base.mark_bar(color=OKABE_ITO[1]).encode(x=alt.X("logit:Q", title=t("pipeline.col.logit")))
+    prob = base.mark_bar(color=PRIMARY).encode(x=alt.X("prob:Q", title=t("pipeline.col.prob"),
+                                                       axis=alt.Axis(format="%")))
+    return logit.properties(height=_step(20)), prob.properties(height=_step(20))
 
 
 def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
@@ -317,18 +347,9 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         extra = ROW if projection_on() else 0  # projection mode's taller header row
         data_table(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3 + extra)
     with right:  # two charts stacked (not side by side) so each fits a phone's width
-        bars = pd.DataFrame({"token": names, "logit": sm.logits, "prob": sm.probs,
-                             "shown": [fmt_pct(p) for p in sm.probs]})
-        base = alt.Chart(bars).encode(y=alt.Y("token:N", sort=names, title=None,
-                                              axis=alt.Axis(labelLimit=120, labelOverlap=False)),
-                                      tooltip=[alt.Tooltip("token:N", title=t("pipeline.col.token")),
-                                               alt.Tooltip("logit:Q", format=".2f", title=t("pipeline.col.logit")),
-                                               alt.Tooltip("shown:N", title=t("pipeline.col.prob"))])
-        logit = base.mark_bar(color=OKABE_ITO[1]).encode(x=alt.X("logit:Q", title=t("pipeline.col.logit")))
-        prob = base.mark_bar(color=PRIMARY).encode(x=alt.X("prob:Q", title=t("pipeline.col.prob"),
-                                                           axis=alt.Axis(format="%")))
-        show(logit.properties(height=_step(20)))
-        show(prob.properties(height=_step(20)))
+        logit, prob = softmax_charts(sm, tuple(names))
+        show(logit)
+        show(prob)
     st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
                  v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 4)))
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
@@ -355,12 +376,25 @@ def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
                + (" " + t("pipeline.out.softcap", cap=fmt_float(out.softcap, 1)) if out.softcap else ""))
 
 
+_DRAWS = SharedMemo(256)
+
+
+def _draw(tr: mb.Trace, seed: int) -> tuple[int, float]:
+    """A seeded draw at T = 1 from the trace's last logits and its probability (kept per logits and seed)."""
+    key = (hashlib.blake2b(np.ascontiguousarray(tr.last_logits).tobytes(), digest_size=16).digest(), seed)
+
+    def draw() -> tuple[int, float]:
+        drawn_id = pick(tr.last_logits, mb.SamplingParams(temperature=1.0, seed=seed))
+        return drawn_id, float(mb.distributions(tr.last_logits, mb.SamplingParams())[0][1][drawn_id])
+
+    return _DRAWS.get(key, draw)
+
+
 def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:
     bundle = backend.bundle_for()
     seed = st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, step=1, key="pipeline_seed")
-    drawn_id = pick(tr.last_logits, mb.SamplingParams(temperature=1.0, seed=int(seed)))
+    drawn_id, drawn_prob = _draw(tr, int(seed))
     drawn = token_info(bundle.tokenizer, drawn_id)
-    drawn_prob = float(mb.distributions(tr.last_logits, mb.SamplingParams())[0][1][drawn_id])
     left, right = st.columns(2)
     with left:
         st.markdown(t("pipeline.sample.greedy", p=fmt_pct(sm.probs[0])))
@@ -384,7 +418,9 @@ def lens_name(hidden: int, last: int) -> str:
     return t("pipeline.lens.out") if hidden == last else t("pipeline.lens.layer", n=layer_no(hidden - 1))
 
 
-def lens_panel(tr: mb.Trace) -> None:
+@cached_chart
+def lens_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame]:
+    """The logit lens's grid and its table (kept per trace, language and projection mode)."""
     top_n = min(3, len(tr.lens[0].top))
     last = len(tr.lens) - 1
     rows = []
@@ -407,7 +443,12 @@ def lens_panel(tr: mb.Trace) -> None:
                         legend=alt.Legend(format="%", orient="bottom")))
     text = base.mark_text(fontSize=13).encode(
         text="short:N", color=alt.condition("datum.prob > 0.5", alt.value("black"), alt.value("white")))
-    _show((cells + text).properties(height=_step(24)), "pipeline.lens.caption", out=t("pipeline.lens.out"))
+    return (cells + text).properties(height=_step(24)), df
+
+
+def lens_panel(tr: mb.Trace) -> None:
+    chart, df = lens_chart(tr)
+    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"))
     downloads(df.rename(columns={"layer": "stage", "n": "layer"})[["layer", "stage", "rank", "id", "token", "prob"]],
               "pipeline-logit-lens", key="pipeline_dl_lens")
 

@@ -11,6 +11,7 @@ from model_backend.pipeline import (
     pick,
     residual_norms,
     softmax_view,
+    top_order,
     visible_keys,
 )
 from model_backend.stepping import finish_reason
@@ -44,6 +45,17 @@ def test_residual_norms_are_the_l2_length_per_layer(tiny_bundle):
     norms = residual_norms(tr.hidden_states)
     assert norms.shape == (tiny_bundle.info.n_layers + 1,)
     assert norms[1] == pytest.approx(float(np.sqrt((tr.hidden_states[1, -1].astype(np.float64) ** 2).sum())))
+
+
+@pytest.mark.parametrize("n", [1, 3, 10, 50])
+def test_top_order_is_the_stable_argsort_with_ties(n):
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 20, size=5000).astype(np.float64)  # many ties, also at the n-th place
+    values[[7, 4000, 11]] = 25.0  # a tie at the top
+    assert top_order(values, n).tolist() == np.argsort(-values, kind="stable")[:n].tolist()
+    smooth = rng.standard_normal(262_144)
+    assert top_order(smooth, n).tolist() == np.argsort(-smooth, kind="stable")[:n].tolist()
+    assert top_order(values[:5], 10).tolist() == np.argsort(-values[:5], kind="stable").tolist()
 
 
 def test_softmax_view_sums_to_one_and_matches_torch():
