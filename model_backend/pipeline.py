@@ -206,7 +206,8 @@ def output_layer(bundle: ModelBundle, final_hidden: np.ndarray, logits: np.ndarr
         theirs = torch.from_numpy(np.asarray(logits, dtype=np.float32))  # [V]
         diff = float((mine - theirs).abs().max())
         same_top = int(mine.argmax()) == int(theirs.argmax())
-        equal = head.shape == emb.shape and bool(torch.equal(head, emb))
+        same = head.data_ptr() == emb.data_ptr() and head.shape == emb.shape and head.stride() == emb.stride()
+        equal = same or (head.shape == emb.shape and bool(torch.equal(head, emb)))  # one tensor: no 167M compares
     return OutputLayer(vocab=int(head.shape[0]), d_model=int(head.shape[1]),
                        tied_config=bool(getattr(model.config, "tie_word_embeddings", False)),
                        same_tensor=head.data_ptr() == emb.data_ptr(), equal_values=equal,
