@@ -6,7 +6,7 @@ import model_backend as mb
 from model_backend import sampling_views as sv
 from ui import penalties_view, presets_view
 from ui import temperature_view as view
-from ui.charts import projection_on, show
+from ui.charts import projection_on, save_buttons, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import decoding_link, next_page_link
@@ -55,8 +55,9 @@ def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
     The bars' spec is built from `init` (the values at the page's last full run), so it stays the same
     when this fragment reruns and the browser keeps its chart, its sliders and their focus."""
     event = show(view.live_bars_for(prompt, init), on_select="rerun", key="temperature_live",
-                 selection_mode=[s[0] for s in view.SLIDERS])
+                 selection_mode=[s[0] for s in view.SLIDERS], save=False)
     params = view.follow(event)  # the sliders' values now, into session_state (the link reads them there)
+    save_buttons(view.live_bars_for(prompt, params))  # the saved image: the bars at the sliders' values now
     chain = view.chain(prompt, params)
     names = view.labels(chain.ids)
     st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(chain.final))))

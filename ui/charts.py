@@ -210,7 +210,7 @@ _SPECS_LOCK = threading.Lock()
 
 def vega_spec(chart: alt.TopLevelMixin) -> dict:
     """The chart as Streamlit sends it (Streamlit's own conversion: each table an Arrow dataset), with the
-    datasets named by their order ("data_0", "data_1", ...) instead of by a hash of their content.
+    datasets named by their order ("tbt_0", "tbt_1", ...) instead of by a hash of their content.
 
     Why: the browser compares a chart's spec with the one it already draws. The same spec with new data
     updates the drawn view in place (Vega's view.data()); a different spec builds a new view from scratch
@@ -229,7 +229,7 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
         hashed = spec.pop("datasets", None) or {}
         text, datasets = json.dumps(spec), {}
         for i, (name, data) in enumerate(hashed.items()):
-            stable = f"data_{i}"
+            stable = f"tbt_{i}"  # not "data_N": Vega-Lite names its own compiled data sources so
             text = text.replace(json.dumps(str(name)), json.dumps(stable))  # {"name": ...} and lookups' "from"
             datasets[stable] = data
         key = id(chart)
@@ -253,8 +253,8 @@ def _forget_spec(key: int) -> None:
             del _SPECS[key]
 
 
-def show(chart: alt.TopLevelMixin, **kwargs):
-    """Draw an Altair chart with the visitor's settings, then PNG/SVG buttons; kwargs go to Streamlit's
+def show(chart: alt.TopLevelMixin, *, save: bool = True, **kwargs):
+    """Draw an Altair chart with the visitor's settings, then PNG/SVG buttons (unless save=False); kwargs go to Streamlit's
     chart call (width, height, key, on_select, selection_mode). Drawn as st.vega_lite_chart of `vega_spec`:
     what st.altair_chart sends, with stable dataset names, so a redraw with new data updates the view."""
     import streamlit as st
@@ -264,8 +264,14 @@ def show(chart: alt.TopLevelMixin, **kwargs):
     if not VALIDATE:  # the conversion calls chart.to_dict(); skip the schema check there (see VALIDATE)
         object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
     shown = st.vega_lite_chart(spec=vega_spec(chart), **kwargs)
-    _save_buttons(chart)
+    if save:  # save=False: the caller draws them with save_buttons (a chart whose image differs from its view)
+        _save_buttons(chart)
     return shown
+
+
+def save_buttons(chart: alt.TopLevelMixin) -> None:
+    """The PNG/SVG buttons for `chart`, with the visitor's settings (after a show(..., save=False))."""
+    _save_buttons(finish(chart))
 
 
 PROJECTION_CSS = """

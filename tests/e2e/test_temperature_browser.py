@@ -1,6 +1,8 @@
 """The temperature page in a real browser: it renders in both languages and widths, a slider moves the
 numbers without an error, and the model's HTML stays text. Screenshots land in artifacts/screenshots/."""
 
+import re
+
 import pytest
 
 from tests.browser import open_page, settle, shoot
@@ -41,5 +43,12 @@ def test_a_slider_moves_the_numbers(browser, server_url):
         assert page.locator('[data-testid="stException"]').count() == 0
         assert metrics.first.inner_text() != before  # more tokens can come out at a higher T
         assert "t=1.1" in page.url  # the link follows the slider (shared links carry it)
+        bars = page.locator('[data-testid="stVegaLiteChart"]:has(input[type=range])').first
+        svg_button = bars.locator("xpath=following::*[@data-testid='stDownloadButton']").filter(has_text="SVG").first
+        with page.expect_download(timeout=120_000) as got:
+            svg_button.click()
+        svg = open(got.value.path(), "rb").read().decode("utf-8")
+        titles = re.findall(r"T = [0-9.,]+", svg)
+        assert titles and set(titles) == {"T = 1.10"}, titles  # the saved image: the bars at the slider's value now
     finally:
         page.close()

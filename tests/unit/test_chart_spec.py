@@ -28,10 +28,10 @@ def test_new_data_keeps_the_spec_and_changes_only_the_datasets():
     a, b = charts.vega_spec(_bars([0.5, 0.3, 0.2])), charts.vega_spec(_bars([0.1, 0.2, 0.7]))
     da, db = a.pop("datasets"), b.pop("datasets")
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-    assert list(da) == list(db) == ["data_0"]
-    assert _table(da["data_0"])["p"].tolist() == [0.5, 0.3, 0.2]
-    assert _table(db["data_0"])["p"].tolist() == [0.1, 0.2, 0.7]
-    assert "data_0" in json.dumps(a)  # the marks read the renamed dataset
+    assert list(da) == list(db) == ["tbt_0"]
+    assert _table(da["tbt_0"])["p"].tolist() == [0.5, 0.3, 0.2]
+    assert _table(db["tbt_0"])["p"].tolist() == [0.1, 0.2, 0.7]
+    assert "tbt_0" in json.dumps(a)  # the marks read the renamed dataset
 
 
 def test_layers_keep_one_name_each_and_every_reference_is_renamed():
@@ -40,7 +40,7 @@ def test_layers_keep_one_name_each_and_every_reference_is_renamed():
     hashed = list(_convert_altair_to_vega_lite_spec(_layered([0.5, 0.3, 0.2], [0.25]))["datasets"])
     spec = charts.vega_spec(_layered([0.5, 0.3, 0.2], [0.25]))
     names = list(spec.pop("datasets"))
-    assert names == ["data_0", "data_1"] and len(hashed) == 2
+    assert names == ["tbt_0", "tbt_1"] and len(hashed) == 2
     text = json.dumps(spec)
     assert all(name in text for name in names)
     assert not any(name in text for name in hashed)  # no content-hash name is left behind
@@ -53,3 +53,27 @@ def test_a_chart_drawn_again_is_converted_once_and_given_a_fresh_dict():
     del first["datasets"]
     second = charts.vega_spec(chart)
     assert second["mark"] != "line" and "datasets" in second
+
+
+def _compiled_data_names(spec: dict) -> list[str]:
+    """The names of the data sources Vega-Lite compiles the spec into (the datasets inlined as records)."""
+    import vl_convert as vlc
+
+    spec = dict(spec)
+    spec["datasets"] = {name: _table(data).to_dict("records") for name, data in spec["datasets"].items()}
+    return [d["name"] for d in vlc.vegalite_to_vega(spec)["data"]]
+
+
+def test_the_stable_names_do_not_collide_with_vega_lites_own_data_sources():
+    """Vega-Lite names the data sources it derives "data_0", "data_1", ...: a dataset of ours with such a name
+    made two sources of one name, and a chart with transforms and bound sliders drew no sliders at all."""
+    slider = alt.selection_point(name="T", fields=["T"], value=0.7, clear=False, on="none",
+                                 bind=alt.binding_range(min=0.1, max=2, step=0.05, name="T"))
+    chart = _bars([0.5, 0.3, 0.2]).transform_calculate(q="datum.p / toNumber(T_T)").add_params(slider)
+    names = _compiled_data_names(charts.vega_spec(chart))
+    assert len(names) == len(set(names)), names
+    renamed = charts.vega_spec(chart)
+    renamed["datasets"] = {"data_0": renamed["datasets"]["tbt_0"]}
+    renamed["data"] = {"name": "data_0"}
+    clash = _compiled_data_names(renamed)
+    assert len(clash) > len(set(clash)), clash  # the test sees the clash it guards against
