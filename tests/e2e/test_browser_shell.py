@@ -10,7 +10,8 @@ def test_shell_renders(browser, server_url, width, locale, greeting):
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
         assert greeting in page.inner_text("body")
-        assert page.locator("canvas, svg.marks").count() >= 1  # the live next-token chart drew
+        page.locator("canvas, svg.marks").first.wait_for(timeout=60_000)  # the live next-token chart drew
+        assert page.locator("canvas, svg.marks").count() >= 1
         shoot(page, f"home-{width}-{locale}")
     finally:
         page.close()
