@@ -60,6 +60,7 @@ STRINGS = {
     "decoding.strategy.top_k": ("top-k 40", "top-k 40"),
     "decoding.strategy.top_p": ("top-p 0,95", "top-p 0.95"),
     "decoding.col.strategy": ("estratégia", "strategy"),
+    "decoding.col.measure": ("medida", "measure"),
     "decoding.col.tokens": ("tokens", "tokens"),
     "decoding.col.repeated": ("4-gramas repetidos", "repeated 4-grams"),
     "decoding.col.distinct1": ("distinct-1", "distinct-1"),
@@ -245,15 +246,13 @@ STRINGS = {
         "the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
-        "«guardado»: o que o bench gravou para este prompt; «agora»: o que rodou agora. Na mesma máquina e com "
-        "os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto flutuante podem mudar um token "
-        "em algum ponto e o texto seguir outro caminho.",
-        "“stored”: what the bench saved for this prompt; “now”: what ran now. On the same machine with the "
-        "same cores the numbers agree; on another CPU, floating-point sums may change one token somewhere and "
-        "the text may take another path.",
+        "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt; «agora»: o que rodou "
+        "agora. Na mesma máquina e com os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto "
+        "flutuante podem mudar um token em algum ponto e o texto seguir outro caminho.",
+        "Each cell: stored → now. “stored”: what the bench saved for this prompt; “now”: what ran now. On the "
+        "same machine with the same cores the numbers agree; on another CPU, floating-point sums may change one "
+        "token somewhere and the text may take another path.",
     ),
-    "decoding.live.stored": ("guardado", "stored"),
-    "decoding.live.now": ("agora", "now"),
     "decoding.more": ("Veja também a penalidade de repetição na página de temperatura.",
                       "See also the repetition penalty on the temperature page."),
     "decoding.link.from_loop": ("Por que guloso e beam search degeneram: a página de estratégias de decodificação",
