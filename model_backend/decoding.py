@@ -217,7 +217,7 @@ def prompt_cache(bundle: ModelBundle, ids: Sequence[int], copies: int) -> Dynami
 
     generate() starts every row of a batch, and every beam, from the same prompt. Left alone it runs the prompt
     through the model once per row: beam 16 on a 17-token prompt is a 272-row prefill (1.2 CPU s here on one
-    thread, about 10 CPU s for the page's longest prompt, 128 tokens), where one row gives the same keys and
+    thread; 7 CPU s for the page's longest prompt, 128 tokens, against 1 shared), where one row gives the same keys and
     values. generate() takes a cache it is handed ("prefix caching", transformers' documented way to reuse a
     prompt's cache) and only runs the tokens the cache does not hold: here the prompt's last token, so the first
     step still returns the logits of every row. Only the rounding differs from the plain prefill (GEMMs of 16
