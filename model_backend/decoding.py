@@ -217,11 +217,12 @@ def prompt_cache(bundle: ModelBundle, ids: Sequence[int], copies: int) -> Dynami
 
     generate() starts every row of a batch, and every beam, from the same prompt. Left alone it runs the prompt
     through the model once per row: beam 16 on a 17-token prompt is a 272-row prefill (1.2 CPU s here on one
-    thread; 7 CPU s for the page's longest prompt, 128 tokens, against 1 shared), where one row gives the same keys and
-    values. generate() takes a cache it is handed ("prefix caching", transformers' documented way to reuse a
-    prompt's cache) and only runs the tokens the cache does not hold: here the prompt's last token, so the first
-    step still returns the logits of every row. Only the rounding differs from the plain prefill (GEMMs of 16
-    rows instead of 17 x 16 sum in another order); tests compare the two paths. Call it holding the model's lock.
+    thread; 7 CPU s for the page's longest prompt, 128 tokens, against 1 shared), where one row gives the same
+    keys and values. generate() takes a cache it is handed ("prefix caching", transformers' documented way to
+    reuse a prompt's cache) and only runs the tokens the cache does not hold: here the prompt's last token, so
+    the first step still returns the logits of every row. Only the rounding differs from the plain prefill
+    (its products have 16 rows instead of 16 x 17 and may sum in another order); tests compare the two paths.
+    Call it holding the model's lock.
     Returns None where there is nothing to share (one row, or a prompt of one token).
     """
     if copies < 2 or len(ids) < 2:
@@ -378,7 +379,8 @@ def run_sampled(bundle: ModelBundle, prompt: str, new: int, seed: int, samples: 
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(int(seed))
         out, secs = _generate(bundle, ids, 3 * s, new, [rows, Observer(len(ids), on_step=on_step)],
-                              share_prompt=share_prompt, do_sample=True, temperature=1.0, top_k=0, top_p=1.0, num_beams=1)
+                              share_prompt=share_prompt, do_sample=True, temperature=1.0, top_k=0, top_p=1.0,
+                              num_beams=1)
     labels = {"sampling": "T = 1", "top_k": f"top-k {TOP_K}", "top_p": f"top-p {TOP_P}"}
     result = {}
     for g, name in enumerate(SAMPLED):

@@ -249,9 +249,9 @@ STRINGS = {
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt; «agora»: o que rodou "
         "agora. Na mesma máquina e com os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto "
         "flutuante podem mudar um token em algum ponto e o texto seguir outro caminho.",
-        "Each cell: stored → now. “stored”: what the bench saved for this prompt; “now”: what ran now. On the "
-        "same machine with the same cores the numbers agree; on another CPU, floating-point sums may change one "
-        "token somewhere and the text may take another path.",
+        "Each cell: stored → now. “stored”: what the bench saved for this prompt; “now”: what ran now. On "
+        "the same machine with the same cores the numbers agree; on another CPU, floating-point sums may change "
+        "one token somewhere and the text may take another path.",
     ),
     "decoding.more": ("Veja também a penalidade de repetição na página de temperatura.",
                       "See also the repetition penalty on the temperature page."),
