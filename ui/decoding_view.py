@@ -197,7 +197,7 @@ def metrics_frame(conts: list[dec.Continuation], width: int) -> pd.DataFrame:
         t("decoding.col.distinct1"): [fmt_float(c.distinct1, 2) for c in conts],
         t("decoding.col.distinct2"): [fmt_float(c.distinct2, 2) for c in conts],
         t("decoding.col.logprob"): [fmt_float(c.mean_logprob, 2) for c in conts],
-        t("decoding.col.seconds"): [t("decoding.batch", s=fmt_float(c.seconds, 1), n=c.batch)
+        t("decoding.col.seconds"): [t("decoding.batch", s=fmt_float(c.seconds, 1))
                                     if c.strategy in dec.SAMPLED else fmt_float(c.seconds, 1) for c in conts],
     })
 
@@ -297,7 +297,7 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
     order = [t(f"decoding.status.{s}") for s in ("winner", "kept", "pruned", "ended")]
     colour = alt.Color("kind:N", title=t("decoding.tree.status"),
                        scale=alt.Scale(domain=order, range=[COLOURS[s] for s in ("winner", "kept", "pruned", "ended")]),
-                       legend=alt.Legend(orient="top"))
+                       legend=alt.Legend(orient="top", labelLimit=0, columns=2))  # whole labels, also at 390 px
     xs = alt.Scale(domain=[-0.2, float(df["step"].max()) + 0.9])
     ys = alt.Scale(reverse=True, nice=False)
     x = alt.X("step:Q", title=t("decoding.tree.axis.step"), axis=alt.Axis(tickMinStep=1, format="d"), scale=xs)
@@ -320,7 +320,8 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
         x=x, y=y, text="label:N", tooltip=tips)
     root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": ["prompt"]})).mark_square(
         size=160, color="#111111").encode(x=x, y=y, tooltip=[alt.Tooltip("label:N", title=t("decoding.col.token"))])
-    height = chart_height(max(320, 40 * int(df.attrs.get("rows", 8))), t("decoding.tree.axis.rank"))
+    legend_rows = 60 if projection_on() else 30  # the legend's second row
+    height = chart_height(max(320, 40 * int(df.attrs.get("rows", 8))) + legend_rows, t("decoding.tree.axis.rank"))
     return alt.layer(lines, root, dots, words).properties(height=height)
 
 
