@@ -38,7 +38,7 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
         return None
     conts, beam = view.side_by_side(*settings)
     data_table(view.metrics_frame(conts, width), hide_index=True, width="stretch")
-    st.caption(t("decoding.table.caption"))
+    st.caption(t("decoding.table.caption", n=conts[-1].batch))  # the sampled strategies' batch
     note = view.dtype_note()
     if note:
         st.caption(note)

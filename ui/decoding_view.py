@@ -12,7 +12,7 @@ import streamlit as st
 
 from model_backend import decoding as dec
 from ui import backend
-from ui.charts import OKABE_ITO
+from ui.charts import OKABE_ITO, projection_on
 from ui.i18n import fmt_float, fmt_pct, t
 from ui.share import Param
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
@@ -25,12 +25,25 @@ except ImportError:  # another Streamlit: progress inside cached runs is then re
 ROOT = Path(__file__).resolve().parent.parent
 PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
 RESULTS = ROOT / "assets" / "decoding" / "results.json"
-PROMPT_TOKENS = 128  # longest prompt this page feeds the model (beam 16 copies it 16 times)
+PROMPT_TOKENS = 128  # longest prompt this page feeds the model (its cache is then copied to every beam)
 SENTENCES = {"pt-BR": "O gato sentou no tapete e olhou pela janela.",
              "en": "The cat sat on the mat and looked out of the window."}
 LOOP_TOKENS = 300  # longest repeated text scored in one pass
 MAX_LABEL = 14
 COLOURS = {"kept": OKABE_ITO[0], "pruned": "#b8b8b8", "ended": OKABE_ITO[3], "winner": OKABE_ITO[1]}
+# Projection mode draws axis titles at 22 px (ui.charts.finish). A chart stretched to the page's width is laid
+# out to its height *including* axes and legend, so a vertical title longer than the plot is cut at the top:
+# such a chart gets CHAR_PX per character of its y title (Source Sans at 22 px averages about 11 px a
+# character; 13 leaves room) plus FRAME_PX for the x axis's labels and title, a legend on top and padding.
+PROJECTION_CHAR_PX = 13
+PROJECTION_FRAME_PX = 150
+
+
+def chart_height(height: int, y_title: str) -> int:
+    """`height`, or in projection mode at least what its vertical axis title needs to be drawn whole."""
+    if not projection_on():
+        return height
+    return max(height, PROJECTION_CHAR_PX * len(y_title) + PROJECTION_FRAME_PX)
 
 
 # ---------------------------------------------------------------- settings and links
@@ -184,7 +197,7 @@ def metrics_frame(conts: list[dec.Continuation], width: int) -> pd.DataFrame:
         t("decoding.col.distinct1"): [fmt_float(c.distinct1, 2) for c in conts],
         t("decoding.col.distinct2"): [fmt_float(c.distinct2, 2) for c in conts],
         t("decoding.col.logprob"): [fmt_float(c.mean_logprob, 2) for c in conts],
-        t("decoding.col.seconds"): [t("decoding.batch", s=fmt_float(c.seconds, 1), n=c.batch)
+        t("decoding.col.seconds"): [t("decoding.batch", s=fmt_float(c.seconds, 1))
                                     if c.strategy in dec.SAMPLED else fmt_float(c.seconds, 1) for c in conts],
     })
 
@@ -284,7 +297,7 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
     order = [t(f"decoding.status.{s}") for s in ("winner", "kept", "pruned", "ended")]
     colour = alt.Color("kind:N", title=t("decoding.tree.status"),
                        scale=alt.Scale(domain=order, range=[COLOURS[s] for s in ("winner", "kept", "pruned", "ended")]),
-                       legend=alt.Legend(orient="top"))
+                       legend=alt.Legend(orient="top", labelLimit=0, columns=2))  # whole labels, also at 390 px
     xs = alt.Scale(domain=[-0.2, float(df["step"].max()) + 0.9])
     ys = alt.Scale(reverse=True, nice=False)
     x = alt.X("step:Q", title=t("decoding.tree.axis.step"), axis=alt.Axis(tickMinStep=1, format="d"), scale=xs)
@@ -307,7 +320,8 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
         x=x, y=y, text="label:N", tooltip=tips)
     root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": ["prompt"]})).mark_square(
         size=160, color="#111111").encode(x=x, y=y, tooltip=[alt.Tooltip("label:N", title=t("decoding.col.token"))])
-    height = max(320, 40 * int(df.attrs.get("rows", 8)))
+    legend_rows = 60 if projection_on() else 30  # the legend's second row
+    height = chart_height(max(320, 40 * int(df.attrs.get("rows", 8))) + legend_rows, t("decoding.tree.axis.rank"))
     return alt.layer(lines, root, dots, words).properties(height=height)
 
 
@@ -374,7 +388,7 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     dots = alt.Chart(points).mark_circle(size=22, opacity=0.35).encode(x=x, y=y, color=colour, tooltip=tok_tips)
     line = alt.Chart(means).mark_line(strokeWidth=3, point=alt.OverlayMarkDef(size=90, filled=True)).encode(
         x=x, y=y, color=colour, tooltip=mean_tips)
-    return alt.layer(dots, line).properties(height=320)
+    return alt.layer(dots, line).properties(height=chart_height(320, t("decoding.loop.axis.prob")))
 
 
 # ---------------------------------------------------------------- section 4: the shipped comparison
@@ -409,16 +423,21 @@ def ordering(table: list[dict]) -> list[str]:
 
 
 def shipped_frame(table: list[dict], width: int) -> pd.DataFrame:
-    return pd.DataFrame({
-        t("decoding.col.strategy"): [strategy_label(r["strategy"], width) for r in table],
-        t("decoding.col.repeated"): [fmt_pct(r["repeated"]) for r in table],
-        t("decoding.col.distinct1"): [fmt_float(r["distinct1"], 2) for r in table],
-        t("decoding.col.distinct2"): [fmt_float(r["distinct2"], 2) for r in table],
-        t("decoding.col.logprob"): [fmt_float(r["mean_logprob"], 2) for r in table],
-        t("decoding.col.similarity"): [fmt_float(r["self_similarity"], 2) for r in table],
-        t("decoding.col.loops"): [fmt_pct(r["ends_in_loop"], 0) for r in table],
-        t("decoding.col.tokens"): [fmt_float(r["tokens"], 1) for r in table],
-    })
+    """The shipped means with the measures as rows and the strategies as columns: eight measure columns were
+    wider than the page at 1280 px, five strategy columns fit (and a measure reads along its row)."""
+    measures = [
+        ("decoding.col.repeated", lambda r: fmt_pct(r["repeated"])),
+        ("decoding.col.distinct1", lambda r: fmt_float(r["distinct1"], 2)),
+        ("decoding.col.distinct2", lambda r: fmt_float(r["distinct2"], 2)),
+        ("decoding.col.logprob", lambda r: fmt_float(r["mean_logprob"], 2)),
+        ("decoding.col.similarity", lambda r: fmt_float(r["self_similarity"], 2)),
+        ("decoding.col.loops", lambda r: fmt_pct(r["ends_in_loop"], 0)),
+        ("decoding.col.tokens", lambda r: fmt_float(r["tokens"], 1)),
+    ]
+    frame = {t("decoding.col.measure"): [t(key) for key, _ in measures]}
+    for r in table:
+        frame[strategy_label(r["strategy"], width)] = [show(r) for _, show in measures]
+    return pd.DataFrame(frame)
 
 
 def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
@@ -435,19 +454,18 @@ def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
     dots = base.mark_circle(size=180).encode(color=alt.Color("strategy:N", title=t("decoding.col.strategy"),
                                                              legend=None))
     words = base.mark_text(align="left", dx=10, fontSize=14, color="#111111").encode(text="strategy:N")
-    return alt.layer(dots, words).properties(height=300)
+    return alt.layer(dots, words).properties(height=chart_height(300, t("decoding.axis.logprob")))
 
 
 def live_frame(stored: dict, now: dict, width: int) -> pd.DataFrame:
-    a, b = t("decoding.live.stored"), t("decoding.live.now")
+    """The shipped numbers of one prompt beside the ones computed now, one cell per measure: "stored → now"
+    (a pair of columns per measure was wider than the page at 1280 px)."""
+    def pair(show) -> list[str]:
+        return [f"{show(stored[s])} → {show(now[s])}" for s in dec.STRATEGIES]
+
     return pd.DataFrame({
         t("decoding.col.strategy"): [strategy_label(s, width) for s in dec.STRATEGIES],
-        f"{t('decoding.col.repeated')} · {a}": [fmt_pct(stored[s]["repeated"]) for s in dec.STRATEGIES],
-        f"{t('decoding.col.repeated')} · {b}": [fmt_pct(now[s]["repeated"]) for s in dec.STRATEGIES],
-        f"{t('decoding.col.logprob')} · {a}": [fmt_float(stored[s]["mean_logprob"], 2) for s in dec.STRATEGIES],
-        f"{t('decoding.col.logprob')} · {b}": [fmt_float(now[s]["mean_logprob"], 2) for s in dec.STRATEGIES],
-        f"{t('decoding.col.distinct2')} · {a}": [fmt_float(stored[s]["distinct2"], 2) for s in dec.STRATEGIES],
-        f"{t('decoding.col.distinct2')} · {b}": [fmt_float(now[s]["distinct2"], 2) for s in dec.STRATEGIES],
+        t("decoding.col.repeated"): pair(lambda r: fmt_pct(r["repeated"])),
+        t("decoding.col.logprob"): pair(lambda r: fmt_float(r["mean_logprob"], 2)),
+        t("decoding.col.distinct2"): pair(lambda r: fmt_float(r["distinct2"], 2)),
     })
-
-

@@ -55,3 +55,36 @@ def test_a_greedy_loop_links_the_decoding_page_with_its_prompt(browser, server_u
         assert "via=" not in page.url and "prompt=ha" in page.url  # the page published its view, mark dropped
     finally:
         page.close()
+
+
+FITS = """() => [...document.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"]')].map(e => {
+    const s = e.querySelector('.dvn-scroller') || e;
+    return [s.scrollWidth, s.clientWidth];
+})"""
+TITLES = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].flatMap(c => {
+    const box = c.getBoundingClientRect();
+    return [...c.querySelectorAll('g.role-axis-title text')].map(t => {
+        const b = t.getBoundingClientRect();
+        return [t.textContent, b.top - box.top, box.bottom - b.bottom, b.left - box.left];
+    });
+})"""
+
+
+@pytest.mark.parametrize("projection", [False, True])
+def test_the_comparison_fits_at_1280_and_axis_titles_are_whole(browser, server_url, projection):
+    """Section 4's table does not scroll sideways at 1280 px (Portuguese, the longer labels), and no chart's axis
+    title is cut at the chart's edge, also in projection mode's 22 px titles."""
+    url = f"{server_url}/decoding?lang=pt-BR" + ("&projection=1" if projection else "")
+    page = open_page(browser, url, width=1280, locale="pt-BR", wait=600)
+    try:
+        settle(page)
+        tables = page.evaluate(FITS)
+        assert tables and all(scroll <= client + 1 for scroll, client in tables), tables
+        titles = page.evaluate(TITLES)
+        assert len(titles) >= 2, titles  # the comparison chart's two axes
+        # a text's box holds the font's whole ascent and descent, a few px more than its glyphs: 4 px of slack
+        # (before the fix the projection-mode title "log-prob média / token" began 13 px above the chart, its
+        # last letter cut)
+        assert all(min(top, bottom, left) >= -4 for _, top, bottom, left in titles), titles
+    finally:
+        page.close()

@@ -31,6 +31,32 @@ def test_beam_search_equals_generate(real_bundle):
     assert all(sum(n.status == "kept" for n in run.nodes if n.step == s) == 4 for s in steps)
 
 
+def test_beam_16_with_the_shared_prompt_cache_gives_the_plain_generate_beams(real_bundle):
+    """The fast path (the prompt run once, its cache repeated for 16 beams, an Observer attached) against the
+    plain reference (generate()'s own prefill of 16 copies, nothing attached), on a short run.
+
+    The two differ only in how many rows the prompt's matrix products have, so on one CPU they agree to rounding
+    (bit for bit on the AVX2 EPYC, 2026-12-01). Tolerances that hold on other CPUs: the first step's 16 kept
+    log-probs within 1e-3 (values of a few units, float32: rounding is ~1e-5; the same bound the sequence score
+    already has), and the continuation token for token (a flip would need two candidates tied within that)."""
+    width = 16
+    run = dec.run_beam(real_bundle, PROMPT, width, dec.MIN_NEW)
+    ids, _ = encode(real_bundle, PROMPT, PROMPT_TOKENS)
+    enc = torch.tensor([ids])
+    with torch.inference_mode():
+        out = real_bundle.model.generate(input_ids=enc, attention_mask=torch.ones_like(enc), num_beams=width,
+                                         do_sample=False, max_new_tokens=dec.MIN_NEW, pad_token_id=0,
+                                         eos_token_id=list(real_bundle.info.eos_token_ids),
+                                         return_dict_in_generate=True, output_scores=True)
+    plain = out.sequences[0, len(ids):].tolist()
+    assert list(run.continuation.token_ids) == plain[: len(run.continuation.token_ids)]
+    assert run.sequence_score == pytest.approx(float(out.sequences_scores[0]), abs=1e-3)
+    first = torch.topk(out.scores[0][0], width)  # step 1: every beam is the prompt; generate() uses row 0
+    best = sorted((n for n in run.nodes if n.step == 1 and n.rank <= width), key=lambda n: n.rank)
+    assert [n.token_id for n in best] == first.indices.tolist()
+    assert [n.logprob for n in best] == pytest.approx(first.values.tolist(), abs=1e-3)
+
+
 def test_greedy_is_more_repetitive_than_nucleus_here(real_bundle):
     greedy = dec.run_greedy(real_bundle, PROMPT, 60)
     sampled = dec.run_sampled(real_bundle, PROMPT, 60, seed=0)

@@ -222,3 +222,69 @@ def test_the_shipped_table_is_the_mean_of_its_prompts():
             assert row[key] == pytest.approx(sum(p["rows"][s][key] for p in prompts) / len(prompts), abs=1e-9)
         loops = [dec.ends_in_loop(i) for p in prompts for i in p["ids"][s]]
         assert row["ends_in_loop"] == pytest.approx(sum(loops) / len(loops), abs=1e-12)
+
+
+def test_the_shared_prompt_cache_gives_the_plain_generate_beams(tiny_bundle):
+    """run_beam computes the prompt once and hands generate() its cache repeated for every beam; the plain path
+    lets generate() run the prompt once per beam. Only the row count of the prompt's products differs, so the
+    beams and their scores agree: token for token, and log-probs within 1e-4 (float32 on a 2-layer model whose
+    log-probs are a few units: rounding is ~1e-6 on any CPU; a wrong cache, such as one missing a token or a
+    row, moves them by far more)."""
+    calls = tiny_bundle.forward_passes
+    fast = dec.run_beam(tiny_bundle, "hello there", 4, dec.MIN_NEW)
+    assert tiny_bundle.forward_passes - calls == dec.MIN_NEW + 1 + 1  # the steps, the prompt, the scoring pass
+    plain = dec.run_beam(tiny_bundle, "hello there", 4, dec.MIN_NEW, share_prompt=False)
+    assert fast.continuation.token_ids == plain.continuation.token_ids
+    assert fast.continuation.logprobs == pytest.approx(plain.continuation.logprobs, abs=1e-4)
+    assert [(n.step, n.token_id, n.status) for n in fast.nodes] == [(n.step, n.token_id, n.status) for n in plain.nodes]
+    assert [n.cum for n in fast.nodes] == pytest.approx([n.cum for n in plain.nodes], abs=1e-4)
+    a = dec.run_sampled(tiny_bundle, "hello there", dec.MIN_NEW, seed=5, samples=2)
+    b = dec.run_sampled(tiny_bundle, "hello there", dec.MIN_NEW, seed=5, samples=2, share_prompt=False)
+    assert [c.token_ids for v in a.values() for c in v] == [c.token_ids for v in b.values() for c in v]
+
+
+def test_prompt_cache_holds_the_prompt_but_its_last_token_once_per_row(tiny_bundle):
+    ids = tiny_bundle.tokenizer.encode("hello")
+    with tiny_bundle.lock, torch.inference_mode():
+        assert dec.prompt_cache(tiny_bundle, ids, 1) is None  # one row: nothing to share
+        assert dec.prompt_cache(tiny_bundle, ids[:1], 4) is None  # nothing before the last token
+        cache = dec.prompt_cache(tiny_bundle, ids, 3)
+        assert cache.get_seq_length() == len(ids) - 1
+        keys = cache.layers[0].keys  # [rows, kv heads, S - 1, head dim]
+        assert keys.shape[0] == 3 and torch.equal(keys[0], keys[2])
+        one = tiny_bundle.model(input_ids=torch.tensor([ids[:-1]]), use_cache=True).past_key_values
+        assert torch.allclose(keys[0], one.layers[0].keys[0], atol=1e-6)  # the same computation, one row
+
+
+def test_the_shipped_table_has_a_row_per_measure_and_a_column_per_strategy():
+    data = json.loads(view.RESULTS.read_text(encoding="utf-8"))
+    frame = view.shipped_frame(data["table"], data["settings"]["width"])
+    assert frame.shape == (7, 1 + len(dec.STRATEGIES))  # every measure of the former 8 columns, none lost
+    assert list(frame.columns[1:]) == [view.strategy_label(r["strategy"], data["settings"]["width"])
+                                       for r in data["table"]]
+    greedy = next(r for r in data["table"] if r["strategy"] == "greedy")
+    assert frame.iloc[:, 1].tolist() == [
+        view.fmt_pct(greedy["repeated"]), view.fmt_float(greedy["distinct1"], 2),
+        view.fmt_float(greedy["distinct2"], 2), view.fmt_float(greedy["mean_logprob"], 2),
+        view.fmt_float(greedy["self_similarity"], 2), view.fmt_pct(greedy["ends_in_loop"], 0),
+        view.fmt_float(greedy["tokens"], 1)]
+
+
+def test_the_live_table_puts_stored_and_now_in_one_cell():
+    stored = {s: {"repeated": 0.5, "mean_logprob": -1.0, "distinct2": 0.25} for s in dec.STRATEGIES}
+    now = {s: {"repeated": 0.25, "mean_logprob": -2.0, "distinct2": 0.5} for s in dec.STRATEGIES}
+    frame = view.live_frame(stored, now, 4)
+    assert frame.shape == (len(dec.STRATEGIES), 4)
+    assert frame.iloc[0, 1:].tolist() == [f"{view.fmt_pct(0.5)} → {view.fmt_pct(0.25)}",
+                                         f"{view.fmt_float(-1.0, 2)} → {view.fmt_float(-2.0, 2)}",
+                                         f"{view.fmt_float(0.25, 2)} → {view.fmt_float(0.5, 2)}"]
+
+
+def test_projection_mode_makes_a_chart_tall_enough_for_its_y_title(monkeypatch):
+    title = "P(token), média da repetição"
+    monkeypatch.setattr(view, "projection_on", lambda: False)
+    assert view.chart_height(320, title) == 320
+    monkeypatch.setattr(view, "projection_on", lambda: True)
+    tall = view.chart_height(320, title)
+    # the plot (the height less the axes and legend) holds the vertical title at 22 px, ~11 px a character
+    assert tall - view.PROJECTION_FRAME_PX >= 11 * len(title) and view.chart_height(900, title) == 900

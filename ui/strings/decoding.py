@@ -60,6 +60,7 @@ STRINGS = {
     "decoding.strategy.top_k": ("top-k 40", "top-k 40"),
     "decoding.strategy.top_p": ("top-p 0,95", "top-p 0.95"),
     "decoding.col.strategy": ("estratégia", "strategy"),
+    "decoding.col.measure": ("medida", "measure"),
     "decoding.col.tokens": ("tokens", "tokens"),
     "decoding.col.repeated": ("4-gramas repetidos", "repeated 4-grams"),
     "decoding.col.distinct1": ("distinct-1", "distinct-1"),
@@ -74,7 +75,7 @@ STRINGS = {
     "decoding.col.repeat": ("repetido?", "repeated?"),
     "decoding.yes": ("sim", "yes"),
     "decoding.no": ("não", "no"),
-    "decoding.batch": ("{s} (lote de {n})", "{s} (batch of {n})"),
+    "decoding.batch": ("{s} (lote)", "{s} (batch)"),  # the caption says how many rows: short, the table fits
     "decoding.dtype.note": (
         "Aqui as cinco estratégias rodam em {dtype}, não em {was}: este processador não tem o caminho rápido "
         "do oneDNN para {was}, e o beam search multiplica uma linha por feixe a cada passo, o que no caminho "
@@ -88,12 +89,13 @@ STRINGS = {
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
         "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), numa passada "
         "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
-        "`generate()` de cada estratégia; as três amostragens dividem um lote.",
+        "`generate()` de cada estratégia; as três amostragens rodam juntas num lote de {n} linhas, e o tempo é "
+        "o do lote.",
         "**Repeated 4-grams**: share of the continuation's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
         "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
         "prompt + continuation; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
-        "the three sampled strategies share one batch.",
+        "the three sampled strategies run together in one batch of {n} rows, and the time is the batch's.",
     ),
     "decoding.text.caption": (
         "Cada completação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
@@ -245,15 +247,13 @@ STRINGS = {
         "the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
-        "«guardado»: o que o bench gravou para este prompt; «agora»: o que rodou agora. Na mesma máquina e com "
-        "os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto flutuante podem mudar um token "
-        "em algum ponto e o texto seguir outro caminho.",
-        "“stored”: what the bench saved for this prompt; “now”: what ran now. On the same machine with the "
-        "same cores the numbers agree; on another CPU, floating-point sums may change one token somewhere and "
-        "the text may take another path.",
+        "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt; «agora»: o que rodou "
+        "agora. Na mesma máquina e com os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto "
+        "flutuante podem mudar um token em algum ponto e o texto seguir outro caminho.",
+        "Each cell: stored → now. “stored”: what the bench saved for this prompt; “now”: what ran now. On "
+        "the same machine with the same cores the numbers agree; on another CPU, floating-point sums may change "
+        "one token somewhere and the text may take another path.",
     ),
-    "decoding.live.stored": ("guardado", "stored"),
-    "decoding.live.now": ("agora", "now"),
     "decoding.more": ("Veja também a penalidade de repetição na página de temperatura.",
                       "See also the repetition penalty on the temperature page."),
     "decoding.link.from_loop": ("Por que guloso e beam search degeneram: a página de estratégias de decodificação",
