@@ -51,8 +51,9 @@ def test_projection_mode_from_a_link(browser, server_url):
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
         assert "Camada 3, cabeça 4" in page.locator('[data-testid="stMain"]').inner_text()
-        size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
-        assert size >= 60  # projection mode's large headings (3rem of 22px)
+        big = "() => parseFloat(getComputedStyle(document.querySelector('h1')).fontSize) >= 60"
+        page.wait_for_function(big, timeout=60_000)  # projection mode's large headings (3rem of 22px); a loaded
+        # machine applies the page's style late
         shoot(page, "attention-projection-1280-pt-BR", whole=False)  # what the back of the room sees first
         page.locator('[data-testid="stVegaLiteChart"]').first.scroll_into_view_if_needed()
         time.sleep(1)
