@@ -1,6 +1,7 @@
 """Chart defaults: large labels for projectors and a colour-blind-safe palette (Okabe-Ito)."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import hashlib
@@ -203,14 +204,60 @@ def _save_buttons(chart: alt.TopLevelMixin) -> None:
                                type="tertiary", icon=":material/image:", help=t(f"export.{fmt}.help"))
 
 
+_SPECS: dict[int, tuple[weakref.ref, dict, dict]] = {}  # id -> (the chart, its spec, its datasets), while it lives
+_SPECS_LOCK = threading.Lock()
+
+
+def _forget_spec(key: int) -> None:
+    with _SPECS_LOCK:
+        found = _SPECS.get(key)
+        if found is not None and found[0]() is None:
+            del _SPECS[key]
+
+
+def _kept_to_dict(chart: alt.TopLevelMixin):
+    """chart.to_dict() for st.altair_chart, converted once per chart object and then reused.
+
+    Streamlit converts a chart on every run: Altair walks the whole object tree (to_dict) and its data
+    transformer turns every DataFrame into Arrow bytes, kept in a `datasets` dict that the spec names.
+    That was about half of a warm visit's server time on the temperature, tokenizer and hallucination
+    pages (py-spy). A chart object that lives on (cached_chart, st.cache_resource) is read, never changed,
+    so its spec and its Arrow datasets are kept with it: a later run copies the spec and hands the same
+    datasets to Streamlit's transformer. Calls from anywhere else (arguments, another transformer) convert.
+    """
+    def to_dict(*args, **kwargs):
+        datasets = alt.data_transformers.options.get("datasets")
+        if args or kwargs or alt.data_transformers.active != "to_arrow_dataset" or not isinstance(datasets, dict):
+            return type(chart).to_dict(chart, *args, **{"validate": VALIDATE, **kwargs})
+        key = id(chart)
+        with _SPECS_LOCK:
+            found = _SPECS.get(key)
+        if found is not None and found[0]() is chart:
+            datasets.update(found[2])
+            return copy.deepcopy(found[1])  # Streamlit adds to the spec it gets
+        before = set(datasets)
+        spec = type(chart).to_dict(chart, validate=VALIDATE)  # the schema check runs in the tests only
+        added = {name: data for name, data in datasets.items() if name not in before}
+        try:
+            ref = weakref.ref(chart, lambda _, key=key: _forget_spec(key))
+        except TypeError:
+            return spec
+        with _SPECS_LOCK:
+            _SPECS[key] = (ref, copy.deepcopy(spec), added)
+        return spec
+
+    return to_dict
+
+
 def show(chart: alt.TopLevelMixin, **kwargs):
     """st.altair_chart with the visitor's settings, then PNG/SVG buttons; kwargs go to st.altair_chart."""
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
     chart = finish(chart)
-    if not VALIDATE:  # st.altair_chart calls chart.to_dict(); skip the schema check there (see VALIDATE)
-        object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
+    # st.altair_chart calls chart.to_dict(): without the schema check for visitors (see VALIDATE), and once
+    # per chart object (see _kept_to_dict).
+    object.__setattr__(chart, "to_dict", _kept_to_dict(chart))
     shown = st.altair_chart(chart, **kwargs)
     _save_buttons(chart)
     return shown

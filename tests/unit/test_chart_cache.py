@@ -97,3 +97,29 @@ def test_a_frozen_dataclass_with_arrays_is_fingerprinted_by_content_once_per_obj
         return alt.Chart(pd.DataFrame({"v": arrays.values})).mark_bar()
 
     assert from_arrays(a) is from_arrays(same) and from_arrays(other) is not from_arrays(a) and calls == [1, 1]
+
+
+def test_a_chart_is_converted_once_and_streamlit_gets_the_same_spec_and_data_again(monkeypatch):
+    """ui.charts.show hands st.altair_chart a to_dict that converts each chart object once (spec and Arrow
+    datasets kept); Streamlit's own conversion must get an equal spec and the same datasets every time."""
+    from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
+
+    from ui import charts
+
+    chart = alt.Chart(pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": ["a", "b", "c"]})).mark_bar().encode(
+        x="x:Q", y="y:N", tooltip=["x:Q"])
+    conversions = []
+    real = alt.Chart.to_dict
+    monkeypatch.setattr(alt.Chart, "to_dict", lambda self, *a, **k: conversions.append(1) or real(self, *a, **k))
+    plain = _convert_altair_to_vega_lite_spec(chart)
+    object.__setattr__(chart, "to_dict", charts._kept_to_dict(chart))
+    first = _convert_altair_to_vega_lite_spec(chart)
+    first["mutated by the caller"] = True  # Streamlit adds to what it gets: the kept spec must not change
+    second = _convert_altair_to_vega_lite_spec(chart)
+    assert len(conversions) == 2  # the plain one and the first kept one; the second came from the store
+    assert second == plain and "mutated by the caller" not in second
+    assert second["datasets"] and second["datasets"] == plain["datasets"]  # the Arrow bytes, by content name
+    assert chart.to_dict(validate=False) == real(chart, validate=False)  # a call with arguments converts
+    other = chart.properties(title="another object")  # a copy: converted on its own
+    object.__setattr__(other, "to_dict", charts._kept_to_dict(other))
+    assert _convert_altair_to_vega_lite_spec(other)["title"] == "another object"
