@@ -23,11 +23,19 @@ def _until(check, timeout: float = 120.0):
     return value
 
 
-def _visit(browser, url: str, shot: str | None = None) -> list[dict]:
+def _visit(browser, url: str, shot: str | None = None, ask: bool = False) -> list[dict]:
+    """ask: the link's prompt has not run yet, so the runs wait for "Run 3 times"; click it."""
     page = open_page(browser, url, locale="en-US", wait=600)
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
         assert page.locator("textarea").first.input_value() == PROMPT
+        run = page.get_by_role("button", name="Run 3 times")
+        if ask:
+            assert page.locator("canvas, svg.marks").count() <= 1  # the ordered sums only: no runs, no tree
+            run.click()
+            assert _until(lambda: "run=1" in page.url)  # a link made now runs at once for the next visitor
+        else:
+            assert run.count() == 0  # the runs were made: shown without a click
         expected = ["0.90", "3", "4", "1,000"]  # temperature, runs, tokens per run, vector size
 
         def sliders() -> list[str]:
@@ -50,9 +58,9 @@ def _visit(browser, url: str, shot: str | None = None) -> list[dict]:
 
 def test_a_link_brings_the_settings_and_the_same_runs(browser, server_url):
     url = f"{server_url}/nondeterminism?{urllib.parse.urlencode(LINK)}"
-    first = _visit(browser, url, shot="nondeterminism-link-projection-1280")
+    first = _visit(browser, url, shot="nondeterminism-link-projection-1280", ask=True)
     assert [r["seed"] for r in first] == ["11", "22", "33"] and all(r["temperature"] == "0.9" for r in first)
     assert all(1 <= len(r["token_ids"].split()) <= 4 for r in first)
-    second = _visit(browser, url)  # another visitor (a new session) with the same link
+    second = _visit(browser, url)  # another visitor (a new session) with the same link: no click
     assert [r["token_ids"] for r in second] == [r["token_ids"] for r in first]
     assert [r["text"] for r in second] == [r["text"] for r in first]
