@@ -5,11 +5,20 @@ import io
 import time
 import urllib.parse
 
+import pytest
+
 from tests.browser import open_page, shoot
 
 PROMPT = "Meu animal favorito é o"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "seeds": "11,22,33", "vec": "1000",
         "lang": "en", "projection": "1"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _home_first(browser, server_url):
+    """Open the home page once first: on a fresh server, a deep link as the very first request can run the
+    page without app.py's navigation (Streamlit registers the pages on the main script's first run)."""
+    open_page(browser, server_url, width=1280, locale="en-US", wait=300).close()
 
 
 def _until(check, timeout: float = 120.0):
@@ -31,9 +40,11 @@ def _visit(browser, url: str, shot: str | None = None, ask: bool = False) -> lis
         assert page.locator("textarea").first.input_value() == PROMPT
         run = page.get_by_role("button", name="Run 3 times")
         if ask:
-            assert page.locator("canvas, svg.marks").count() <= 1  # the ordered sums only: no runs, no tree
+            assert "Generated text" not in page.inner_text('[data-testid="stMain"]')  # no runs yet
             run.click()
-            assert _until(lambda: "run=1" in page.url)  # a link made now runs at once for the next visitor
+            assert _until(lambda: "Generated text" in page.inner_text('[data-testid="stMain"]'))  # projection: st.table
+            page.get_by_text("Link to this view").click()  # a link made now runs at once for the next visitor
+            assert _until(lambda: "run=1" in page.locator('[data-testid="stCode"]').last.inner_text())
         else:
             assert run.count() == 0  # the runs were made: shown without a click
         expected = ["0.90", "3", "4", "1,000"]  # temperature, runs, tokens per run, vector size
