@@ -7,7 +7,7 @@ import urllib.parse
 
 import pytest
 
-from tests.browser import open_page, shoot
+from tests.browser import open_page, settle, shoot
 
 PROMPT = "Meu animal favorito é o"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "seeds": "11,22,33", "vec": "1000",
@@ -37,11 +37,12 @@ def _visit(browser, url: str, shot: str | None = None, ask: bool = False) -> lis
     page = open_page(browser, url, locale="en-US", wait=600)
     try:
         assert page.locator('[data-testid="stException"]').count() == 0
-        assert page.locator("textarea").first.input_value() == PROMPT
+        assert _until(lambda: page.locator("textarea").first.input_value() == PROMPT)  # a busy machine draws late
         run = page.get_by_role("button", name="Run 3 times")
         if ask:
             assert "Generated text" not in page.inner_text('[data-testid="stMain"]')  # no runs yet
             run.click()
+            settle(page, 600, start=2)  # the runs, the tree and the link box are drawn by the end of this run
             assert _until(lambda: "Generated text" in page.inner_text('[data-testid="stMain"]'))  # projection: st.table
             page.get_by_text("Link to this view").click()  # a link made now runs at once for the next visitor
             assert _until(lambda: "run=1" in page.locator('[data-testid="stCode"]').last.inner_text())
