@@ -6,6 +6,8 @@
 Starts the app on 127.0.0.1 (bf16, the default), loads both models once, then for every page:
 - cold: a protocol visitor (bench/protoload.py) opens the page with a prompt nobody has used;
 - warm: a second visitor opens the same link (every model result is cached by then);
+- for pages whose heavy panel waits for a click on a new prompt (ASKED), the same two visits again with a
+  link that asks for it (run=1), i.e. what the click costs;
 and reads the server process's CPU seconds (user + system, its children included) before and after
 each visit, so the figure is the server's work, not this client's. Bytes are the websocket payloads
 the server sent. Then one Chromium visitor per page (warm link: page ready time in a real browser,
@@ -36,6 +38,9 @@ from bench.protoload import PAGES, query_for, run_load, start_server, stop_serve
 from bench.protoload import idle_sessions as open_idle  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.json"
+# Pages whose heavy panel waits for a click when a prompt is new: a link made after the click carries this, and
+# the panel then runs at once. page_costs measures those visits too ("asked": cold, then the same link warm).
+ASKED = {"nondeterminism": "run=1", "hallucination": "run=1"}
 GOALS = {"cpu_warm_s": 0.25, "cpu_cold_s": 1.5, "kb": 400, "shared_p95_s": 5.0, "own_p95_s": 20.0,
          "idle_rss_mb": 1000, "chromium_home_s": 1.5}
 
@@ -86,6 +91,19 @@ async def page_costs(proc: psutil.Process, url: str, pages: list[str], repeat: i
         print(f"  {page:<15} CPU cold {p['cpu_cold_s']:6.2f} s  warm {p['cpu_warm_s']:5.2f} s  "
               f"{p['kb']:7.0f} KB  ready cold {p['ready_cold_s']:5.2f} s  warm {p['ready_warm_s']:5.2f} s"
               f"{'  FAILED ' + str(failed)[:200] if failed else ''}", flush=True)
+        if page in ASKED:  # the panel that waits for a click, asked for by the link: what the click costs
+            cold, warm = [], []
+            for k in range(repeat):
+                prompt = f"Custo da visita pedida {stamp}-{k} na página {page}"
+                query = query_for(page, prompt, "pt-BR", ASKED[page])
+                cold.append(await costed_visit(proc, url, page, query, prompt))
+                warm.append(await costed_visit(proc, url, page, query, prompt))
+            p.update(cpu_asked_cold_s=statistics.median(v["cpu_s"] for v in cold),
+                     cpu_asked_warm_s=statistics.median(v["cpu_s"] for v in warm),
+                     kb_asked=statistics.median(v["kb"] for v in warm))
+            p["failed"] += [v for v in cold + warm if not v["ok"] or v["marker_seen"] is False]
+            print(f"  {page + ' ' + ASKED[page]:<15} CPU cold {p['cpu_asked_cold_s']:6.2f} s  warm "
+                  f"{p['cpu_asked_warm_s']:5.2f} s  {p['kb_asked']:7.0f} KB", flush=True)
     return out
 
 

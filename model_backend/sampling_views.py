@@ -171,7 +171,40 @@ def nucleus_size(logits: np.ndarray, temperature: float, top_p: float, context_i
 def nucleus_row(logits: np.ndarray, temperature: float, top_ps, context_ids=(),
                 repetition_penalty: float = 1.0) -> tuple[int, ...]:
     """Nucleus sizes for several p at one temperature: one row of the "in the dark" grid."""
-    return tuple(nucleus_size(logits, temperature, p, context_ids, repetition_penalty) for p in top_ps)
+    return nucleus_grid(logits, (temperature,), top_ps, context_ids, repetition_penalty)[0]
+
+
+def nucleus_grid(logits: np.ndarray, temperatures, top_ps, context_ids=(),
+                 repetition_penalty: float = 1.0) -> tuple[tuple[int, ...], ...]:
+    """Nucleus sizes for every (T, p): one row per temperature, one size per p, equal to nucleus_size's.
+
+    TopPLogitsWarper sorts the scaled scores, takes softmax and cumsum, and removes the tokens whose
+    cumulative probability is <= 1 - p, keeping the most likely one. Dividing by T > 0 keeps the order, so
+    the raw (penalised) scores are sorted once for the whole grid and divided by each T afterwards: the
+    same values in the same order as the warper's own sort, hence the same softmax, cumsum and counts,
+    without one 262,144-element sort per (T, p) (tests/unit/test_temperature_views.py checks them equal).
+    """
+    scores = _scores(logits)
+    if repetition_penalty != 1.0:
+        scores = run_chain(_ctx(context_ids), scores, SamplingParams(repetition_penalty=repetition_penalty))[-1].scores
+    ascending = torch.sort(scores, descending=False).values  # [1, V]
+    rows = []
+    for t in temperatures:
+        if t == 0:
+            rows.append(tuple(1 for _ in top_ps))  # greedy: one token
+            continue
+        scaled = ascending if t == 1.0 else TemperatureLogitsWarper(float(t))(_ctx(()), ascending)
+        cum = scaled.softmax(dim=-1).cumsum(dim=-1)  # [1, V], as in TopPLogitsWarper
+        finite, row = scaled > float("-inf"), []
+        for p in top_ps:
+            if p >= 1.0:  # top-p off (generate() skips it): every token with a finite score
+                row.append(int(finite.sum()))
+                continue
+            remove = cum <= (1 - p)
+            remove[..., -1:] = False  # min_tokens_to_keep = 1
+            row.append(int((finite & ~remove).sum()))  # = kept_count of the warper's output
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def entropy_curve(logits: np.ndarray, temperatures, context_ids=(),
@@ -238,20 +271,22 @@ def browser_logits(logits: np.ndarray, context_ids=(), top: int = 1000, bins: in
     ctx = {int(i) for i in context_ids if 0 <= int(i) < raw.shape[0]}
     head = [int(i) for i in order[:top]]
     ids = np.array(head + sorted(ctx - set(head)), dtype=np.int64)  # [M]
-    tail = np.array([i for i in order[top:] if int(i) not in ctx], dtype=np.int64)  # [V - M], descending
+    rest = order[top:]
+    outside = np.ones(raw.shape[0], dtype=bool)
+    outside[list(ctx)] = False
+    tail = rest[outside[rest]].astype(np.int64)  # [V - M], descending: the rest without context tokens
     shift = raw.max()
     log_z = shift + np.log(np.exp(raw - shift).sum())
     edges = np.unique(np.round(np.geomspace(top, top + len(tail), bins + 1)).astype(np.int64) - top)
+    temps = np.array([t if t > 0 else 1.0 for t in T_STEPS])[:, None]  # [T, 1]
     tops, sizes, masses = [], [], []
     for lo, hi in zip(edges[:-1], edges[1:]):
         part = raw[tail[lo:hi]]  # [n] one bin's logits
         tops.append(float(part[0]))
         sizes.append(len(part))
-        row = []
-        for t in T_STEPS:
-            x = part / (t if t > 0 else 1.0)
-            row.append(float(x.max() + np.log(np.exp(x - x.max()).sum())))
-        masses.append(row)
+        x = part[None, :] / temps  # [T, n]: every temperature at once
+        top_x = x.max(axis=1, keepdims=True)  # [T, 1]
+        masses.append((top_x + np.log(np.exp(x - top_x).sum(axis=1, keepdims=True)))[:, 0])
     return BrowserLogits(ids=ids, logits=raw[ids], in_context=np.array([int(i) in ctx for i in ids]),
                          raw_probs=np.exp(raw[ids] - log_z), bin_top=np.array(tops), bin_size=np.array(sizes),
                          bin_logmass=np.array(masses))

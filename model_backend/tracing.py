@@ -117,3 +117,15 @@ def trace(bundle: ModelBundle, text: str, max_tokens: int = 512, top_n: int = 10
         lens=logit_lens(bundle, hidden, lens_top),
         info=bundle.info,
     )
+
+
+def next_token_logits(bundle: ModelBundle, text: str, max_tokens: int = 512) -> tuple[np.ndarray, tuple[int, ...], int | None]:
+    """The prompt's next-token logits [V] (float32), its token ids and its pre-cut length: one forward pass that
+    keeps nothing else (no attention weights, no residual stream, no logit lens) and multiplies only the last
+    position by the 262,144-row output matrix. For pages that need the next-token distribution only (the
+    temperature page): a trace() of a new prompt cost about twice as much. The values may differ from
+    trace()'s last_logits in the last bits (the output product runs on 1 row instead of T)."""
+    ids, truncated_from = encode(bundle, text, max_tokens)
+    out = bundle.forward(input_ids=torch.tensor([ids], device=bundle.device), use_cache=False, logits_to_keep=1)
+    logits = out.logits[0, -1].detach().float().cpu().numpy()  # [V]
+    return logits, tuple(ids), truncated_from

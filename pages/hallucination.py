@@ -19,7 +19,8 @@ PARAMS = [Param("prompt", "prompt_hallucination", str, FIRST["prompt"]),
           Param("n", "hallucination_n", int, FIRST["max_new_tokens"], 4, 48),
           Param("dtype", "hallucination_dtype", str, "float32", choices=view.DTYPES),
           Param("pair", "hallucination_pair", str, view.config()["pairs"][0]["id"],
-                choices=tuple(p["id"] for p in view.config()["pairs"]))]
+                choices=tuple(p["id"] for p in view.config()["pairs"])),
+          Param("run", "hallucination_run", bool, False)]  # the visitor asked for runs of new prompts
 
 
 def use_preset(preset: dict) -> None:
@@ -40,12 +41,28 @@ def controls() -> tuple[mb.SamplingParams, str]:
     a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
     temp = a.slider(t("hallucination.temperature"), 0.1, 2.0, step=0.1, key="hallucination_T")
     seed = b.number_input(t("hallucination.seed"), 0, 2**31 - 1, key="hallucination_seed", help=t("hallucination.seed.help"))
-    c.button(t("hallucination.redraw"), on_click=lambda: st.session_state.update(hallucination_seed=(seed + 1) % 2**31),
-             icon=":material/casino:")
+    c.button(t("hallucination.redraw"), icon=":material/casino:",  # a click asks for the run: it runs at once
+             on_click=lambda: st.session_state.update(hallucination_seed=(seed + 1) % 2**31, hallucination_run=True))
     return mb.SamplingParams(temperature=temp, seed=int(seed), max_new_tokens=n), dtype
 
 
+def asked(prompt: str, params: mb.SamplingParams, dtype: str) -> bool:
+    """Whether to generate now. A prompt nobody has run waits for a click (a new prompt's run is most of what
+    a visit costs the server); the text's examples run at once, a run already made is shown at once, and after
+    one click (or from a link made after one) every new prompt of this visitor runs as it is typed."""
+    if st.session_state.get("hallucination_run") or view.preset_for(prompt) is not None:
+        return True
+    if view.cached(prompt, params, dtype) is not None:
+        return True
+    st.caption(t("hallucination.ask.hint", n=params.max_new_tokens))
+    st.button(t("hallucination.ask.run"), type="primary", icon=":material/play_arrow:", key="hallucination_go",
+              on_click=st.session_state.__setitem__, args=("hallucination_run", True))
+    return False
+
+
 def completion(prompt: str, params: mb.SamplingParams, dtype: str) -> None:
+    if not asked(prompt, params, dtype):
+        return
     gen = view.generation(prompt, params, dtype)
     truncation_notice(gen.truncated_from, len(gen.prompt_tokens))
     preset = view.preset_for(prompt)

@@ -30,8 +30,25 @@ def sampling_controls() -> tuple[mb.SamplingParams, list[int], bool]:
     else:
         redraw = m2.button(t("nondeterminism.redraw"), help=t("nondeterminism.redraw.help"),
                            icon=":material/casino:", key="nd_redraw")
+        if redraw:
+            st.session_state["nd_run"] = True  # a click asks for runs: the new seeds run at once
         run_seeds = view.seeds(runs, redraw)
     return mb.SamplingParams(temperature=temperature, max_new_tokens=tokens), run_seeds, fixed
+
+
+def asked(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> bool:
+    """Whether to run the prompt now. A prompt nobody has run waits for a click (its runs are most of what a
+    visit costs the server); the default prompt runs at once (its runs are shared by every visitor), runs
+    already made are shown at once, and after one click (or from a link made after one) this visitor's new
+    prompts and settings run as they change."""
+    if st.session_state.get("nd_run") or prompt == t("common.default_prompt"):
+        return True
+    if view.ready_runs(prompt, params, run_seeds) is not None:
+        return True
+    st.caption(t("nondeterminism.ask.hint", n=len(run_seeds), tokens=params.max_new_tokens))
+    st.button(t("nondeterminism.ask.run", n=len(run_seeds)), type="primary", icon=":material/play_arrow:",
+              key="nd_go", on_click=st.session_state.__setitem__, args=("nd_run", True))
+    return False
 
 
 def model_section() -> None:
@@ -63,7 +80,7 @@ def render() -> None:
     st.header(t("nondeterminism.sample.head"))
     st.markdown(t("nondeterminism.sample.text"))
     params, run_seeds, fixed = sampling_controls()
-    if prompt is not None:
+    if prompt is not None and asked(prompt, params, run_seeds):
         sampled = view.sampled_runs(prompt, params, run_seeds)
         truncation_notice(sampled.truncated_from, sampled.prompt_tokens)
         gens = list(sampled.runs)

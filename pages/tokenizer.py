@@ -1,12 +1,11 @@
 """Tokenizer: text becomes tokens (IDs, bytes), one-hot vectors pick embedding rows, rows carry meaning."""
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 from model_backend.text import token_info
 from model_backend.tokenizers import parse_words, tokenizer_kind
 from ui import tokenizer_view as view
-from ui.charts import PRIMARY, projection_on, show
+from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
@@ -167,13 +166,7 @@ def neighbours_panel() -> None:  # not a fragment: a new word reruns the page, s
     names = [f"{s} ({i.id})" if names.count(s) > 1 else s for s, i in zip(names, infos)]
     df = pd.DataFrame({"token": names, "id": [n.id for n in found.neighbours],
                        "cosine": [n.cosine for n in found.neighbours]})
-    bars = alt.Chart(df).mark_bar(color=PRIMARY).encode(
-        x=alt.X("cosine:Q", title=t("tokenizer.nb.axis"), scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("token:N", sort="-x", title=None, axis=alt.Axis(labelOverlap=False)),
-        tooltip=[alt.Tooltip("token:N", title=t("tokenizer.col.token")), alt.Tooltip("id:Q", title="ID"),
-                 alt.Tooltip("cosine:Q", format=".3f", title=t("tokenizer.nb.axis"))])
-    _show(bars.properties(height=alt.Step(36 if projection_on() else 24)), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)),
-                                                   ms=fmt_float(found.ms, 0)))
+    _show(view.neighbours_chart(df), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)), ms=fmt_float(found.ms, 0)))
     downloads(df.assign(query=query)[["query", "token", "id", "cosine"]], "neighbours", key="tok_dl_nb")
 
 
@@ -189,12 +182,7 @@ def map_panel() -> None:  # not a fragment either, for the same reason
         st.info(t("tokenizer.map.capped", n=fmt_int(len(words))))
     proj, counts = view.projection(words)
     df = pd.DataFrame({"word": words, "x": proj.coords[:, 0], "y": proj.coords[:, 1], "tokens": counts})
-    tooltip = [alt.Tooltip("word:N", title=t("tokenizer.map.word")), alt.Tooltip("tokens:Q", title=t("tokenizer.m.tokens")),
-               alt.Tooltip("x:Q", format=".3f", title="PC1"), alt.Tooltip("y:Q", format=".3f", title="PC2")]
-    base = alt.Chart(df).encode(x=alt.X("x:Q", title="PC1"), y=alt.Y("y:Q", title="PC2"), tooltip=tooltip)
-    chart = (base.mark_circle(size=90, color=PRIMARY) + base.mark_text(align="left", dx=7, fontSize=15).encode(
-        text="word:N")).properties(height=420)
-    _show(chart, t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0)))
+    _show(view.map_chart(df), t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0)))
     downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
               key="tok_dl_map")
 

@@ -10,9 +10,10 @@ import torch
 
 import model_backend as mb
 from model_backend import nondeterminism as nd
+from model_backend.memo import SharedMemo
 from model_backend.text import visible
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, projection_on, show
+from ui.charts import MASKED, OKABE_ITO, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, lang, t
 from ui.share import Param
@@ -57,7 +58,8 @@ def link_params() -> list[Param]:
             Param("vec", "nd_sum_n", int, 100_000, choices=SUM_SIZES),
             *floats,
             Param("mprompt", "nd_model_prompt", str, t("nondeterminism.model.default_prompt")),
-            Param("mtokens", "nd_model_tokens", int, 20, 4, 32)]
+            Param("mtokens", "nd_model_tokens", int, 20, 4, 32),
+            Param("run", "nd_run", bool, False)]  # the visitor asked for runs of new prompts
 
 
 def parse_seeds(raw: str) -> list[int] | None:
@@ -110,16 +112,35 @@ def seeds(runs: int, redraw: bool) -> list[int]:
     return kept
 
 
-@backend.on_model(max_entries=64)
-def _sampled(model: mb.ModelBundle, prompt: str, params: mb.SamplingParams, seeds: tuple[int, ...],
-             max_prompt: int) -> nd.SampledRuns:
-    return nd.sample_runs(model, prompt, params, seeds, max_prompt)
+@st.cache_resource(show_spinner=False)
+def _runs_memo() -> SharedMemo:
+    """Sampled runs already made, shared by every visitor: each (model, dtype, prompt, settings, seeds) is
+    computed once even when many ask at the same moment, and ready_runs() can tell whether it is there."""
+    return SharedMemo(64)
+
+
+def _runs_key(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> tuple:
+    return (backend.current_model(), backend.dtype_name(), prompt, params, tuple(run_seeds),
+            backend.settings().max_prompt_tokens)
+
+
+def ready_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> nd.SampledRuns | None:
+    """These runs if someone has already made them (computes nothing, waits for nothing)."""
+    return _runs_memo().peek(_runs_key(prompt, params, run_seeds))
 
 
 def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> nd.SampledRuns:
-    """Every run of the prompt, decoded together as one batch (cached per prompt, settings and seeds)."""
-    with st.spinner(t("nondeterminism.generating", n=len(run_seeds))):
-        return _sampled(prompt, params, tuple(run_seeds), backend.settings().max_prompt_tokens)
+    """Every run of the prompt, decoded together as one batch (kept per prompt, settings and seeds)."""
+    found = ready_runs(prompt, params, run_seeds)
+    if found is not None:
+        return found
+    model = backend.bundle_for()
+
+    def compute() -> nd.SampledRuns:
+        return nd.sample_runs(model, prompt, params, tuple(run_seeds), backend.settings().max_prompt_tokens)
+
+    with backend.queue_notice(model), st.spinner(t("nondeterminism.generating", n=len(run_seeds))):
+        return _runs_memo().get(_runs_key(prompt, params, run_seeds), compute)
 
 
 def runs_frame(gens: list[nd.SampledRun], temperature: float) -> pd.DataFrame:
@@ -188,6 +209,7 @@ def tree_frame(branches: tuple[nd.Branch, ...]) -> pd.DataFrame:
     })
 
 
+@cached_chart
 def tree_chart(branches: tuple[nd.Branch, ...], n_tokens: int) -> alt.LayerChart:
     """Lanes of runs: a thick line per shared stretch, a thin grey fork where a branch leaves its parent."""
     nodes = tree_frame(branches)

@@ -10,6 +10,7 @@ import model_backend as mb
 from model_backend import sampling_views as sv
 from model_backend.memo import SharedMemo
 from model_backend.text import token_info
+from model_backend.tracing import next_token_logits
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
@@ -43,14 +44,21 @@ def _logit_store() -> SharedMemo:
     return SharedMemo(32)
 
 
+@backend.on_model(max_entries=64)
+def _next_token_logits(model: mb.ModelBundle, prompt: str, max_tokens: int
+                       ) -> tuple[np.ndarray, tuple[int, ...], int | None]:
+    return next_token_logits(model, prompt, max_tokens)
+
+
 def prompt_logits(prompt: str) -> tuple[np.ndarray, tuple[int, ...], int | None]:
-    """The prompt's last-position logits, token ids and pre-cut length, from the cached trace (one
-    forward pass per prompt, ever). Kept as one shared read-only array so a rerun copies nothing."""
+    """The prompt's next-token logits, token ids and pre-cut length (one forward pass per prompt that keeps
+    only the last position's logits: this page needs no trace). Kept as one shared read-only array so a
+    rerun copies nothing."""
     def read() -> tuple[np.ndarray, tuple[int, ...], int | None]:
-        tr = backend.trace(prompt)
-        logits = np.array(tr.last_logits, dtype=np.float32)
+        found, ids, truncated_from = _next_token_logits(prompt, backend.settings().max_prompt_tokens)
+        logits = np.array(found, dtype=np.float32)
         logits.setflags(write=False)
-        return logits, tuple(tok.id for tok in tr.tokens), tr.truncated_from
+        return logits, ids, truncated_from
 
     return _logit_store().get(_key(prompt), read)
 
@@ -108,21 +116,16 @@ def chain_frame(view: sv.ChainView, names: list[str]) -> pd.DataFrame:
     return df
 
 
-@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
-def _grid_row(key: tuple, temperature: float, _logits: np.ndarray) -> tuple[int, ...]:
-    return sv.nucleus_row(_logits, temperature, GRID_P)
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
+def _grid(key: tuple, _logits: np.ndarray) -> tuple[tuple[int, ...], ...]:
+    return sv.nucleus_grid(_logits, GRID_T, GRID_P)  # one sort for all 30 settings
 
 
 def nucleus_grid(prompt: str) -> pd.DataFrame:
-    """Nucleus size for every (T, p) of the grid, one row of T at a time with a progress bar."""
-    logits, rows = prompt_logits(prompt)[0], []
-    bar = st.progress(0.0, text=t("temperature.dark.computing"))
-    for i, temp in enumerate(GRID_T):
-        for p, size in zip(GRID_P, _grid_row(_key(prompt), temp, logits)):
-            rows.append({"T": fmt_float(temp, 1), "p": fmt_float(p, 2), "size": size, "label": fmt_int(size)})
-        bar.progress((i + 1) / len(GRID_T), text=t("temperature.dark.computing"))
-    bar.empty()
-    return pd.DataFrame(rows)
+    """Nucleus size for every (T, p) of the grid."""
+    sizes = _grid(_key(prompt), prompt_logits(prompt)[0])
+    return pd.DataFrame([{"T": fmt_float(temp, 1), "p": fmt_float(p, 2), "size": size, "label": fmt_int(size)}
+                         for temp, row in zip(GRID_T, sizes) for p, size in zip(GRID_P, row)])
 
 
 @st.cache_resource(show_spinner=False)
@@ -418,6 +421,7 @@ def _setting(name: str, p: mb.SamplingParams) -> str:
     return "argmax" if name == "greedy" else ""
 
 
+@cached_chart
 def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
     """Tokens (rows) x stages (columns): each cell is the token's probability after that stage."""
     ran = {s.name: s for s in view.stages}

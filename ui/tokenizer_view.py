@@ -396,10 +396,17 @@ def one_hot_chart(token_id: int, vocab_size: int, tokenizer, around: int = 6) ->
     """The neighbourhood of the single 1: positions id-around .. id+around with their values."""
     lo, hi = max(0, token_id - around), min(vocab_size, token_id + around + 1)
     specials = frozenset(tokenizer.all_special_ids)
+    return _one_hot(token_id, lo, tuple(token_info(tokenizer, i, specials).display for i in range(lo, hi)))
+
+
+@cached_chart
+def _one_hot(token_id: int, lo: int, tokens: tuple[str, ...]) -> alt.Chart:
+    """one_hot_chart's drawing, kept per (id, the tokens around it), language and projection mode."""
+    positions = range(lo, lo + len(tokens))
     df = pd.DataFrame({
-        "position": list(range(lo, hi)),
-        "value": [int(i == token_id) for i in range(lo, hi)],
-        "token": [token_info(tokenizer, i, specials).display for i in range(lo, hi)],
+        "position": list(positions),
+        "value": [int(i == token_id) for i in positions],
+        "token": list(tokens),
         "row": 0,
     })
     df["label"] = [fmt_int(p) for p in df["position"]]
@@ -471,3 +478,24 @@ def _projection(model: mb.ModelBundle, words: tuple[str, ...], _index: tk.Embedd
 def projection(words: tuple[str, ...]) -> tuple[tk.Projection, tuple[int, ...]]:
     """PCA of the words' embedding rows (each word with its leading space; several tokens: mean)."""
     return _projection(words, _index())
+
+
+@cached_chart
+def neighbours_chart(df: pd.DataFrame) -> alt.Chart:
+    """Cosine similarity of each nearest token (df: token, id, cosine), most similar first."""
+    bars = alt.Chart(df).mark_bar(color=PRIMARY).encode(
+        x=alt.X("cosine:Q", title=t("tokenizer.nb.axis"), scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("token:N", sort="-x", title=None, axis=alt.Axis(labelOverlap=False)),
+        tooltip=[alt.Tooltip("token:N", title=t("tokenizer.col.token")), alt.Tooltip("id:Q", title="ID"),
+                 alt.Tooltip("cosine:Q", format=".3f", title=t("tokenizer.nb.axis"))])
+    return bars.properties(height=alt.Step(36 if projection_on() else 24))
+
+
+@cached_chart
+def map_chart(df: pd.DataFrame) -> alt.Chart:
+    """The words' embeddings on their first two principal components (df: word, x, y, tokens)."""
+    tooltip = [alt.Tooltip("word:N", title=t("tokenizer.map.word")), alt.Tooltip("tokens:Q", title=t("tokenizer.m.tokens")),
+               alt.Tooltip("x:Q", format=".3f", title="PC1"), alt.Tooltip("y:Q", format=".3f", title="PC2")]
+    base = alt.Chart(df).encode(x=alt.X("x:Q", title="PC1"), y=alt.Y("y:Q", title="PC2"), tooltip=tooltip)
+    return (base.mark_circle(size=90, color=PRIMARY) + base.mark_text(align="left", dx=7, fontSize=15).encode(
+        text="word:N")).properties(height=420)

@@ -7,17 +7,20 @@ from tests.app.helpers import APP
 from ui.untrusted import WORD_JOINER
 
 
-def open_link(page: str, query: dict[str, str], timeout: float = 600) -> AppTest:
+def open_link(page: str, query: dict[str, str], timeout: float = 600, after_home=None) -> AppTest:
     """Run app.py with the link's query, then the page with the same query.
 
     AppTest always starts on the default page (home), which publishes its own settings to the URL;
     the query is set again before the page's first run, when its restore() reads it. lang and
-    projection are read on the session's first run, as in a browser.
+    projection are read on the session's first run, as in a browser. `after_home()`, if given, is called
+    between the two runs (a test counts what the page itself did: home computes the link's prompt too).
     """
     at = AppTest.from_file(APP, default_timeout=timeout)
     for key, value in query.items():
         at.query_params[key] = value
     at.run()
+    if after_home is not None:
+        after_home()
     at.switch_page(f"pages/{page}.py")
     at.query_params.clear()
     for key, value in query.items():

@@ -1,6 +1,7 @@
 """The hallucination page with the real model (float32): both languages, the seed's Einstein example
 first, chips carrying the backend's probabilities and top-k, the step slider, sampled mode, HTML as text."""
 import math
+import time
 
 import pytest
 
@@ -90,11 +91,18 @@ def test_sampled_mode_shows_raw_probabilities_and_redraws():
     assert not at.exception
 
 
+def _ask(at) -> None:
+    """A prompt nobody has run with these settings waits for a click: give it (no button: already run)."""
+    if any(b.key == "hallucination_go" for b in at.button):
+        at.button(key="hallucination_go").click().run()
+
+
 def test_model_html_is_shown_as_text():
     """This model writes '<strong>' after 'A capital da Zemúria é a cidade de' (a pair prompt)."""
     at = _page("en")
     at.text_area(key="prompt_hallucination").set_value("A capital da Zemúria é a cidade de").run()
     at.number_input(key="hallucination_n").set_value(10).run()
+    _ask(at)
     assert not at.exception
     gen = _run("A capital da Zemúria é a cidade de", 10)
     assert at.code[0].value.endswith(gen.completion)
@@ -110,5 +118,31 @@ def test_bad_prompts_get_a_message_and_the_pairs_stay():
     assert any("empty" in w.value for w in at.warning)
     assert f"What the {len(view.config()['pairs'])} pairs show" in texts(at)
     at.text_area(key="prompt_hallucination").set_value("<script>alert(1)</script>").run()
+    _ask(at)
     assert not at.exception
     assert at.code[0].value.startswith("<script>alert(1)</script>")
+
+
+def test_a_new_prompt_runs_nothing_until_the_click_and_a_link_made_after_it_runs_at_once():
+    """A prompt nobody has run waits for "Generate and measure" (no forward pass, no memo entry); the click runs
+    it, the published link says run=1, and a visitor opening that link with another new prompt gets its run
+    without a click. The Einstein preset still runs at once (test above)."""
+    from tests.app.link_helpers import query_value
+
+    _page("en")  # the pairs below every prompt are computed once per process: not this test's subject
+    prompt = f"Uma visita fria às {time.time_ns()} foi"
+    before = []
+    at = open_link("hallucination", {"prompt": prompt, "n": "4", "lang": "en"},
+                   after_home=lambda: before.append(backend.forward_passes("float32")))
+    before = before[0]
+    assert not at.exception
+    assert backend.forward_passes("float32") == before and view.cached(prompt, SamplingParams(temperature=0, max_new_tokens=4), "float32") is None
+    assert "has not run with these settings yet" in texts(at) and query_value(at, "run") == "0"
+    assert f"What the {len(view.config()['pairs'])} pairs show" in texts(at)  # the rest of the page is there
+    at.button(key="hallucination_go").click().run()
+    assert not at.exception and backend.forward_passes("float32") > before
+    gen = _run(prompt, 4)
+    assert at.code[0].value == prompt + gen.completion and query_value(at, "run") == "1"
+    other = open_link("hallucination", {"prompt": prompt + " e", "n": "4", "run": "1", "lang": "en"})
+    assert not any(b.key == "hallucination_go" for b in other.button)
+    assert other.code[0].value == prompt + " e" + _run(prompt + " e", 4).completion

@@ -1,4 +1,6 @@
 """The nondeterminism page in AppTest: both languages, seeds, greedy, the tree, the model two ways."""
+import time
+
 import pytest
 
 from tests.app.helpers import run_page, texts
@@ -11,6 +13,12 @@ SMALL = {"nd_runs": 3, "nd_tokens": 4}
 
 def runs_frame(at):
     return at.dataframe[0].value
+
+
+def _ask(at) -> None:
+    """A prompt nobody has run with these settings waits for a click: give it (no button: already run)."""
+    if any(b.key == "nd_go" for b in at.button):
+        at.button(key="nd_go").click().run()
 
 
 @pytest.mark.parametrize("lang, title, no", [("pt-BR", "Por que o mesmo prompt", "não"), ("en", "Why the same prompt", "no")])
@@ -30,6 +38,7 @@ def test_page_renders_in_both_languages(lang, title, no):
 def test_the_same_seed_gives_identical_runs_and_greedy_too():
     at = run_page("nondeterminism", lang="en", prompt=OPEN_PROMPT, **SMALL)
     at.radio(key="nd_mode").set_value("fixed").run()
+    _ask(at)
     assert not at.exception
     df = runs_frame(at)
     assert df["Generated text"].nunique() == 1 and df["Seed"].nunique() == 1
@@ -42,6 +51,7 @@ def test_the_same_seed_gives_identical_runs_and_greedy_too():
 
 def test_fresh_seeds_split_and_the_tree_shows_the_branches():
     at = run_page("nondeterminism", lang="en", prompt=OPEN_PROMPT, nd_runs=5, nd_tokens=4)
+    _ask(at)
     assert not at.exception
     df = runs_frame(at)
     assert df["Seed"].nunique() == 5
@@ -85,3 +95,31 @@ def test_your_own_numbers_are_added_both_ways_in_float32():
     assert not at.exception
     shown = texts(at)
     assert "both groupings agree" in shown and "(a + b) + c = **6**" in shown
+
+
+def test_a_new_prompt_runs_nothing_until_the_click_and_then_its_link_shows_the_runs():
+    """A visit with a prompt nobody has used runs no model pass (the button waits); the click runs it and from
+    then on this visitor's changes run at once; the published link says so (run=1), and another visitor with
+    the first link (no run=1) finds the runs made and sees them without a click."""
+    from tests.app.link_helpers import open_link, query_value
+    from ui import backend
+
+    prompt = f"Uma visita fria às {time.time_ns()}"
+    before = []
+    at = open_link("nondeterminism", {"prompt": prompt, "runs": "2", "max_new": "4", "lang": "en"},
+                   after_home=lambda: before.append(backend.forward_passes()))
+    before = before[0]
+    assert not at.exception
+    assert backend.forward_passes() == before  # nothing ran on this page
+    assert not any("Generated text" in df.value.columns for df in at.dataframe)
+    assert "has not run with these settings yet" in texts(at) and query_value(at, "run") == "0"
+    at.button(key="nd_go").click().run()
+    assert not at.exception and backend.forward_passes() > before
+    assert len(runs_frame(at)) == 2 and query_value(at, "run") == "1"
+    at.slider(key="nd_tokens").set_value(5).run()  # once asked, a new setting runs without another click
+    assert not any(b.key == "nd_go" for b in at.button) and len(runs_frame(at)) == 2
+    passes = []
+    other = open_link("nondeterminism", {"prompt": prompt, "runs": "2", "max_new": "4", "lang": "en"},
+                      after_home=lambda: passes.append(backend.forward_passes()))
+    assert not any(b.key == "nd_go" for b in other.button) and len(runs_frame(other)) == 2  # already made
+    assert backend.forward_passes() == passes[0]

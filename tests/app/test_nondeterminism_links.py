@@ -11,7 +11,7 @@ from ui.nondeterminism_view import cell, parse_seeds
 PROMPT = "Meu animal favorito é o"  # its first token is spread out at T 0.7: fresh seeds split
 FIXED = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "mode": "fixed", "seed": "7",
          "vec": "1000", "a": "0.1", "b": "0.2", "c": "-0.3", "mprompt": "O gato sentou no", "mtokens": "5",
-         "lang": "en"}
+         "run": "1", "lang": "en"}  # run=1: made after a click, so a new prompt's runs come at once
 KEYS = {"temperature": "nd_temperature", "runs": "nd_runs", "max_new": "nd_tokens", "mode": "nd_mode",
         "seed": "nd_seed", "vec": "nd_sum_n", "a": "nd_a", "b": "nd_b", "c": "nd_c", "mtokens": "nd_model_tokens"}
 DEFAULTS = {"temperature": 0.7, "runs": 5, "max_new": 12, "mode": "fresh", "seed": 42, "vec": 100_000,
@@ -63,7 +63,8 @@ def test_a_link_restores_every_setting_and_the_downloads_hold_what_is_shown(capt
 
 
 def test_a_link_carries_the_fresh_seeds_so_the_same_runs_and_tree_come_back(captured):
-    link = {"prompt": PROMPT, "temperature": "0.7", "runs": "5", "max_new": "4", "seeds": "1,2,3,4,5", "lang": "en"}
+    link = {"prompt": PROMPT, "temperature": "0.7", "runs": "5", "max_new": "4", "seeds": "1,2,3,4,5", "run": "1",
+            "lang": "en"}
     at = open_link("nondeterminism", link)
     assert not at.exception
     runs = _runs(at)

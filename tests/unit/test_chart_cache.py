@@ -1,5 +1,6 @@
 """Chart builders keep their charts per argument content, language and projection mode (ui.charts.cached_chart)."""
 import dataclasses
+import json
 
 import altair as alt
 import numpy as np
@@ -97,3 +98,28 @@ def test_a_frozen_dataclass_with_arrays_is_fingerprinted_by_content_once_per_obj
         return alt.Chart(pd.DataFrame({"v": arrays.values})).mark_bar()
 
     assert from_arrays(a) is from_arrays(same) and from_arrays(other) is not from_arrays(a) and calls == [1, 1]
+
+
+def test_a_chart_is_converted_once_and_streamlit_gets_the_same_spec_and_data_again(monkeypatch):
+    """ui.charts.vega_spec converts each chart object once (spec and Arrow datasets kept); every later call
+    gives a spec equal to Streamlit's own conversion, its datasets renamed by order, and a fresh dict."""
+    from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
+
+    from ui import charts
+
+    chart = alt.Chart(pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": ["a", "b", "c"]})).mark_bar().encode(
+        x="x:Q", y="y:N", tooltip=["x:Q"])
+    conversions = []
+    real = alt.Chart.to_dict
+    monkeypatch.setattr(alt.Chart, "to_dict", lambda self, *a, **k: conversions.append(1) or real(self, *a, **k))
+    plain = _convert_altair_to_vega_lite_spec(chart)
+    first = charts.vega_spec(chart)
+    first["mutated by the caller"] = True  # Streamlit adds to what it gets: the kept spec must not change
+    second = charts.vega_spec(chart)
+    assert len(conversions) == 2  # the plain one and the first kept one; the second came from the store
+    assert "mutated by the caller" not in second
+    (hashed, data), = plain.pop("datasets").items()
+    assert second.pop("datasets") == {"tbt_0": data}  # the same Arrow bytes, named by order
+    assert json.dumps(second).replace("tbt_0", hashed) == json.dumps(plain)
+    other = chart.properties(title="another object")  # a copy: converted on its own
+    assert charts.vega_spec(other)["title"] == "another object"

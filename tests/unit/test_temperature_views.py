@@ -246,3 +246,32 @@ def test_mass_curve_reaches_p_exactly_at_the_nucleus():
                                      (" 6, 7, 9,", 2), ("", 0), (" ...", 0), (" 60, 61", 0), (" 6 7 8", 1)])
 def test_counted(text, n):
     assert sv.counted(text, 6) == n
+
+
+@pytest.mark.parametrize("penalty, context", [(1.0, ()), (1.3, (0, 5, 17, 17, 260))])
+def test_nucleus_grid_equals_the_warper_at_every_setting(penalty, context):
+    """The grid sorts once for all (T, p); each size must be exactly TopPLogitsWarper's (integers: no tolerance)."""
+    rng = np.random.default_rng(3)
+    logits = (rng.standard_normal(3000) * 2.5).astype(np.float32)
+    logits[:40] = logits[40:80]  # ties, as a real vocabulary has
+    temps, ps = (0, 0.3, 0.5, 1.0, 1.5, 2.0), (0.05, 0.5, 0.9, 0.99, 1.0)
+    grid = sv.nucleus_grid(logits, temps, ps, context, penalty)
+    assert grid == tuple(tuple(sv.nucleus_size(logits, t, p, context, penalty) for p in ps) for t in temps)
+    assert sv.nucleus_row(LOGITS, 0.7, ps) == tuple(sv.nucleus_size(LOGITS, 0.7, p) for p in ps)
+
+
+def test_next_token_logits_are_the_traces_last_logits_from_one_lighter_pass(tiny_bundle):
+    """The temperature page's forward pass keeps only the last position's logits. Same numbers as trace()'s
+    last_logits up to float rounding (the output product runs on 1 row instead of T: 1e-5 relative to the
+    largest logit holds on any CPU), the same ids, one pass counted, and the cut reported the same way."""
+    from model_backend.tracing import next_token_logits, trace
+
+    tr = trace(tiny_bundle, "O gato subiu no telhado")
+    before = tiny_bundle.forward_passes
+    logits, ids, cut = next_token_logits(tiny_bundle, "O gato subiu no telhado")
+    assert tiny_bundle.forward_passes == before + 1
+    assert ids == tuple(t.id for t in tr.tokens) and cut is None and logits.dtype == np.float32
+    scale = float(np.abs(tr.last_logits).max())
+    np.testing.assert_allclose(logits, tr.last_logits, rtol=0, atol=1e-5 * scale)
+    _, short, cut = next_token_logits(tiny_bundle, "O gato subiu no telhado", max_tokens=4)
+    assert len(short) == 4 and cut == len(ids)

@@ -55,6 +55,14 @@ STRINGS = {
     ),
     "hallucination.one_in": ("1 em {n}", "1 in {n}"),
     "hallucination.running": ("O modelo está escrevendo…", "The model is writing…"),
+    # a new prompt waits for a click
+    "hallucination.ask.hint": (
+        "Este prompt ainda não rodou com estes ajustes: clique para o modelo escrever {n} tokens e mostrar a "
+        "confiança que teve em cada um.",
+        "This prompt has not run with these settings yet: click to have the model write {n} tokens and show how "
+        "sure it was of each.",
+    ),
+    "hallucination.ask.run": ("Gerar e medir", "Generate and measure"),
     # the completion
     "hallucination.output": ("O que o modelo escreveu", "What the model wrote"),
     "hallucination.sampled.note": (

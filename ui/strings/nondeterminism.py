@@ -37,6 +37,13 @@ STRINGS = {
                                    "execuções.",
                                    "New random seeds for every run. The page opens with seeds 1, 2, 3…, the same "
                                    "for everyone, so that a class sees the same runs."),
+    "nondeterminism.ask.hint": (
+        "Este prompt ainda não rodou com estes ajustes: clique para o modelo escrever {tokens} tokens {n} vezes, "
+        "cada vez com a sua semente.",
+        "This prompt has not run with these settings yet: click to have the model write {tokens} tokens {n} times, "
+        "each time with its own seed.",
+    ),
+    "nondeterminism.ask.run": ("Rodar {n} vezes", "Run {n} times"),
     "nondeterminism.generating": ("Gerando as {n} execuções juntas, em um lote…",
                                   "Generating the {n} runs together, as one batch…"),
     "nondeterminism.col.run": ("Execução", "Run"),

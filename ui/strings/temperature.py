@@ -227,7 +227,6 @@ STRINGS = {
         "why the text advises: change one at a time.",
     ),
     "temperature.dark.size": ("tokens no núcleo", "tokens in the nucleus"),
-    "temperature.dark.computing": ("Medindo o núcleo para cada T e p…", "Measuring the nucleus for each T and p…"),
     "temperature.dark.caption": (
         "Tamanho do núcleo do top-p (quantos tokens podem sair) para este prompt, em cada combinação de T "
         "(linhas) e p (colunas). Cor em escala logarítmica. Aqui, com T = {lo} o núcleo tem de {lo_min} a "
