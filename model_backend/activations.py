@@ -23,6 +23,7 @@ forward is, so the CPU fast path (model_backend/fastpath.py) is kept.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -146,9 +147,12 @@ def hooked(bundle: ModelBundle, names: Names = None, keep: slice | None = None) 
             need.add(n.replace("hook_attn_out", "attn.hook_out").replace("hook_mlp_out", "mlp.hook_out"))
     store: dict[str, torch.Tensor] = {}
     pos = keep or slice(None)
+    owner = threading.get_ident()
 
     def recorder(name: str, read: Callable, pre: bool):
         def record(_module, args, kwargs, output=None):
+            if threading.get_ident() != owner:  # another visitor's call of a module outside the lock (the
+                return  # logit lens calls the final norm on one vector): not ours to record, and not our shape
             value = read(args, kwargs, output)
             if value is None:
                 return

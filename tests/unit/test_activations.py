@@ -103,3 +103,29 @@ def test_another_visitors_pass_waits_for_the_hooks_to_go(tiny_bundle, ids):
         assert other.is_alive() and not seen  # queued behind the lock while hooks are attached
     other.join(30)
     assert seen and _hooks(tiny_bundle.model) == hooks
+
+
+def test_a_module_called_from_another_thread_while_hooks_are_attached_is_not_recorded(tiny_bundle, ids):
+    """The logit lens calls the final norm on one vector, outside the model's lock: with 30 visitors, one
+    visitor's hooks (pipeline's MLP inputs, the why page) fired on another's call and failed on its shape."""
+    from model_backend.tracing import _final_norm
+
+    norm = _final_norm(tiny_bundle.model)
+    vector = torch.randn(tiny_bundle.model.config.hidden_size)
+    errors, out = [], []
+
+    def lens_like():
+        try:
+            with torch.inference_mode():
+                out.append(norm(vector))  # [D]: no batch, no positions
+        except Exception as exc:  # noqa: BLE001 - the failure this test is about
+            errors.append(exc)
+
+    with hooked(tiny_bundle, None) as store:
+        other = threading.Thread(target=lens_like)
+        other.start()
+        other.join(30)
+        assert "ln_final.hook_normalized" not in store  # the other thread's call left no record here
+        tiny_bundle.model(input_ids=torch.tensor([ids]))
+    assert not errors and out and out[0].shape == vector.shape
+    assert store["ln_final.hook_normalized"].shape[:2] == (1, len(ids))
