@@ -121,7 +121,7 @@ def _dataclass_digest(x) -> bytes:
     digest = h.digest()
     key = id(x)
     try:
-        ref = weakref.ref(x, lambda _, key=key: _forget(key))
+        ref = weakref.ref(x, lambda _, key=key: _forget(_DIGESTS, _DIGESTS_LOCK, key))
     except TypeError:  # a dataclass with __slots__ and no __weakref__: computed each time
         return digest
     with _DIGESTS_LOCK:
@@ -129,11 +129,12 @@ def _dataclass_digest(x) -> bytes:
     return digest
 
 
-def _forget(key: int) -> None:
-    with _DIGESTS_LOCK:
-        found = _DIGESTS.get(key)
+def _forget(table: dict, lock: threading.Lock, key: int) -> None:
+    """A weakref callback: drop table[key] once its object is gone (the id may already be reused)."""
+    with lock:
+        found = table.get(key)
         if found is not None and found[0]() is None:
-            del _DIGESTS[key]
+            del table[key]
 
 
 _BUILT = SharedMemo(256)  # finished chart objects, shared by every visitor (they are read, never changed)
@@ -234,7 +235,7 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
             datasets[stable] = data
         key = id(chart)
         try:
-            ref = weakref.ref(chart, lambda _, key=key: _forget_spec(key))
+            ref = weakref.ref(chart, lambda _, key=key: _forget(_SPECS, _SPECS_LOCK, key))
         except TypeError:
             ref = None
         if ref is not None:
@@ -244,13 +245,6 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
     if datasets:
         spec["datasets"] = dict(datasets)
     return spec
-
-
-def _forget_spec(key: int) -> None:
-    with _SPECS_LOCK:
-        found = _SPECS.get(key)
-        if found is not None and found[0]() is None:
-            del _SPECS[key]
 
 
 def show(chart: alt.TopLevelMixin, *, save: bool = True, **kwargs):
