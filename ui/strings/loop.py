@@ -127,9 +127,9 @@ STRINGS = {
     "loop.flow.no": ("não", "no"),
     "loop.flow.yes": ("sim", "yes"),
     "loop.flow.caption": (
-        "O fluxograma do loop. Sequência atual: {n} tokens ({gen} escritos pelo modelo). O quadro laranja é onde "
+        "O fluxograma do loop. Sequência atual: {n} tokens (escritos pelo modelo: {gen}). O quadro laranja é onde "
         "o loop está agora.",
-        "The loop's flowchart. Current sequence: {n} tokens ({gen} written by the model). The orange box is where "
+        "The loop's flowchart. Current sequence: {n} tokens (written by the model: {gen}). The orange box is where "
         "the loop is now.",
     ),
     # steps
