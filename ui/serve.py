@@ -11,12 +11,20 @@ watches every config.toml path (~/.streamlit and ./.streamlit) with a PollingPat
 "poll", re-reading and hashing each path every 0.2 s so that a changed config reloads. A server
 reads its config once.
 
+Its listening socket gets TCP_NODELAY onto every connection. Streamlit 1.67's Starlette server binds
+the socket itself with `socket.socket(family)`, whose protocol number is 0, and asyncio sets
+TCP_NODELAY only on sockets whose protocol is IPPROTO_TCP. Without it, every reply after the first on a
+kept-alive connection waited for the browser's delayed ACK, about 40 ms: 50 requests in a row took
+2.2 s instead of 0.05 s, and a fresh browser's ~125 static files took ~0.9 s instead of ~0.2 s.
+
 And it imports model_backend before Streamlit, so that the process-wide thread policy (model_backend's
 THREAD_POLICY) is in the environment before numpy and torch load their thread pools.
 """
 from __future__ import annotations
 
+import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import model_backend  # noqa: F401  first: its thread policy is set before Streamlit loads numpy
@@ -24,12 +32,29 @@ import model_backend  # noqa: F401  first: its thread policy is set before Strea
 # isort: split
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import bootstrap, cli
+from streamlit.web.server.starlette import starlette_server
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
 
+def tcp_listener(bind: Callable[[str, int, int], socket.socket]) -> Callable[[str, int, int], socket.socket]:
+    """Wrap a bind function so that its listening socket says IPPROTO_TCP: the connections it accepts
+    inherit that, and asyncio then turns Nagle's algorithm off on each (TCP_NODELAY)."""
+    def bind_tcp(address: str, port: int, backlog: int) -> socket.socket:
+        sock = bind(address, port, backlog)
+        if sock.type != socket.SOCK_STREAM or sock.proto == socket.IPPROTO_TCP:
+            return sock
+        tcp = socket.socket(sock.family, socket.SOCK_STREAM, socket.IPPROTO_TCP, fileno=sock.detach())
+        tcp.setblocking(False)  # the descriptor is non-blocking already; the object must say so too
+        tcp.set_inheritable(True)
+        return tcp
+    return bind_tcp
+
+
 def main(argv: list[str] | None = None) -> None:
     PagesManager.uses_pages_directory = False  # app.py's st.navigation is the only page registry
+    if hasattr(starlette_server, "_bind_socket"):  # Streamlit 1.67's name; see the module's text
+        starlette_server._bind_socket = tcp_listener(starlette_server._bind_socket)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls
         bootstrap._install_config_watchers = lambda flag_options: None
     sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
