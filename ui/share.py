@@ -119,4 +119,4 @@ def share_box(page: str, params: list[Param]) -> None:
     publish(page, params)
     with st.expander(t("share.title"), icon=":material/link:"):
         st.caption(t("share.caption"))
-        st.code(link_to_view(page, params), language=None, wrap_lines=True)
+        st.text(link_to_view(page, params))  # as text; not st.code, whose highlighter costs a browser ~0.6 s

@@ -56,7 +56,7 @@ def test_a_link_restores_the_view_and_the_downloads_hold_what_is_drawn(captured)
     assert not rejected(at)
     for name in (*SETTINGS, "prompt", "a", "b", "word", "base"):  # the page publishes the same view back
         assert query_value(at, name) == LINK[name], name
-    link = next(c.value for c in at.code if "/attention?" in c.value)  # the copyable link
+    link = next(c.value for c in at.text if "/attention?" in c.value)  # the copyable link
     assert "prompt=O+gato+sentou+no" in link and "layer=6&head=2&token=2&cols=12&grid=7" in link and "lang=en" in link
 
     # Tokens: the same as the token picker offers.

@@ -34,7 +34,7 @@ def test_a_link_restores_the_prompt_and_every_setting(captured):
     for name in ("layer", "head", "pos", "mlp", "seed"):  # the page publishes the same view back
         assert query_value(at, name) == LINK[name]
     assert query_value(at, "prompt") == PROMPT
-    assert any("prompt=O+gato+sentou+no" in c.value and "layer=6" in c.value for c in at.code)  # the copyable link
+    assert any("prompt=O+gato+sentou+no" in c.value and "layer=6" in c.value for c in at.text)  # the copyable link
 
     # The downloads are the numbers shown: the tokens table, the heatmap's cells, the softmax table.
     tokens = both(captured, "pipeline-tokens")

@@ -41,7 +41,7 @@ def test_a_link_restores_the_text_and_every_setting(captured, gemma):
     for name, value in LINK.items():
         if name != "lang":
             assert query_value(at, name) == value, name  # the page publishes the same view back
-    assert any("word=Paris" in c.value and "k=7" in c.value for c in at.code)  # the copyable link
+    assert any("word=Paris" in c.value and "k=7" in c.value for c in at.text)  # the copyable link
 
     frames = chart_frames(at)
     bars = next(f for f in frames if "cosine" in f.columns)

@@ -37,7 +37,7 @@ def test_a_link_brings_back_the_same_tokens_and_settings(browser, server_url):
         assert query_of(page)["a"] == "Ontem fui ao banco"
         page.get_by_text("Link to this view").click()
         time.sleep(1)
-        code = page.locator('[data-testid="stCode"]').last.inner_text()
+        code = page.locator('[data-testid="stText"]').last.inner_text()
         assert "a=Ontem+fui+ao+banco" in code and "layer=6" in code and "base=1" in code
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:

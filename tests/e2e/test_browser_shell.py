@@ -17,6 +17,25 @@ def test_shell_renders(browser, server_url, width, locale, greeting):
         page.close()
 
 
+def test_home_loads_no_syntax_highlighter(browser, server_url):
+    """st.code pulls Streamlit's syntax highlighter, a 1.5 MB script whose start costs a fresh browser ~0.6 s
+    of CPU; the home page shows its link to this view as plain text, so it never asks for that script."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720}, locale="en-US")
+    scripts = []
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    try:
+        page.goto(f"{server_url}/?lang=en")
+        page.locator("canvas, svg.marks").first.wait_for(timeout=120_000)
+        page.get_by_text("Link to this view").first.click()
+        link = page.locator('[data-testid="stText"]').filter(has_text="lang=en").last
+        link.wait_for(timeout=30_000)
+        assert "prompt=" in link.inner_text()
+        assert any("/static/js/index." in u for u in scripts)  # the recorder saw Streamlit's own scripts
+        assert not [u for u in scripts if "SyntaxHighlighter" in u], scripts
+    finally:
+        page.close()
+
+
 def test_deep_link_on_a_fresh_server_gets_the_whole_app(browser):
     """The very first request of a new server is a deep link: the page still runs inside app.py
     (sidebar with language and model), not alone as in Streamlit's older pages/ folder mode."""

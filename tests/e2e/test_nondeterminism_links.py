@@ -45,7 +45,7 @@ def _visit(browser, url: str, shot: str | None = None, ask: bool = False) -> lis
             settle(page, 600, start=2)  # the runs, the tree and the link box are drawn by the end of this run
             assert _until(lambda: "Generated text" in page.inner_text('[data-testid="stMain"]'))  # projection: st.table
             page.get_by_text("Link to this view").click()  # a link made now runs at once for the next visitor
-            assert _until(lambda: "run=1" in page.locator('[data-testid="stCode"]').last.inner_text())
+            assert _until(lambda: "run=1" in page.locator('[data-testid="stText"]').last.inner_text())
         else:
             assert run.count() == 0  # the runs were made: shown without a click
         expected = ["0.90", "3", "4", "1,000"]  # temperature, runs, tokens per run, vector size

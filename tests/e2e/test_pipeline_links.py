@@ -52,9 +52,9 @@ def test_a_panel_control_reruns_its_panel_and_the_link_follows(browser, server_u
         page.get_by_text("layer 5's MLP").first.wait_for(timeout=60_000)
         assert "layer=6" in page.url and "prompt=" in page.url  # the rest of the view is still in the link
         page.get_by_text("Link to this view").first.click()
-        code = page.locator('[data-testid="stCode"]').last
+        code = page.locator('[data-testid="stText"]').last
         code.wait_for(timeout=30_000)
-        texts = [c.inner_text() for c in page.locator('[data-testid="stCode"]').all()]
+        texts = [c.inner_text() for c in page.locator('[data-testid="stText"]').all()]
         assert "mlp=5" in code.inner_text() and "layer=6" in code.inner_text(), texts
         assert sum("/pipeline?" in text for text in texts) == 1, texts  # one link: the rerun replaced it
         assert len(page.get_by_role("slider", name="Layer").all()) == 2  # each panel drawn once

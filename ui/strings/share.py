@@ -2,8 +2,10 @@
 
 STRINGS = {
     "share.title": ("Link para esta visualização", "Link to this view"),
-    "share.caption": ("Copie o link (botão à direita) para abrir a mesma página com as mesmas configurações.",
-                      "Copy the link (button on the right) to open this page with the same settings."),
+    "share.caption": ("Este link (o mesmo da barra de endereço) abre a mesma página com as mesmas configurações: "
+                      "selecione-o e copie.",
+                      "This link (the same as in the address bar) opens this page with the same settings: "
+                      "select it and copy it."),
     "share.rejected": ("Alguns valores do link eram inválidos e foram trocados pelo padrão: {names}.",
                        "Some values in the link were invalid and were replaced by defaults: {names}."),
     "export.csv": ("Baixar CSV", "Download CSV"),
