@@ -206,10 +206,8 @@ def candidates_chart(df: pd.DataFrame) -> alt.Chart:
     bars = base.mark_bar().encode(color=alt.Color(
         "chosen:N", scale=alt.Scale(domain=[t("loop.cand.chosen"), t("loop.cand.other")], range=[CHOSEN, PRIMARY]),
         title=None, legend=alt.Legend(orient="bottom", direction="vertical" if projection_on() else "horizontal")))
-    # A fixed height, room for 11 bars (the top 10 and a chosen token from outside them): a step with 11 bars
-    # does not move everything below the chart (a new layout of the page). Projection mode: taller rows.
     return (bars + base.mark_text(align="left", dx=4).encode(text="shown:N")).properties(
-        height=11 * (36 if projection_on() else 24))
+        height=alt.Step(36 if projection_on() else 24))  # projection mode: larger labels need taller rows
 
 
 def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
