@@ -150,16 +150,20 @@ def interactions(base: str) -> list[Interaction]:
                     _click("Next token")),
         Interaction("temperature_pair_top_p", temp, _slider_step("top-p (the same for both)")),
         Interaction("loop_inspect_step", f"{base}/loop?lang=en&max_new=256&temperature=0.7&seed=42",
-                    _slider_step("Look at step"), prepare=_take_steps(4)),
+                    _slider_step("Look at step"), prepare=_take_steps(4, open_text="Look back at a step already taken")),
         Interaction("pipeline_mlp_layer", f"{base}/pipeline?lang=en", _slider_step("Layer")),
         Interaction("tokenizer_neighbours", f"{base}/tokenizer?lang=en", _slider_step("How many neighbours")),
     ]
 
 
-def _take_steps(n: int):
+def _take_steps(n: int, open_text: str | None = None):
+    """Click "Next token" n times; then open the expander titled open_text, if given."""
     def prepare(page):
         for _ in range(n):
             page.get_by_role("button", name="Next token").first.click()
+            _settle(page)
+        if open_text:
+            page.get_by_text(open_text, exact=True).first.click()
             _settle(page)
     return prepare
 

@@ -46,6 +46,7 @@ def render() -> None:
     params = controls()
     if prompt is not None:
         loop(prompt, params, from_link)
+        positions(prompt, params)  # outside the fragment: a "Next token" click does not send it again
     completion_view.panel()  # seed 000's opening: prompt, completion, chat, and no hidden thinking
     view.publish_link(links, box=True)  # the URL and a copyable link to this view
     next_page_link("loop")
@@ -66,6 +67,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     if from_link and not run.steps:  # a link carries settings, not tokens: one click makes the same ones
         st.info(t("loop.link.hint"), icon=":material/link:")
 
+    had_steps = bool(run.steps)
     b1, b2, b3 = st.columns([1, 1.4, 1] if projection_on() else 3)  # the longest label gets room in projection mode
     step_once = b1.button(t("loop.btn.next"), icon=":material/skip_next:", type="primary", disabled=run.done,
                           width="stretch")
@@ -73,6 +75,8 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     if b3.button(t("loop.btn.reset"), icon=":material/restart_alt:", width="stretch"):
         view.reset_run(prompt, params)
         run = view.current_run(prompt, params)
+        if had_steps:
+            st.rerun()  # the positions panel below the fragment drops its comparison with step 1
 
     left, right = st.columns([3, 2])
     with left:
@@ -89,6 +93,8 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
                               text=t("loop.progress", n=len(run.steps), max=params.max_new_tokens))
             view.live(run, text_slot, tokens_slot, chart_slot)
         progress.empty()
+    if bool(run.steps) != had_steps:  # the first step, or a reset: the positions panel below the fragment changes too
+        st.rerun()
     if (step_once or to_end) and run.done:  # the buttons above were drawn before the loop ended: redraw them disabled
         try:
             st.rerun(scope="fragment")  # a click inside the fragment reran only the fragment: so again
@@ -113,9 +119,18 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
             view.kv_chart(run.steps, len(tr.tokens), tr.info)
         st.subheader(t("compute.title"))
         compute_view.answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
+
+
+def positions(prompt: str, params: mb.SamplingParams) -> None:
+    """Logits at every position of the prompt. It depends on the prompt, and on the run only through its first
+    step (which the fragment's first step and reset rerun the page for), so it is drawn outside the fragment."""
+    try:
+        mb.check_params(params, backend.settings().max_new_tokens)
+    except mb.InvalidInput:
+        return  # the fragment said why
     st.subheader(t("loop.pos.title"))
     st.markdown(t("loop.pos.what"))
-    view.positions_panel(tr, run)
+    view.positions_panel(backend.trace(prompt), view.current_run(prompt, params))
 
 
 render()

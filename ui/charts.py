@@ -175,17 +175,20 @@ def image_spec(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def to_image(chart: alt.TopLevelMixin, fmt: str) -> bytes:
-    """Render the chart to PNG (twice the pixels, for print and slides) or SVG, on the server, without a browser."""
+def to_image(chart: alt.TopLevelMixin, fmt: str, data: pd.DataFrame | None = None) -> bytes:
+    """Render the chart to PNG (twice the pixels, for print and slides) or SVG, on the server, without a browser.
+    With `data`: the chart drawn with these rows (a `show_frame` template holds none)."""
     import vl_convert as vlc
 
+    if data is not None:
+        chart = chart.properties(data=data)
     spec = image_spec(chart)
     if fmt == "png":
         return vlc.vegalite_to_png(spec, scale=2)
     return vlc.vegalite_to_svg(spec).encode("utf-8")
 
 
-def _save_buttons(chart: alt.TopLevelMixin) -> None:
+def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None) -> None:
     """PNG and SVG download buttons under a chart. The image is drawn only when one is clicked.
 
     Keys come from a counter that app.py resets at each full run, so they are stable across runs; a fragment's
@@ -199,7 +202,7 @@ def _save_buttons(chart: alt.TopLevelMixin) -> None:
     st.session_state["_chart_seq"] = n + 1
     with st.container(horizontal=True, horizontal_alignment="right", gap="small", key=f"chart_save_{n}"):
         for fmt in ("png", "svg"):
-            st.download_button(t(f"export.{fmt}"), functools.partial(to_image, chart, fmt), key=f"chart_save_{n}_{fmt}",
+            st.download_button(t(f"export.{fmt}"), functools.partial(to_image, chart, fmt, data), key=f"chart_save_{n}_{fmt}",
                                file_name=f"token-by-token-chart-{n + 1}.{fmt}",
                                mime="image/png" if fmt == "png" else "image/svg+xml", on_click="ignore",
                                type="tertiary", icon=":material/image:", help=t(f"export.{fmt}.help"))
@@ -254,13 +257,50 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, **kwargs):
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
-    chart = finish(chart)
-    if not VALIDATE:  # the conversion calls chart.to_dict(); skip the schema check there (see VALIDATE)
-        object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
+    chart = _unchecked(finish(chart))  # the conversion calls chart.to_dict()
     shown = st.vega_lite_chart(spec=vega_spec(chart), **kwargs)
     if save:  # save=False: the caller draws them with save_buttons (a chart whose image differs from its view)
         _save_buttons(chart)
     return shown
+
+
+_TEMPLATES = SharedMemo(128)  # show_frame's charts without rows, per builder, columns, language and projection mode
+
+
+def show_frame(builder, df: pd.DataFrame, *, save: bool = True, **kwargs):
+    """Draw `builder(df)` without building it: the chart is built once from `df`'s columns with no rows (per
+    language and projection mode) and converted once; each call only puts `df`'s rows into its one dataset.
+
+    What `show(builder(df))` draws, the same spec and data (tests/unit/test_chart_spec.py), for charts redrawn
+    with new rows on every click (the loop page's "Next token"): building and converting an Altair chart is
+    ~30 ms of server time, and the browser updates the drawn view with the new data. The builder must read
+    only df's columns (never its rows: no `sort=` list of values, no domain from the data), the language and
+    projection mode, and use one table."""
+    import streamlit as st
+    from streamlit import dataframe_util
+
+    from ui.i18n import lang
+
+    key = (builder.__module__, builder.__qualname__, lang(), projection_on(), tuple(df.columns),
+           tuple(str(d) for d in df.dtypes))
+    chart = _TEMPLATES.get(key, lambda: _unchecked(finish(builder(df.iloc[:0]))))
+    spec = vega_spec(chart)
+    names = list(spec.get("datasets") or {})
+    if len(names) != 1:
+        raise ValueError(f"show_frame needs a chart with one table; {builder.__qualname__} has {len(names)}")
+    spec["datasets"][names[0]] = dataframe_util.convert_anything_to_arrow_bytes(df)
+    kwargs.setdefault("width", "stretch")
+    shown = st.vega_lite_chart(spec=spec, **kwargs)
+    if save:
+        _save_buttons(chart, data=df)
+    return shown
+
+
+def _unchecked(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
+    """The chart, converted without the schema check when VALIDATE is off (see VALIDATE)."""
+    if not VALIDATE:
+        object.__setattr__(chart, "to_dict", functools.partial(type(chart).to_dict, chart, validate=False))
+    return chart
 
 
 def save_buttons(chart: alt.TopLevelMixin) -> None:

@@ -16,7 +16,7 @@ from model_backend.pipeline import kv_bytes_per_position
 from model_backend.sampling_views import find_loop
 from model_backend.text import visible
 from ui import backend, finish_reasons
-from ui.charts import OKABE_ITO, PRIMARY, cached_chart, projection_on, show
+from ui.charts import OKABE_ITO, PRIMARY, projection_on, show_frame
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
 from ui.nav import decoding_link
@@ -28,6 +28,7 @@ ESCAPES = (("\\n", "\n"), ("\\t", "\t"))
 STOP_PRESETS = ["\\n", ".", "\\n\\n"]
 CHOSEN = OKABE_ITO[1]
 ROW = 35  # table row height in px, so a table's height fits its rows exactly
+STEP_ROWS = 5  # the steps table's height grows by this many rows at a time
 STOP_LINK = "loop_stop_link"  # the stop sequences in a link, as JSON (the multiselect holds a list)
 MAX_STOPS, MAX_STOP_CHARS = 8, 50  # what a link may carry as stop sequences
 
@@ -174,9 +175,8 @@ def reset_run(prompt: str, params: mb.SamplingParams) -> None:
     st.session_state.setdefault("loop_runs", OrderedDict()).pop(run_key(prompt, params), None)
 
 
-@cached_chart
-def candidates_chart(step: mb.Step) -> alt.Chart:
-    """The step's top-10 candidates, the chosen one in another colour (added if it was not in the top 10)."""
+def candidates_rows(step: mb.Step) -> pd.DataFrame:
+    """The step's top-10 candidates, the chosen one added if it was not in the top 10: the candidates chart's rows."""
     rows = [(c.id, c.text, c.prob) for c in step.top]
     if step.token.id not in [r[0] for r in rows]:
         rows.append((step.token.id, step.token.text, step.prob))
@@ -184,14 +184,21 @@ def candidates_chart(step: mb.Step) -> alt.Chart:
     for token_id, text, _ in rows:  # two tokens can look alike: keep every bar
         label = visible(text) or "∅"
         labels.append(label if label not in labels else f"{label} #{token_id}")
-    df = pd.DataFrame({
+    return pd.DataFrame({
+        "order": range(len(rows)),
         "token": labels,
         "prob": [p for _, _, p in rows],
         "shown": [fmt_pct(p) for _, _, p in rows],
         "chosen": [t("loop.cand.chosen") if i == step.token.id else t("loop.cand.other") for i, _, _ in rows],
     })
+
+
+def candidates_chart(df: pd.DataFrame) -> alt.Chart:
+    """The candidates as bars in the rows' order, the chosen one in another colour. Drawn with `show_frame`:
+    the spec does not depend on the rows, so a new step only sends new rows."""
     base = alt.Chart(df).encode(
-        y=alt.Y("token:N", sort=labels, title=None, axis=alt.Axis(labelLimit=140)),
+        y=alt.Y("token:N", sort=alt.EncodingSortField(field="order", op="min", order="ascending"), title=None,
+                axis=alt.Axis(labelLimit=140)),
         x=alt.X("prob:Q", title=t("loop.axis.prob"), axis=alt.Axis(format="%")),
         tooltip=[alt.Tooltip("token:N", title=t("loop.axis.token")), alt.Tooltip("shown:N", title=t("loop.axis.prob")),
                  alt.Tooltip("chosen:N", title=" ")],
@@ -217,7 +224,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}")))
-            show(candidates_chart(step))
+            show_frame(candidates_chart, candidates_rows(step))
             st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
         else:
             st.info(t("loop.empty"), icon=":material/touch_app:")
@@ -307,7 +314,14 @@ def steps_table(steps: list[mb.Step]) -> None:
         t("loop.col.ms"): [fmt_float(s.ms, 1) for s in steps],
         t("loop.col.kv"): [fmt_bytes(s.kv_cache_bytes) for s in steps],
     })
-    data_table(df, hide_index=True, row_height=ROW, height=table_height(len(df)))
+    # A key keeps the drawn table (the browser updates its rows instead of building a new grid: ~0.2 s of a
+    # "Next token" click), and set column widths spare it measuring every cell's text.
+    widths = dict(zip(df.columns, (60, 80, 140, 80, 70, 80, 100), strict=True))
+    # The grid's height grows STEP_ROWS rows at a time, so that not every click moves everything below it (a
+    # new layout of the page: ~0.1 s of a click). Projection mode's HTML table keeps its rows' height.
+    rows = len(df) if projection_on() else -(-len(df) // STEP_ROWS) * STEP_ROWS
+    data_table(df, hide_index=True, row_height=ROW, height=table_height(rows), key="loop_steps_table",
+               column_config={name: st.column_config.Column(width=w) for name, w in widths.items()})
     downloads(steps_frame(steps), "loop-steps", key="loop_dl_steps")
 
 
@@ -334,7 +348,18 @@ def candidates_frame(steps: list[mb.Step]) -> pd.DataFrame:
 
 
 def inspector(run: LoopRun) -> None:
-    """Look back at any step already taken: it is read from memory, never recomputed."""
+    """Look back at any step already taken: it is read from memory, never recomputed.
+
+    In an expander, closed at first and drawn only while open: a "Next token" click then does not redraw its
+    slider, text and chart (the newest step's candidates are at the top of the page already)."""
+    box = st.expander(t("loop.inspect.title"), icon=":material/history:", key="loop_inspect_open", on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        _inspect(run)
+
+
+def _inspect(run: LoopRun) -> None:
     if len(run.steps) > 1:
         n = st.slider(t("loop.inspect.pick"), 1, len(run.steps), len(run.steps), key="loop_inspect")
     else:
@@ -343,16 +368,20 @@ def inspector(run: LoopRun) -> None:
     context = run.prompt + (run.steps[n - 2].text if n > 1 else "")
     st.markdown(t("loop.inspect.context", n=n))
     model_text(context)
-    show(candidates_chart(step))
+    show_frame(candidates_chart, candidates_rows(step))
     st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
     downloads(candidates_frame(run.steps), "loop-candidates", key="loop_dl_cand")
 
 
-def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
-    df = pd.DataFrame({"step": [s.index + 1 for s in steps], "ms": [s.ms for s in steps],
-                       "phase": [t(f"loop.phase.{s.phase}") for s in steps],
-                       "shown": [fmt_float(s.ms, 1) + " ms" for s in steps]})
-    chart = alt.Chart(df).mark_bar().encode(
+def timing_rows(steps: list[mb.Step]) -> pd.DataFrame:
+    return pd.DataFrame({"step": [s.index + 1 for s in steps], "ms": [s.ms for s in steps],
+                         "phase": [t(f"loop.phase.{s.phase}") for s in steps],
+                         "shown": [fmt_float(s.ms, 1) + " ms" for s in steps]})
+
+
+def timing_bars(df: pd.DataFrame) -> alt.Chart:
+    """Each step's time, prefill and decode in two colours (drawn with `show_frame`)."""
+    return alt.Chart(df).mark_bar().encode(
         x=alt.X("step:O", title=t("loop.axis.step"), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("ms:Q", title=t("loop.axis.ms")),
         color=alt.Color("phase:N", scale=alt.Scale(domain=[t("loop.phase.prefill"), t("loop.phase.decode")],
@@ -361,16 +390,24 @@ def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
         tooltip=[alt.Tooltip("step:O", title=t("loop.axis.step")), alt.Tooltip("phase:N", title=t("loop.col.phase")),
                  alt.Tooltip("shown:N", title=t("loop.axis.ms"))],
     ).properties(height=300)
-    show(chart)
+
+
+def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
+    show_frame(timing_bars, timing_rows(steps))
     decode = sorted(s.ms for s in steps if s.phase == "decode")
     median = decode[len(decode) // 2] if decode else 0.0
     st.caption(t("loop.time.caption", n=fmt_int(n_prompt), prefill=fmt_float(steps[0].ms, 0),
                  per=fmt_float(steps[0].ms / n_prompt, 0), decode=fmt_float(median, 0)))
 
 
-def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
-    df = pd.DataFrame({"positions": [n_prompt + s.index for s in steps], "bytes": [s.kv_cache_bytes for s in steps],
-                       "shown": [fmt_bytes(s.kv_cache_bytes) for s in steps]})
+def kv_rows(steps: list[mb.Step], n_prompt: int) -> pd.DataFrame:
+    return pd.DataFrame({"positions": [n_prompt + s.index for s in steps],
+                         "bytes": [s.kv_cache_bytes for s in steps],
+                         "shown": [fmt_bytes(s.kv_cache_bytes) for s in steps]})
+
+
+def kv_line(df: pd.DataFrame) -> alt.LayerChart:
+    """The KV cache's size against the positions it holds (drawn with `show_frame`)."""
     base = alt.Chart(df).encode(
         x=alt.X("positions:Q", title=t("loop.axis.positions"), scale=alt.Scale(zero=False),
                 axis=alt.Axis(tickMinStep=1, format="d")),
@@ -378,8 +415,11 @@ def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
         tooltip=[alt.Tooltip("positions:Q", title=t("loop.axis.positions")),
                  alt.Tooltip("shown:N", title=t("loop.axis.bytes"))],
     )
-    chart = base.mark_line(color=PRIMARY) + base.mark_point(color=PRIMARY, filled=True, size=50)
-    show(chart.properties(height=300))
+    return (base.mark_line(color=PRIMARY) + base.mark_point(color=PRIMARY, filled=True, size=50)).properties(height=300)
+
+
+def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
+    show_frame(kv_line, kv_rows(steps, n_prompt))
     per = kv_bytes_per_position(info)
     st.caption(t("loop.kv.caption", per=fmt_bytes(per), layers=info.n_layers, kv=info.n_kv_heads,
                  hd=info.head_dim, dtype=info.dtype, total=fmt_bytes(steps[-1].kv_cache_bytes)))

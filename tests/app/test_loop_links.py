@@ -51,6 +51,8 @@ def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):
     assert list(steps["token"]) == list(table["token"]) == [s.token.display for s in run.steps]
     assert [f"{100 * p:.1f}%" for p in steps["prob"]] == list(table["probability"])
     assert list(steps["id"]) == [s.token.id for s in run.steps] and steps["completion"].iloc[-1] == run.steps[-1].text
+    at.session_state["loop_inspect_open"] = True  # the candidates' download is in the inspector, drawn when open
+    at.run()
     cand = both(captured, "loop-candidates")
     assert set(cand["step"]) == set(range(1, len(run.steps) + 1))
     chosen = cand[cand["chosen"].astype(str) == "True"]

@@ -47,6 +47,9 @@ def test_changing_the_view_never_recomputes_a_step():
     steps = list(_run(at).steps)
     assert len(steps) == 3
     before = _passes()
+    assert not any(s.key == "loop_inspect" for s in at.slider)  # the inspector is drawn only when opened
+    at.session_state["loop_inspect_open"] = True  # open its expander
+    at.run()
     at.slider(key="loop_inspect").set_value(1).run()
     at.text_area(key="prompt_loop").set_value(at.text_area(key="prompt_loop").value).run()
     assert not at.exception

@@ -5,6 +5,7 @@ import json
 import altair as alt
 import pandas as pd
 import pyarrow as pa
+import pytest
 
 from ui import charts
 
@@ -77,3 +78,53 @@ def test_the_stable_names_do_not_collide_with_vega_lites_own_data_sources():
     renamed["data"] = {"name": "data_0"}
     clash = _compiled_data_names(renamed)
     assert len(clash) > len(set(clash)), clash  # the test sees the clash it guards against
+
+
+def _loop_frames():
+    from ui import loop_view
+
+    cands = pd.DataFrame({"order": range(3), "token": ["Paris", " a", "∅"], "prob": [0.6, 0.3, 0.1],
+                          "shown": ["60%", "30%", "10%"], "chosen": ["chosen", "not chosen", "not chosen"]})
+    timing = pd.DataFrame({"step": [1, 2, 3], "ms": [120.5, 40.25, 38.0], "phase": ["prefill", "decode", "decode"],
+                           "shown": ["120.5 ms", "40.2 ms", "38.0 ms"]})
+    kv = pd.DataFrame({"positions": [6, 7, 8], "bytes": [1000, 1200, 1400], "shown": ["1 kB", "1.2 kB", "1.4 kB"]})
+    return [(loop_view.candidates_chart, cands), (loop_view.timing_bars, timing), (loop_view.kv_line, kv)]
+
+
+@pytest.mark.parametrize("lang,projection", [("en", False), ("pt-BR", True)])
+def test_show_frame_sends_what_show_would_and_builds_each_chart_once(monkeypatch, lang, projection):
+    """show_frame(builder, df) sends the spec and data of show(builder(df)) (the same JSON, the same Arrow table),
+    with a chart built once per builder, language and projection mode; its image has the rows too."""
+    import streamlit as st
+
+    st.session_state["lang"], st.session_state["projection"] = lang, projection
+    sent = []
+    monkeypatch.setattr(st, "vega_lite_chart", lambda spec, **kwargs: sent.append(spec))
+    for builder, df in _loop_frames():
+        built = []
+        monkeypatch.setattr(charts, "_TEMPLATES", charts.SharedMemo(8))
+        counted = lambda frame, builder=builder, built=built: built.append(len(frame)) or builder(frame)  # noqa: E731
+        counted.__module__, counted.__qualname__ = builder.__module__, builder.__qualname__
+        for rows in (df, df.iloc[:2], df):
+            charts.show_frame(counted, rows, save=False)
+            want = charts.vega_spec(charts.finish(builder(rows)))
+            got = sent.pop()
+            assert json.dumps({**got, "datasets": None}, sort_keys=True) == json.dumps(
+                {**want, "datasets": None}, sort_keys=True)
+            assert _table(got["datasets"]["tbt_0"]).equals(_table(want["datasets"]["tbt_0"]))
+        assert built == [0]  # built once, from no rows
+        template = charts._TEMPLATES.get(next(iter(charts._TEMPLATES._values)), None)
+        assert charts.image_spec(template.properties(data=df)) == charts.image_spec(charts.finish(builder(df)))
+
+
+def test_show_frame_refuses_a_chart_of_two_tables(monkeypatch):
+    import streamlit as st
+
+    st.session_state["lang"], st.session_state["projection"] = "en", False
+    monkeypatch.setattr(st, "vega_lite_chart", lambda spec, **kwargs: None)
+    def two(df):
+        rule = alt.Chart(pd.DataFrame({"x": [0.25]})).mark_rule().encode(x="x:Q")
+        return alt.layer(alt.Chart(df).mark_bar().encode(x="p:Q"), rule)
+
+    with pytest.raises(ValueError, match="one table"):
+        charts.show_frame(two, pd.DataFrame({"p": [0.5, 0.3, 0.2]}), save=False)

@@ -83,3 +83,59 @@ def test_entropy_and_kept_count():
     assert entropy_bits(torch.tensor([0.5, 0.5, 0.0])) == pytest.approx(1.0)
     assert entropy_bits(torch.full((8,), 1 / 8)) == pytest.approx(3.0)
     assert kept_count(torch.tensor([[1.0, float("-inf"), 0.0]])) == 2
+
+
+def _top_p_cases():
+    """Scores as the loop sees them (Gemma's 262,144 logits, scaled by a temperature), ties, -inf and edge rows."""
+    gen = torch.Generator().manual_seed(7)
+    gemma = torch.randn((1, 262_144), generator=gen) * 3.0
+    tied = torch.round(torch.randn((1, 5_000), generator=gen) * 4) / 2  # steps of 0.5: many ties at any cut
+    after_top_k = gemma.clone()
+    after_top_k[after_top_k < torch.topk(after_top_k, 40).values[0, -1]] = -float("inf")  # as after TopKLogitsWarper
+    return {"gemma": gemma, "gemma/0.7": gemma / 0.7, "float64": gemma.double(), "tied": tied,
+            "after_top_k": after_top_k, "all_equal": torch.zeros((1, 1000)),
+            "small_tie_at_cut": torch.log(torch.tensor([[0.4, 0.2, 0.2, 0.1, 0.1]]))}
+
+
+def test_sort_free_top_p_equals_transformers_top_p_bit_for_bit(monkeypatch):
+    """The same tensor as TopPLogitsWarper (torch.equal: same ops on the same machine, so no tolerance), and the
+    sort-free path really taken where no ties sit across the cut (else the test would compare the library to itself)."""
+    from model_backend.sampling import SortFreeTopPLogitsWarper
+
+    library = TopPLogitsWarper.__call__
+    used_library = []
+    monkeypatch.setattr(TopPLogitsWarper, "__call__", lambda self, ids, s: used_library.append(1) or library(self, ids, s))
+    ctx = torch.zeros((1, 0), dtype=torch.long)
+    fast = 0
+    for name, scores in _top_p_cases().items():
+        for p in (0.05, 0.3, 0.5, 0.8, 0.9, 0.95, 0.99):
+            for keep in (1, 3):
+                before = scores.clone()
+                used_library.clear()
+                got = SortFreeTopPLogitsWarper(p, min_tokens_to_keep=keep)(ctx, scores)
+                taken_fast = not used_library
+                expected = library(TopPLogitsWarper(p, min_tokens_to_keep=keep), ctx, scores.clone())
+                assert torch.equal(scores, before), name  # the input is not changed
+                assert got.dtype == expected.dtype and torch.equal(got, expected), (name, p, keep)
+                fast += taken_fast
+                if name.startswith("gemma") or name == "float64":
+                    assert taken_fast, (name, p, keep)
+    assert fast >= 40
+
+
+def test_sort_free_top_p_falls_back_for_ties_across_the_cut_and_batches():
+    from model_backend.sampling import SortFreeTopPLogitsWarper
+
+    ctx = torch.zeros((1, 0), dtype=torch.long)
+    scores = torch.log(torch.tensor([[0.4, 0.2, 0.2, 0.1, 0.1]]))  # at p = 0.85, one of the two 0.1s goes
+    got = SortFreeTopPLogitsWarper(0.85)(ctx, scores)
+    assert torch.equal(got, TopPLogitsWarper(0.85)(ctx, scores.clone()))
+    assert int(torch.isinf(got).sum()) == 1
+    batch = torch.randn((3, 100), generator=torch.Generator().manual_seed(1))
+    assert torch.equal(SortFreeTopPLogitsWarper(0.7)(ctx, batch), TopPLogitsWarper(0.7)(ctx, batch.clone()))
+
+
+def test_the_chain_uses_the_sort_free_top_p():
+    from model_backend.sampling import SortFreeTopPLogitsWarper
+
+    assert isinstance(dict(build_chain(SamplingParams(top_p=0.9)))["top_p"], SortFreeTopPLogitsWarper)

@@ -141,6 +141,7 @@ STRINGS = {
     "loop.col.rank": ("colocação", "rank"),
     "loop.col.ms": ("tempo (ms)", "time (ms)"),
     "loop.col.kv": ("KV cache", "KV cache"),
+    "loop.inspect.title": ("Rever um passo já dado", "Look back at a step already taken"),
     "loop.inspect.pick": ("Ver o passo", "Look at step"),
     "loop.inspect.context": ("**Entrada do passo {n}** (o que o modelo leu):", "**Input of step {n}** (what the model read):"),
     # timing and KV cache (seed 000, "A conexão com prefill, decode e KV cache")
