@@ -51,13 +51,13 @@ def tcp_listener(bind: Callable[[str, int, int], socket.socket]) -> Callable[[st
     return bind_tcp
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, app: Path = APP) -> None:
     PagesManager.uses_pages_directory = False  # app.py's st.navigation is the only page registry
     if hasattr(starlette_server, "_bind_socket"):  # Streamlit 1.67's name; see the module's text
         starlette_server._bind_socket = tcp_listener(starlette_server._bind_socket)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls
         bootstrap._install_config_watchers = lambda flag_options: None
-    sys.argv = ["streamlit", "run", str(APP), *(sys.argv[1:] if argv is None else argv)]
+    sys.argv = ["streamlit", "run", str(app), *(sys.argv[1:] if argv is None else argv)]
     cli.main()
 
 
