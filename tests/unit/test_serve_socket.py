@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from concurrent.futures import ThreadPoolExecutor
 
 from streamlit.web.server.starlette import starlette_server
 
@@ -36,7 +37,8 @@ def _nodelay_of_accepted(bind) -> tuple[int, socket.socket]:
             server.close()
             await server.wait_closed()
 
-    return asyncio.run(run()), listener
+    with ThreadPoolExecutor(1) as pool:  # its own thread: the browser tests' Playwright keeps a loop running here
+        return pool.submit(asyncio.run, run()).result(timeout=30), listener
 
 
 def test_streamlit_bind_alone_leaves_nagle_on():
