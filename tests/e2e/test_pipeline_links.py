@@ -54,6 +54,8 @@ def test_a_panel_control_reruns_its_panel_and_the_link_follows(browser, server_u
         page.get_by_text("Link to this view").first.click()
         code = page.locator('[data-testid="stText"]').last
         code.wait_for(timeout=30_000)
+        page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stText"]')]
+            .some(e => e.innerText.includes('mlp=5'))""", timeout=60_000)  # the fragment's rerun wrote the link
         texts = [c.inner_text() for c in page.locator('[data-testid="stText"]').all()]
         assert "mlp=5" in code.inner_text() and "layer=6" in code.inner_text(), texts
         assert sum("/pipeline?" in text for text in texts) == 1, texts  # one link: the rerun replaced it
