@@ -1,7 +1,7 @@
 """Start the Streamlit server for app.py: `python -m ui.serve [streamlit options]`.
 
 `make run`, the Dockerfile and the tests start the app through this module rather than bare
-`streamlit run app.py`, for one reason: Streamlit still auto-discovers a `pages/` folder (its older
+`streamlit run app.py`. First: Streamlit still auto-discovers a `pages/` folder (its older
 multipage mode) until app.py has called st.navigation once in the process. On a fresh server, a
 visitor arriving by a deep link such as /temperature would get that page run alone, without
 app.py's sidebar, language or theme. Turning the old mode off before the server starts fixes it.
