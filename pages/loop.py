@@ -39,6 +39,7 @@ def controls() -> mb.SamplingParams:
 
 def render() -> None:
     intro("loop")
+    st.html(view.window_css())  # our own static CSS: the steps window keeps its height
     links = view.link_params(backend.settings().max_new_tokens)
     from_link = view.restore_link(links)  # before any widget exists
     view.publish_link(links)  # a notice here, at the top, if the link had bad values

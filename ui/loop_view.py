@@ -21,6 +21,7 @@ from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
 from ui.nav import decoding_link
 from ui.share import Param, publish, restore, share_box
+from ui.untrusted import escape_frame
 from ui.widgets import data_table, model_text
 
 MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
@@ -28,7 +29,8 @@ ESCAPES = (("\\n", "\n"), ("\\t", "\t"))
 STOP_PRESETS = ["\\n", ".", "\\n\\n"]
 CHOSEN = OKABE_ITO[1]
 ROW = 35  # table row height in px, so a table's height fits its rows exactly
-STEP_ROWS = 5  # the steps table's height grows by this many rows at a time
+STEP_WINDOW = 10  # the steps table shows the newest this many steps
+TABLE_ROW, TABLE_ROW_PROJECTION = 32, 50  # an st.table row's height in px at 1280 px (Chromium), normal and projection
 STOP_LINK = "loop_stop_link"  # the stop sequences in a link, as JSON (the multiselect holds a list)
 MAX_STOPS, MAX_STOP_CHARS = 8, 50  # what a link may carry as stop sequences
 
@@ -304,8 +306,9 @@ def greedy_loop_panel(prompt: str, result: mb.Generation) -> None:
     decoding_link(prompt, "loop")
 
 
-def steps_table(steps: list[mb.Step]) -> None:
-    df = pd.DataFrame({
+def steps_rows(steps: list[mb.Step]) -> pd.DataFrame:
+    """The steps table's rows as the reader sees them, one per step."""
+    return pd.DataFrame({
         t("loop.col.step"): [s.index + 1 for s in steps],
         t("loop.col.phase"): [t(f"loop.phase.{s.phase}") for s in steps],
         t("loop.col.token"): [s.token.display for s in steps],
@@ -314,15 +317,33 @@ def steps_table(steps: list[mb.Step]) -> None:
         t("loop.col.ms"): [fmt_float(s.ms, 1) for s in steps],
         t("loop.col.kv"): [fmt_bytes(s.kv_cache_bytes) for s in steps],
     })
-    # A key keeps the drawn table (the browser updates its rows instead of building a new grid: ~0.2 s of a
-    # "Next token" click), and set column widths spare it measuring every cell's text.
-    widths = dict(zip(df.columns, (60, 80, 140, 80, 70, 80, 100), strict=True))
-    # The grid's height grows STEP_ROWS rows at a time, so that not every click moves everything below it (a
-    # new layout of the page: ~0.1 s of a click). Projection mode's HTML table keeps its rows' height.
-    rows = len(df) if projection_on() else -(-len(df) // STEP_ROWS) * STEP_ROWS
-    data_table(df, hide_index=True, row_height=ROW, height=table_height(rows), key="loop_steps_table",
-               column_config={name: st.column_config.Column(width=w) for name, w in widths.items()})
+
+
+def steps_table(steps: list[mb.Step]) -> None:
+    """The newest STEP_WINDOW steps, oldest first, so the step just taken is always the bottom row; every step
+    is in the "All steps" table below it, in the inspector and in the files.
+
+    A plain table (st.table) of at most STEP_WINDOW rows in a box of constant height: a "Next token" click sends
+    and lays out the same few rows whatever the step, and moves nothing below it. (A canvas grid of every step
+    cost about 170 ms of a click in the browser, and its newest row fell below its fold after eleven steps.)"""
+    shown = steps[-STEP_WINDOW:]
+    with st.container(key="loop_steps_window"):  # window_css() keeps its height from the first step on
+        st.table(escape_frame(steps_rows(shown)), hide_index=True)  # st.table reads Markdown: cells escaped
+    if len(steps) > len(shown):
+        st.caption(t("loop.steps.window", shown=len(shown), n=len(steps)))
+    box = st.expander(t("loop.steps.all"), icon=":material/table_rows:", key="loop_steps_all_open", on_change="rerun")
+    if box.open:  # drawn only while open: a click does not send every step again for a closed box
+        with box:
+            data_table(steps_rows(steps), hide_index=True, row_height=ROW, height=table_height(len(steps)))
     downloads(steps_frame(steps), "loop-steps", key="loop_dl_steps")
+
+
+def window_css() -> str:
+    """Our own static CSS: the steps window is as tall as STEP_WINDOW rows from the first step on, wherever its rows
+    keep to one line (wider than a phone), so the first clicks do not move everything below it either."""
+    row = TABLE_ROW_PROJECTION if projection_on() else TABLE_ROW
+    return ("<style>@media (min-width: 641px) { .st-key-loop_steps_window { min-height: "
+            f"{(STEP_WINDOW + 1) * row + 2}px; }} }}</style>")
 
 
 def steps_frame(steps: list[mb.Step]) -> pd.DataFrame:

@@ -114,25 +114,58 @@ def test_a_20000_character_prompt_is_cut_with_a_message_and_still_steps():
 
 def test_html_from_the_model_is_shown_as_text_in_both_modes():
     """The real model writes <strong> after "Olá, mundo!" (tests/integration/test_real_model.py). The page shows
-    it verbatim in st.code and in the steps table; in projection mode the table's cells reach Markdown only
-    escaped, and no Markdown element on the page carries it."""
+    it verbatim in st.code, in the steps window (st.table, whose cells reach Markdown only escaped) and in the
+    "All steps" table; no Markdown element on the page carries it."""
     from tests.app.link_helpers import open_link, tables
     from tests.markdown_check import unescaped
+    from ui.loop_view import STEP_WINDOW
 
     for projection in ("0", "1"):
-        at = open_link("loop", {"prompt": "Olá, mundo!", "temperature": "0", "max_new": "24", "lang": "en",
+        # 16 tokens: float32 writes <strong> at the 15th, bfloat16 at the 8th (and </strong> at the 13th), so the
+        # window of the newest 10 holds one in either precision
+        at = open_link("loop", {"prompt": "Olá, mundo!", "temperature": "0", "max_new": "16", "lang": "en",
                                 "projection": projection})
         _button(at, BUTTONS["en"][1]).click().run()
         assert not at.exception
         run = _run(at)
         assert "<strong>" in run.result.completion
         assert any(c.value == "Olá, mundo!" + run.result.completion for c in at.code)  # the text, verbatim
-        table = next(df for df in tables(at) if "token" in df.columns)
-        assert list(table["token"]) == [s.token.display for s in run.steps]  # what the reader sees
-        assert "<strong>" in "".join(table["token"])
+        window = next(df for df in tables(at) if "phase" in df.columns)
+        assert list(window["token"]) == [s.token.display for s in run.steps[-STEP_WINDOW:]]  # what the reader sees
+        at.session_state["loop_steps_all_open"] = True  # "All steps": every step, drawn while open
+        at.run()
+        every = [df for df in tables(at) if "phase" in df.columns]  # the window and "All steps"
+        full = max(every, key=len)
+        assert len(every) == 2 and list(full["token"]) == [s.token.display for s in run.steps]
+        assert "<strong>" in "".join(full["token"])
         cells = [v for t in at.table for col in t.value.columns for v in t.value[col] if isinstance(v, str)]
-        assert (projection == "1") == any("strong" in v for v in cells)
+        assert any("strong" in v for v in cells)  # the steps window is an st.table in both modes
         for cell in cells:
             assert "<" not in unescaped(cell), cell  # "\\<": the renderer shows "<" and never reads a tag
         for source in [m.value for m in at.markdown] + [c.value for c in at.caption]:
             assert "strong>" not in source, source
+
+
+def test_the_steps_window_holds_the_newest_steps_and_all_steps_holds_every_one():
+    """The steps window shows the newest STEP_WINDOW steps, oldest first (the step just taken is the bottom row),
+    says how many it leaves out, and "All steps" (drawn only while open) holds every one."""
+    from tests.app.link_helpers import open_link, tables
+    from ui.loop_view import STEP_WINDOW
+
+    at = open_link("loop", {"prompt": "O gato", "temperature": "0", "max_new": str(STEP_WINDOW + 3), "lang": "en"})
+    for n in (1, STEP_WINDOW + 2):
+        while len(_run(at).steps) < n:
+            _button(at, "Next token").click().run()
+            assert not at.exception
+        steps = _run(at).steps
+        window = [df for df in tables(at) if "phase" in df.columns]
+        assert len(window) == 1  # "All steps" is closed: not drawn
+        assert list(window[0]["step"]) == [s.index + 1 for s in steps[-STEP_WINDOW:]]
+        assert list(window[0]["token"]) == [s.token.display for s in steps[-STEP_WINDOW:]]
+        left_out = [c.value for c in at.caption if "steps;" in c.value]
+        assert left_out == ([f"The newest {STEP_WINDOW} of {n} steps; every one is under \"All steps\" just below."]
+                            if n > STEP_WINDOW else [])
+    at.session_state["loop_steps_all_open"] = True
+    at.run()
+    full = max((df for df in tables(at) if "phase" in df.columns), key=len)
+    assert list(full["step"]) == list(range(1, STEP_WINDOW + 3))

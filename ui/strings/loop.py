@@ -134,6 +134,9 @@ STRINGS = {
     ),
     # steps
     "loop.steps.title": ("Cada volta do loop", "Each turn of the loop"),
+    "loop.steps.window": ("Os {shown} passos mais recentes de {n}; todos estão em \"Todos os passos\", logo abaixo.",
+                          "The newest {shown} of {n} steps; every one is under \"All steps\" just below."),
+    "loop.steps.all": ("Todos os passos", "All steps"),
     "loop.col.step": ("passo", "step"),
     "loop.col.phase": ("fase", "phase"),
     "loop.col.token": ("token", "token"),
