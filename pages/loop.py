@@ -120,6 +120,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
             view.kv_chart(run.steps, len(tr.tokens), tr.info)
         st.subheader(t("compute.title"))
         compute_view.answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
+    run.look_ahead()  # the next step's pass runs while the visitor reads this one
 
 
 def positions(prompt: str, params: mb.SamplingParams) -> None:

@@ -5,6 +5,7 @@ import json
 import textwrap
 from collections import OrderedDict
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import altair as alt
@@ -131,6 +132,12 @@ def run_key(prompt: str, params: mb.SamplingParams) -> tuple:
     return backend.current_model(), backend.current_dtype(), prompt, params
 
 
+# Where the step after the one on screen is computed while the visitor looks (LoopRun.look_ahead). Each pass
+# still queues for the model's first-come-first-served lock; the threads only wait there, so there are enough
+# of them for every visitor of a class to have one step in the queue.
+AHEAD = ThreadPoolExecutor(max_workers=32, thread_name_prefix="loop-ahead")
+
+
 @dataclass
 class LoopRun:
     """One visitor's run of the loop: the live generator (holding its KV cache) and every step taken."""
@@ -140,18 +147,20 @@ class LoopRun:
     steps: list[mb.Step] = field(default_factory=list)
     result: mb.Generation | None = None
     gen: Iterator | None = None
+    ahead: Future | None = None  # the generator's next item, being computed since the last step was shown
 
     @property
     def done(self) -> bool:
         return self.result is not None
 
     def advance(self) -> mb.Step | None:
-        """Take exactly one step (one forward pass). Returns None when the loop has already ended."""
+        """Take exactly one step (one forward pass, or the one computed ahead). None when the loop has ended."""
         if self.done:
             return None
         if self.gen is None:
             self.gen = backend.iter_generation(self.prompt, self.params)
-        event = next(self.gen)
+        ahead, self.ahead = self.ahead, None
+        event = ahead.result() if ahead is not None else next(self.gen)  # the same item either way
         if isinstance(event, mb.Generation):
             self.result, self.gen = event, None
             return None
@@ -159,6 +168,14 @@ class LoopRun:
         if event.finish_reason:  # the loop says on its last step why it ends
             self.result, self.gen = next(self.gen), None  # the generator only wraps up: no forward pass
         return event
+
+    def look_ahead(self) -> None:
+        """Start the next step now, in a thread, while the visitor reads this one: a "Next token" click then only
+        shows it. The step is the generator's next item, the same token (the same seed, the same draw) and the
+        same numbers as a step computed on the click; its time is its own pass's. Only for a run the visitor has
+        started, one step ahead at most."""
+        if self.steps and not self.done and self.gen is not None and self.ahead is None:
+            self.ahead = AHEAD.submit(next, self.gen)
 
 
 def current_run(prompt: str, params: mb.SamplingParams) -> LoopRun:

@@ -23,20 +23,45 @@ def _run(at):
 
 @pytest.mark.parametrize("lang, title", [("pt-BR", "O loop autoregressivo"), ("en", "The autoregressive loop")])
 def test_next_token_steps_once_in_both_languages(lang, title):
+    """One step is one forward pass. The first click runs the prefill; once a step is shown the next one is
+    computed ahead (LoopRun.look_ahead), so the next click shows it without a pass of its own, and starts one."""
     at = run_page("loop", lang=lang)
     assert not at.exception and title in texts(at)
     prompt = at.text_area(key="prompt_loop").value
     before = _passes()
     _button(at, BUTTONS[lang][0]).click().run()
     assert not at.exception
-    assert _passes() == before + 1  # one step = one forward pass (the prefill)
     run = _run(at)
     assert len(run.steps) == 1 and run.steps[0].phase == "prefill"
     assert any(c.value == prompt + run.steps[0].text for c in at.code)  # the growing text
+    assert run.ahead is not None
+    ahead = run.ahead.result(timeout=60)  # the second step, computed while the visitor reads the first
+    assert _passes() == before + 2 and ahead.index == 1 and ahead.phase == "decode"
     _button(at, BUTTONS[lang][0]).click().run()
     assert not at.exception
-    assert _passes() == before + 2 and len(_run(at).steps) == 2 and _run(at).steps[1].phase == "decode"
+    assert len(_run(at).steps) == 2 and _run(at).steps[1] is ahead  # shown, not computed again
     assert any(c.value == prompt + _run(at).steps[1].text for c in at.code)
+    _run(at).ahead.result(timeout=60)
+    assert _passes() == before + 3  # the third step, ahead
+
+
+def test_steps_computed_ahead_are_the_steps_the_loop_makes():
+    """A run clicked through step by step (each step after the first computed ahead) makes the tokens, the
+    probabilities and the finish reason that one uninterrupted run of the loop makes with the same seed (the
+    same process and threads: the same pass, so equal to the last bit; 1e-6 leaves room for nothing else)."""
+    import model_backend as mb
+
+    at = run_page("loop", lang="en")
+    at.number_input(key="loop_max_new").set_value(6).run()
+    while not _run(at).done:
+        _button(at, "Next token").click().run()
+        assert not at.exception
+    run = _run(at)
+    assert run.ahead is None  # nothing is computed after the last step
+    whole = mb.generate(backend.bundle_for(), run.prompt, run.params)
+    assert [s.token.id for s in run.steps] == [s.token.id for s in whole.steps]
+    assert [s.prob for s in run.steps] == pytest.approx([s.prob for s in whole.steps], abs=1e-6)
+    assert run.result.finish_reason == whole.finish_reason == "length" and run.result.completion == whole.completion
 
 
 def test_changing_the_view_never_recomputes_a_step():
