@@ -174,7 +174,7 @@ def first_page(repeat: int) -> None:
     """From starting the server to the first page rendered in headless Chromium (warm cache)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import _free_port
+    from tests.conftest import free_port
 
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -182,7 +182,7 @@ def first_page(repeat: int) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=flags)
         for _ in range(repeat):
-            port = _free_port()
+            port = free_port()
             t = time.perf_counter()
             proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.port", str(port),
                                      "--server.address", "127.0.0.1"], cwd=ROOT, stdout=subprocess.DEVNULL,

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 import psutil  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
-from tests.conftest import _free_port  # noqa: E402
+from tests.conftest import free_port  # noqa: E402
 from ui.nav import available  # noqa: E402
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -126,7 +126,7 @@ async def train(page) -> dict:
 
 
 async def run(sessions: int, shared: bool = False) -> dict:
-    port = _free_port()
+    port = free_port()
     log_path = ROOT / "artifacts" / "loadtest-server.log"
     log_path.parent.mkdir(exist_ok=True)
     log = open(log_path, "w")
