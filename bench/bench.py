@@ -207,6 +207,15 @@ def first_page(repeat: int) -> None:
     record("rss_mb_model_loaded", rss, "MB", note="server resident memory after the first page (bf16)")
 
 
+def machine_meta() -> dict:
+    """The date and the machine (bench/machine.py: the CPU, torch's kernel level, bfloat16's fast path)."""
+    from bench.machine import describe
+
+    machine = (f"{platform.machine()}, {os.cpu_count()} CPU cores, {psutil.virtual_memory().total / 2**30:.0f} GiB, "
+               + ("cuda" if torch.cuda.is_available() else "no GPU"))
+    return {"date": time.strftime("%Y-%m-%d"), "machine": machine, **describe()}
+
+
 STEPS = {"first_prepare": first_prepare, "cached_load": cached_load, "decode": None, "slider": slider_rerun,
          "grok": grok, "first_page": first_page}
 
@@ -228,16 +237,15 @@ def main() -> None:
             fn(max(1, args.repeat - 1))
         else:
             fn(args.repeat)
-    loadtest = ROOT / "bench" / "loadtest.json"
-    meta = {"date": time.strftime("%Y-%m-%d"), "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, "
-            f"{psutil.virtual_memory().total / 2**30:.0f} GiB, no GPU" if not torch.cuda.is_available() else "cuda"}
-    out = {"meta": meta, "figures": RESULTS}
-    if loadtest.exists():
-        out["loadtest"] = json.loads(loadtest.read_text())
-    for name, key in (("loadtest-shared.json", "loadtest_shared_prompt"), ("loadtest-10.json", "loadtest_10_sessions")):
+    path = ROOT / "bench" / "results.json"
+    out = json.loads(path.read_text()) if path.exists() else {}  # other scripts' keys (visit_cost, ...) stay
+    out["meta"] = machine_meta()
+    out["figures"] = RESULTS
+    for name, key in (("loadtest.json", "loadtest"), ("loadtest-shared.json", "loadtest_shared_prompt"),
+                      ("loadtest-10.json", "loadtest_10_sessions")):
         if (ROOT / "bench" / name).exists():
             out[key] = json.loads((ROOT / "bench" / name).read_text())
-    (ROOT / "bench" / "results.json").write_text(json.dumps(out, indent=1))
+    path.write_text(json.dumps(out, indent=1))
     print("\nwrote bench/results.json")
 
 

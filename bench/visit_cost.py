@@ -220,8 +220,10 @@ async def measure(args) -> dict:
         print(f"server {url}, pid {server.pid}; warming up (both models load once)", flush=True)
         for page in pages:
             await visit(url, page, query_for(page, "Aquecimento do servidor", "pt-BR"), timeout=900)
-        out: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(), "pages": pages,
-                     "goals": GOALS, "rss_mb_warm": proc.memory_info().rss / 1e6}
+        from bench.machine import describe
+
+        out: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(), "machine": describe(),
+                     "pages": pages, "goals": GOALS, "rss_mb_warm": proc.memory_info().rss / 1e6}
         out["server_idle_cpu_s_per_s"] = server_idle_cpu(proc)
         print(f"idle server: {out['server_idle_cpu_s_per_s']:.4f} CPU-s per s", flush=True)
         if "cost" not in args.skip:
