@@ -14,7 +14,6 @@ import asyncio
 import json
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 import psutil  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
-from tests.conftest import free_port  # noqa: E402
+from bench.protoload import start_server, stop_server  # noqa: E402
 from ui.nav import available  # noqa: E402
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -126,13 +125,10 @@ async def train(page) -> dict:
 
 
 async def run(sessions: int, shared: bool = False) -> dict:
-    port = free_port()
+    # started as `make run` does, and visited only once it answers /_stcore/health (without that wait a
+    # visitor could reach the port before the server listened: every visit of a run failed once that way)
     log_path = ROOT / "artifacts" / "loadtest-server.log"
-    log_path.parent.mkdir(exist_ok=True)
-    log = open(log_path, "w")
-    server = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.port", str(port), "--server.address",
-                               "127.0.0.1"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    server, url, log = start_server(log_path=log_path)
     proc = psutil.Process(server.pid)
     pages = [n for n, _ in available()]
     # shared: the classroom case, everyone opens the teacher's link (one prompt, so the cache serves most)
@@ -154,9 +150,7 @@ async def run(sessions: int, shared: bool = False) -> dict:
             await browser.close()
         rss_after = proc.memory_info().rss / 1e6
     finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
+        stop_server(server, log)
     ready = sorted(r["ready_s"] for r in results if "ready_s" in r)
     loads = re.findall(r"Loaded (\S+) on (\S+) as (\S+)", log_path.read_text())
     report = {
