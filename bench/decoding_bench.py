@@ -24,6 +24,7 @@ import torch  # noqa: E402
 
 import model_backend as mb  # noqa: E402
 from model_backend import decoding as dec  # noqa: E402
+from model_backend.hardware import describe  # noqa: E402
 
 PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
 OUT = ROOT / "assets" / "decoding" / "results.json"
@@ -80,6 +81,7 @@ def write(args, bundle, results, per_prompt, started, cpu0, done: bool) -> None:
     out = {
         "date": date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, torch {torch.__version__}",
+        "cpu": describe()["cpu"], "cpu_capability": describe()["cpu_capability"],
         "model": bundle.info.name, "dtype": bundle.info.dtype,
         "settings": {"tokens": args.tokens, "width": args.width, "samples": args.samples, "top_k": dec.TOP_K,
                      "top_p": dec.TOP_P, "ngram": dec.NGRAM, "similarity_ngram": dec.SIM_NGRAM,

@@ -22,8 +22,10 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
     else:
         c = st.columns([1.5, 1.6, 0.9, 2.1], vertical_alignment="bottom")  # the button's label fits at 1280 px
     widths = {w: fmt_int(w) for w in dec.BEAM_WIDTHS}  # precomputed: AppTest formats outside the script
+    if st.session_state.get("decoding_width") not in widths:  # a width is always picked (none put w=None in the link)
+        st.session_state["decoding_width"] = PARAMS[1].default
     width = c[0].segmented_control(t("decoding.ctl.width"), list(widths), key="decoding_width", format_func=widths.get,
-                                   help=t("decoding.ctl.width.help")) or 4
+                                   help=t("decoding.ctl.width.help"), required=True)
     new = c[1].slider(t("decoding.ctl.tokens"), dec.MIN_NEW, dec.MAX_NEW, step=10, key="decoding_tokens")
     seed = int(c[2].number_input(t("decoding.ctl.seed"), 0, 2**31 - 1, step=1, key="decoding_seed"))
     settings = (prompt, int(width), int(new), seed)
@@ -58,7 +60,7 @@ def tree(beam: dec.BeamRun | None) -> None:
         st.caption(t("decoding.tree.none"))
         return
     nodes, edges = view.tree_frames(beam)
-    key = f"decoding_tree_{beam.width}"
+    key = view.tree_key(beam)  # a click on one tree is not carried to another run's tree
     picked = view.picked_node(st.session_state.get(key, {}).get("selection", {}), nodes["id"])
     event = show(view.tree_chart(nodes, edges, picked), on_select="rerun", selection_mode="node", key=key)
     picked = view.picked_node(getattr(event, "selection", {}) if event else {}, nodes["id"])
@@ -76,12 +78,24 @@ def tree(beam: dec.BeamRun | None) -> None:
 
 
 @st.fragment
-def feedback_panel() -> None:
+def feedback_panel(panel, share) -> None:
+    """Section 3 and the link: one fragment writing into their places, so its controls rerun the panel and the
+    link follows them (`share`: the share box's place at the end of the page)."""
+    with panel:
+        feedback_section()
+    with share:
+        share_box("decoding", PARAMS)
+
+
+def feedback_section() -> None:
     st.header(t("decoding.loop.header"))
     st.markdown(t("decoding.loop.text"))
     presets = list(view.SENTENCES.values())
     st.pills(t("decoding.loop.presets"), presets, key="decoding_sentence_pick", on_change=_use_sentence)
-    c = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+    if projection_on():  # large letters: the sentence on a row of its own, so no label is cut
+        c = [st.container()] + st.columns(3, vertical_alignment="bottom")
+    else:
+        c = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
     sentence = c[0].text_input(t("decoding.loop.sentence"), key="decoding_sentence", max_chars=300)
     times = c[1].slider(t("decoding.loop.times"), 2, 15, key="decoding_times")
     shown = {r: fmt_float(r, 1) for r in (1.1, 1.2, 1.3, 1.5, 2.0)}
@@ -108,7 +122,8 @@ def feedback_panel() -> None:
     if n < times:
         st.caption(t("decoding.loop.cut", n=n, limit=fmt_int(view.LOOP_TOKENS)))
     st.caption(t("decoding.loop.caption", first=fmt_pct(raw[0]), last=fmt_pct(raw[-1]), n=n,
-                 r=fmt_float(curve.penalty, 1), pfirst=fmt_pct(pen[0]), plast=fmt_pct(pen[-1])))
+                 verdict=t(f"decoding.loop.{view.climb(raw)}"), r=fmt_float(curve.penalty, 1), pfirst=fmt_pct(pen[0]),
+                 plast=fmt_pct(pen[-1])))
 
 
 def _use_sentence() -> None:
@@ -161,13 +176,14 @@ def live(data: dict) -> None:
     index = c[0].selectbox(t("decoding.live.pick"), list(labels), key="decoding_bench_prompt", format_func=labels.get)
     if c[1].button(t("decoding.live.run"), icon=":material/replay:", key="decoding_live_go"):
         st.session_state["decoding_live_ran"] = index
+    s = data["settings"]
     if st.session_state.get("decoding_live_ran") != index:
-        st.caption(t("decoding.live.hint"))
+        st.caption(t("decoding.live.hint", dtype=data["dtype"], n=2 + 3 * s["samples"], tokens=s["tokens"]))
         return
-    now = view.compare_live(index, data)
-    data_table(view.live_frame(rows[index]["rows"], now, data["settings"]["width"]), hide_index=True,
-               width="stretch")
-    st.caption(t("decoding.live.caption"))
+    now, machine = view.compare_live(index, data)
+    data_table(view.live_frame(rows[index]["rows"], now, s["width"]), hide_index=True, width="stretch")
+    st.caption(t("decoding.live.caption", date=data["date"], dtype=data["dtype"], threads_then=data["threads"],
+                 cpu_then=view.cpu_name(data), threads_now=machine["threads"], cpu_now=view.cpu_name(machine)))
 
 
 def render() -> None:
@@ -189,9 +205,9 @@ def render() -> None:
                     icon=":material/content_cut:")
     beam = side_by_side(prompt) if prompt is not None else None
     tree(beam)
-    feedback_panel()
+    panel = st.container()  # section 3, drawn by its fragment below
     comparison()
-    share_box("decoding", PARAMS)
+    feedback_panel(panel, st.container())  # and the link, at the end of the page
     next_page_link("decoding")
 
 

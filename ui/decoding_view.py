@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from model_backend import decoding as dec
+from model_backend.hardware import describe
 from ui import backend
 from ui.charts import OKABE_ITO, projection_on
 from ui.i18n import fmt_float, fmt_pct, t
@@ -161,24 +162,33 @@ def _compare(spec: str, dtype: str, prompt: str, new: int, width: int, seed: int
     return {s: r.row(s) for s in dec.STRATEGIES}
 
 
-def compare_live(index: int, shipped: dict) -> dict:
-    """The bench's run of one shipped prompt, now, with the bench's settings and seed."""
+def compare_live(index: int, shipped: dict) -> tuple[dict, dict]:
+    """The bench's run of one shipped prompt, now, with the bench's settings, seed and dtype (the table's numbers
+    come from that dtype). Returns (the rows per strategy, this machine as hardware.describe() says)."""
     s = shipped["settings"]
-    bundle = backend.bundle_for()
+    dtype = shipped["dtype"]
+    bundle = backend.bundle_for(dtype)
     bar = st.progress(0.0)
     total = 3 * s["tokens"]
     seen = [0]
 
     def step(_n: int) -> None:  # three generate() calls one after another: one bar over all of them
         seen[0] += 1
-        outside_cache(bar.progress, min(seen[0] / total, 1.0), text=t("decoding.progress", what="bench",
-                                                                     n=min(seen[0], total), total=total))
+        outside_cache(bar.progress, min(seen[0] / total, 1.0),
+                      text=t("decoding.progress", what=t("decoding.progress.bench"), n=min(seen[0], total), total=total))
     try:
         with backend.queue_notice(bundle):
-            return _compare(backend.current_model(), backend.current_dtype(), bench_prompts()[index]["text"],
+            rows = _compare(backend.current_model(), dtype, bench_prompts()[index]["text"],
                             s["tokens"], s["width"], index, s["samples"], bundle, step)
     finally:
         bar.empty()
+    return rows, describe()
+
+
+def cpu_name(machine: dict) -> str:
+    """A CPU as the page names it: its model and torch's kernel level ("AMD EPYC, AVX512"), or what is known."""
+    parts = [machine.get("cpu"), machine.get("cpu_capability")]
+    return ", ".join(p for p in parts if p) or machine.get("machine", "?")
 
 
 def prompt_tokens(prompt: str) -> int:
@@ -318,11 +328,28 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
         x=x, y=y, color=colour, size=size, tooltip=tips).add_params(pick)
     words = alt.Chart(df).mark_text(align="left", dx=9, fontSize=13, color="#111111").encode(
         x=x, y=y, text="label:N", tooltip=tips)
-    root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": ["prompt"]})).mark_square(
+    root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": [t("decoding.tree.root")]})).mark_square(
         size=160, color="#111111").encode(x=x, y=y, tooltip=[alt.Tooltip("label:N", title=t("decoding.col.token"))])
     legend_rows = 60 if projection_on() else 30  # the legend's second row
     height = chart_height(max(320, 40 * int(df.attrs.get("rows", 8))) + legend_rows, t("decoding.tree.axis.rank"))
     return alt.layer(lines, root, dots, words).properties(height=height)
+
+
+def tree_key(run: dec.BeamRun) -> str:
+    """The tree chart's key: its width and a digest of the winning tokens, so that a node picked on one run's tree
+    (its selection, kept in session_state under the key) is not read as a node of another run's tree."""
+    import zlib
+
+    digest = zlib.crc32(repr((run.width, run.continuation.token_ids)).encode())
+    return f"decoding_tree_{run.width}_{digest:08x}"
+
+
+def climb(means: list[float]) -> str:
+    """How the feedback curve moves over the copies: "climbs" (up at every copy), "rises" (last above first, not
+    at every copy) or "flat" (not above the first). Names strings decoding.loop.{climbs, rises, flat}."""
+    if len(means) > 1 and all(b > a for a, b in zip(means, means[1:])):
+        return "climbs"
+    return "rises" if len(means) > 1 and means[-1] > means[0] else "flat"
 
 
 def picked_node(selection, node_ids) -> int | None:
@@ -376,8 +403,9 @@ def feedback_frames(curve: dec.FeedbackCurve) -> tuple[pd.DataFrame, pd.DataFram
 
 
 def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
+    # raw first, in vermilion, in both languages (without a domain the labels' alphabetical order picked the colours)
     colour = alt.Color("curve:N", title=t("decoding.loop.curve"), legend=alt.Legend(orient="top"),
-                       scale=alt.Scale(range=[OKABE_ITO[5], OKABE_ITO[0]]))
+                       scale=alt.Scale(domain=list(dict.fromkeys(means["curve"])), range=[OKABE_ITO[5], OKABE_ITO[0]]))
     x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"), axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("p:Q", title=t("decoding.loop.axis.prob"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
     mean_tips = [alt.Tooltip("curve:N", title=t("decoding.loop.curve")),

@@ -59,3 +59,34 @@ def test_hostile_text_runs_and_is_shown_as_text():
     # the feedback curve's tooltips carry the sentence's tokens as data
     fb = [f for f in frames if "token" in f.columns and "rep" in f.columns]
     assert fb and any("script" in str(v) for v in fb[0]["token"])
+
+
+def test_the_feedback_panel_moves_the_link_with_it():
+    """Section 3 is a fragment: its controls rerun it, and the link (written by the same fragment) follows them."""
+    at = open_link("decoding", {"lang": "en", "fbn": "4"})
+    assert str(query_value(at, "fbn")) == "4"
+    at.slider(key="decoding_times").set_value(9).run()
+    assert not at.exception, at.exception
+    assert str(query_value(at, "fbn")) == "9"
+    share = [t.value for t in at.text if "fbn=9" in t.value]  # the copyable link in the share box
+    assert share, [t.value for t in at.text]
+
+
+def test_the_beam_width_cannot_be_left_empty():
+    at = open_link("decoding", {"lang": "en", "w": "8"})
+    at.segmented_control(key="decoding_width").set_value(None).run()
+    assert not at.exception, at.exception
+    assert at.session_state["decoding_width"] in (4, 8, 16)
+    assert str(query_value(at, "w")) in ("4", "8", "16")
+
+
+def test_the_live_recompute_says_what_it_runs():
+    """Before its click: the table's dtype, the number of continuations and their length, all from the table."""
+    import json
+    from pathlib import Path
+
+    shipped = json.loads((Path(__file__).resolve().parents[2] / "assets" / "decoding" / "results.json").read_text())
+    at = run_page("decoding", lang="en")
+    hint = next(c.value for c in at.caption if "table's settings, seed and precision" in c.value)
+    s = shipped["settings"]
+    assert f"({shipped['dtype']})" in hint and f"{2 + 3 * s['samples']} continuations of {s['tokens']} tokens" in hint

@@ -288,3 +288,25 @@ def test_projection_mode_makes_a_chart_tall_enough_for_its_y_title(monkeypatch):
     tall = view.chart_height(320, title)
     # the plot (the height less the axes and legend) holds the vertical title at 22 px, ~11 px a character
     assert tall - view.PROJECTION_FRAME_PX >= 11 * len(title) and view.chart_height(900, title) == 900
+
+
+def test_climb_names_how_the_feedback_curve_moves():
+    assert view.climb([0.1, 0.4, 0.8, 0.9]) == "climbs"
+    assert view.climb([0.1, 0.5, 0.4, 0.9]) == "rises"  # up overall, down once
+    assert view.climb([0.5, 0.6, 0.4]) == "flat"  # the last copy no more likely than the first
+    assert view.climb([0.5, 0.5]) == "flat" and view.climb([0.5]) == "flat"
+
+
+def _run(width, ids):
+    cont = dec.Continuation(strategy="beam", label=f"beam {width}", token_ids=tuple(ids), tokens=(), text="",
+                            logprobs=(), seconds=0.0, batch=width)
+    return dec.BeamRun(width=width, continuation=cont, nodes=(), sequence_score=0.0)
+
+
+def test_the_tree_key_is_the_run_s_own():
+    """A node picked on one run's tree is kept under that run's key: another prompt (other tokens) or another
+    width draws its tree under another key, so the old click does not point into the new tree."""
+    a, same, other, wider = _run(4, [5, 6, 7]), _run(4, [5, 6, 7]), _run(4, [5, 6, 8]), _run(8, [5, 6, 7])
+    assert view.tree_key(a) == view.tree_key(same)
+    assert len({view.tree_key(a), view.tree_key(other), view.tree_key(wider)}) == 3
+    assert view.tree_key(a).startswith("decoding_tree_4_")

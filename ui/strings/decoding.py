@@ -41,19 +41,17 @@ STRINGS = {
     "decoding.run": ("Rodar as cinco estratégias", "Run the five strategies"),
     "decoding.run.hint": (
         "Aperte o botão para rodar o modelo; uma barra mostra o progresso e cada resultado fica guardado. O custo "
-        "cresce com a largura do beam e com os tokens: no servidor de 2 núcleos deste projeto (sem AVX-512), o beam "
-        "16 com 80 tokens custou 38 s de CPU numa thread (137 s em duas, com a máquina ocupada): mais de meio "
-        "minuto de relógio, não segundos.",
+        "cresce com a largura do beam e com os tokens (o beam 16 com 100 tokens é o mais lento); a tabela mostra "
+        "quanto cada estratégia levou neste servidor.",
         "Press the button to run the model; a bar shows the progress and every result is kept. The cost grows with "
-        "the beam width and the tokens: on this project's 2-core server (no AVX-512), beam 16 over 80 tokens cost "
-        "38 CPU seconds on one thread (137 on two, with the machine busy): over half a minute on the clock, not "
-        "seconds.",
+        "the beam width and the tokens (beam 16 over 100 tokens is the slowest); the table shows how long each "
+        "strategy took on this server.",
     ),
     "decoding.run.changed": ("As configurações mudaram: aperte o botão de novo para rodar com elas.",
                              "The settings changed: press the button again to run with them."),
     "decoding.progress": ("{what}: passo {n} de {total}", "{what}: step {n} of {total}"),
     "decoding.progress.sampled": ("as três amostragens, em lote", "the three sampled strategies, batched"),
-    "decoding.progress.score": ("pontuando as completações", "scoring the continuations"),
+    "decoding.progress.bench": ("o prompt da tabela", "the table's prompt"),
     "decoding.strategy.greedy": ("guloso", "greedy"),
     "decoding.strategy.beam": ("beam {w}", "beam {w}"),
     "decoding.strategy.sampling": ("amostragem pura (T = 1)", "pure sampling (T = 1)"),
@@ -104,7 +102,6 @@ STRINGS = {
         "in the same continuation (its first occurrence stays white). Hover to see each token.",
     ),
     "decoding.text.plain": ("O texto de cada completação", "The text of each continuation"),
-    "decoding.eos": ("(parou em <eos> depois de {n} tokens)", "(stopped at <eos> after {n} tokens)"),
     # 2. beam tree
     "decoding.tree.header": ("2. Dentro do beam search: os primeiros passos",
                              "2. Inside beam search: the first steps"),
@@ -120,6 +117,7 @@ STRINGS = {
         "only the best *k* go on. Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
         "end. Click a node to see that step's proposals.",
     ),
+    "decoding.tree.root": ("prompt", "prompt"),
     "decoding.tree.none": ("Rode as cinco estratégias (seção 1) para ver a árvore.",
                            "Run the five strategies (section 1) to see the tree."),
     "decoding.tree.axis.step": ("passo", "step"),
@@ -148,14 +146,16 @@ STRINGS = {
     # 3. feedback loop
     "decoding.loop.header": ("3. Por que o loop se alimenta", "3. Why the loop feeds itself"),
     "decoding.loop.text": (
-        "A figura 4 do artigo: uma frase repetida *n* vezes. A cada cópia, o modelo acha a próxima cópia "
-        "**mais** provável: quanto mais o texto se repete, mais ele espera que se repita. Por isso um loop de "
-        "guloso não se desfaz sozinho: cada volta torna a próxima mais certa. A outra curva passa os mesmos "
-        "logits pela penalidade de repetição da biblioteca (`RepetitionPenaltyLogitsProcessor`).",
-        "The paper's Figure 4: a sentence repeated *n* times. With each copy, the model finds the next copy "
-        "**more** likely: the more the text repeats, the more it expects repetition. That is why a greedy loop "
-        "does not undo itself: each turn makes the next one more certain. The other curve passes the same logits "
-        "through the library's repetition penalty (`RepetitionPenaltyLogitsProcessor`).",
+        "A figura 4 do artigo: uma frase repetida *n* vezes. O artigo encontrou que a cada cópia o modelo acha a "
+        "próxima **mais** provável: quanto mais o texto se repete, mais ele espera que se repita. Por isso um loop "
+        "de guloso não se desfaz sozinho: cada volta torna a próxima mais certa. Aqui isso é medido neste modelo, "
+        "com a frase que você escolher; a outra curva passa os mesmos logits pela penalidade de repetição da "
+        "biblioteca (`RepetitionPenaltyLogitsProcessor`).",
+        "The paper's Figure 4: a sentence repeated *n* times. The paper found that with each copy the model finds "
+        "the next copy **more** likely: the more the text repeats, the more it expects repetition. That is why a "
+        "greedy loop does not undo itself: each turn makes the next one more certain. Here it is measured on this "
+        "model, with the sentence you pick; the other curve passes the same logits through the library's "
+        "repetition penalty (`RepetitionPenaltyLogitsProcessor`).",
     ),
     "decoding.loop.presets": ("Frases prontas", "Ready sentences"),
     "decoding.loop.sentence": ("Frase a repetir", "Sentence to repeat"),
@@ -173,11 +173,15 @@ STRINGS = {
     "decoding.loop.caption": (
         "Cada ponto grande é a probabilidade média que o modelo dá aos tokens de uma cópia da frase, dado tudo o "
         "que veio antes; os pontos pequenos são os tokens. Sem penalidade: de {first} na 1ª cópia para {last} na "
-        "{n}ª. Com penalidade {r}: {pfirst} → {plast}.",
+        "{n}ª ({verdict}). Com penalidade {r}: {pfirst} → {plast}.",
         "Each large point is the mean probability the model gives the tokens of one copy of the sentence, given "
         "everything before; the small points are the tokens. No penalty: from {first} at the 1st copy to {last} "
-        "at copy {n}. With penalty {r}: {pfirst} → {plast}.",
+        "at copy {n} ({verdict}). With penalty {r}: {pfirst} → {plast}.",
     ),
+    "decoding.loop.climbs": ("sobe a cada cópia", "it climbs with every copy"),
+    "decoding.loop.rises": ("sobe, mas não a cada cópia", "it rises, but not with every copy"),
+    "decoding.loop.flat": ("não sobe: com esta frase o artigo não se confirma", "it does not rise: with this sentence "
+                           "the paper's finding does not hold"),
     "decoding.loop.cut": ("O texto foi encurtado para {n} repetições (limite de {limit} tokens).",
                           "The text was cut to {n} repetitions (limit of {limit} tokens)."),
     "decoding.loop.empty": ("Digite uma frase para repetir.", "Type a sentence to repeat."),
@@ -188,20 +192,18 @@ STRINGS = {
         "projeto ({pt} em português, {en} em inglês), cada estratégia com {tokens} tokens (beam {w}; {samples} "
         "amostras por estratégia sorteada). A tabela vem de `bench/decoding_bench.py`, rodado uma vez "
         "({date}, {wall} s); é dado guardado, não roda agora. **Autossimilaridade**: a sobreposição média "
-        "(Jaccard) dos trigramas entre duas amostras do mesmo prompt com sementes diferentes; guloso e beam são "
-        "determinísticos, então dão sempre o mesmo texto: 1.",
+        "(Jaccard) dos trigramas entre as amostras do mesmo prompt (linhas do mesmo lote, sorteadas com a semente "
+        "do prompt); guloso e beam são determinísticos, então dão sempre o mesmo texto: 1.",
         "The paper compared the strategies on thousands of texts. Here, {n} openings written for this project "
         "({pt} in Portuguese, {en} in English), each strategy with {tokens} tokens (beam {w}; {samples} samples "
         "per sampled strategy). The table comes from `bench/decoding_bench.py`, run once ({date}, {wall} s); it "
         "is stored data, nothing runs now. **Self-similarity**: the mean overlap (Jaccard) of trigrams between "
-        "two samples of the same prompt with different seeds; greedy and beam are deterministic, so they always "
-        "give the same text: 1.",
+        "the samples of the same prompt (rows of one batch, drawn with the prompt's seed); greedy and beam are "
+        "deterministic, so they always give the same text: 1.",
     ),
     "decoding.cmp.partial": (
-        "A rodada gravada cobriu {n} dos {total} prompts (a máquina compartilhada estava lenta); a tabela é a "
-        "média desses {n}.",
-        "The stored run covered {n} of the {total} prompts (the shared machine was slow); the table is the mean "
-        "over those {n}.",
+        "A rodada gravada cobriu {n} dos {total} prompts; a tabela é a média desses {n}.",
+        "The stored run covered {n} of the {total} prompts; the table is the mean over those {n}.",
     ),
     "decoding.cmp.caption": (
         "Médias sobre os {n} prompts. **termina em loop**: fração das completações cujo fim é um ciclo de "
@@ -219,11 +221,11 @@ STRINGS = {
     ),
     "decoding.cmp.verdict.yes": (
         "**A ordem do artigo se reproduz neste modelo**: guloso e beam são os mais repetitivos ({rep_det}), a "
-        "amostragem pura é a menos provável ({lp_pure}), e o top-p fica entre os dois ({rep_p} de repetição, "
-        "log-prob {lp_p}).",
+        "amostragem pura é a menos provável ({lp_pure}), e a log-prob do top-p ({lp_p}) fica entre a da amostragem "
+        "pura e a do guloso e do beam, com {rep_p} dos seus 4-gramas repetidos.",
         "**The paper's ordering holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
-        "sampling is the least likely ({lp_pure}), and top-p sits between the two ({rep_p} repetition, log-prob "
-        "{lp_p}).",
+        "sampling is the least likely ({lp_pure}), and top-p's log-prob ({lp_p}) sits between pure sampling's and "
+        "greedy's and beam's, with {rep_p} of its 4-grams repeated.",
     ),
     "decoding.cmp.verdict.no": (
         "**A ordem do artigo só se reproduz em parte neste modelo**: {detail}",
@@ -234,28 +236,26 @@ STRINGS = {
     "decoding.cmp.fail.between": ("o top-p não fica entre os dois", "top-p does not sit between the two"),
     "decoding.cmp.missing": ("A tabela guardada não foi encontrada (rode `make bench-decoding`).",
                              "The stored table was not found (run `make bench-decoding`)."),
-    "decoding.cmp.lang": ("Só os prompts em", "Only the prompts in"),
-    "decoding.cmp.all": ("todos", "all"),
     "decoding.live.header": ("Recalcular um prompt agora", "Recompute one prompt now"),
     "decoding.live.pick": ("Prompt da tabela", "Prompt of the table"),
     "decoding.live.run": ("Recalcular este prompt", "Recompute this prompt"),
     "decoding.live.hint": (
-        "Roda as cinco estratégias neste prompt, com as mesmas configurações e a mesma semente da tabela (um a dois "
-        "minutos de CPU neste servidor), e mostra os números ao lado dos guardados.",
-        "Runs the five strategies on this prompt, with the table's settings and seed (one to two CPU "
-        "minutes on this server), and shows "
-        "the numbers beside the stored ones.",
+        "Roda as cinco estratégias neste prompt com as configurações, a semente e a precisão ({dtype}) da tabela: "
+        "{n} completações de {tokens} tokens e uma passada para pontuar cada uma. Mostra os números ao lado dos "
+        "guardados.",
+        "Runs the five strategies on this prompt with the table's settings, seed and precision ({dtype}): {n} "
+        "continuations of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
-        "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt; «agora»: o que rodou "
-        "agora. Na mesma máquina e com os mesmos núcleos os números coincidem; em outra CPU, as somas em ponto "
-        "flutuante podem mudar um token em algum ponto e o texto seguir outro caminho.",
-        "Each cell: stored → now. “stored”: what the bench saved for this prompt; “now”: what ran now. On "
-        "the same machine with the same cores the numbers agree; on another CPU, floating-point sums may change "
-        "one token somewhere and the text may take another path.",
+        "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "
+        "{threads_then} thread(s), {cpu_then}); «agora»: o que rodou agora neste servidor ({dtype}, {threads_now} "
+        "thread(s), {cpu_now}). Com a mesma CPU, a mesma precisão e as mesmas threads os números coincidem; "
+        "senão, as somas em ponto flutuante podem mudar um token em algum ponto e o texto seguir outro caminho.",
+        "Each cell: stored → now. “stored”: what the bench saved for this prompt ({date}, {dtype}, {threads_then} "
+        "thread(s), {cpu_then}); “now”: what ran now on this server ({dtype}, {threads_now} thread(s), {cpu_now}). "
+        "With the same CPU, precision and threads the numbers agree; otherwise floating-point sums may change one "
+        "token somewhere and the text may take another path.",
     ),
-    "decoding.more": ("Veja também a penalidade de repetição na página de temperatura.",
-                      "See also the repetition penalty on the temperature page."),
     "decoding.link.from_loop": ("Por que guloso e beam search degeneram: a página de estratégias de decodificação",
                                 "Why greedy and beam search degenerate: the decoding strategies page"),
 }
