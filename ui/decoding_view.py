@@ -404,7 +404,10 @@ def feedback_frames(curve: dec.FeedbackCurve) -> tuple[pd.DataFrame, pd.DataFram
 
 def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     # raw first, in vermilion, in both languages (without a domain the labels' alphabetical order picked the colours)
-    colour = alt.Color("curve:N", title=t("decoding.loop.curve"), legend=alt.Legend(orient="top"),
+    # projection mode's 20 px labels in one row are wider than a phone's chart (the second entry was cut): one a row
+    stacked = projection_on()
+    colour = alt.Color("curve:N", title=t("decoding.loop.curve"),
+                       legend=alt.Legend(orient="top", labelLimit=0, columns=1 if stacked else 2),
                        scale=alt.Scale(domain=list(dict.fromkeys(means["curve"])), range=[OKABE_ITO[5], OKABE_ITO[0]]))
     x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"), axis=alt.Axis(tickMinStep=1, format="d"))
     y = alt.Y("p:Q", title=t("decoding.loop.axis.prob"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
@@ -416,7 +419,8 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     dots = alt.Chart(points).mark_circle(size=22, opacity=0.35).encode(x=x, y=y, color=colour, tooltip=tok_tips)
     line = alt.Chart(means).mark_line(strokeWidth=3, point=alt.OverlayMarkDef(size=90, filled=True)).encode(
         x=x, y=y, color=colour, tooltip=mean_tips)
-    return alt.layer(dots, line).properties(height=chart_height(320, t("decoding.loop.axis.prob")))
+    height = chart_height(320, t("decoding.loop.axis.prob")) + (30 if stacked else 0)  # the legend's second row
+    return alt.layer(dots, line).properties(height=height)
 
 
 # ---------------------------------------------------------------- section 4: the shipped comparison

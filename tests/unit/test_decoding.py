@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import pandas as pd
 import pytest
 import torch
 from transformers import TopKLogitsWarper
@@ -310,3 +311,19 @@ def test_the_tree_key_is_the_run_s_own():
     assert view.tree_key(a) == view.tree_key(same)
     assert len({view.tree_key(a), view.tree_key(other), view.tree_key(wider)}) == 3
     assert view.tree_key(a).startswith("decoding_tree_4_")
+
+
+def test_projection_mode_stacks_the_feedback_legend(monkeypatch):
+    """At projection mode's 20 px labels the two curves' names in one row are wider than a phone's chart (the
+    second was cut): there they stand one a row, and the chart grows by that row."""
+    means = pd.DataFrame({"rep": [1, 2, 1, 2], "curve": ["a", "a", "b", "b"], "p": [0.2, 0.5, 0.2, 0.3]})
+    points = means.assign(token="x")
+
+    def legend_and_height(on: bool) -> tuple[dict, int]:
+        monkeypatch.setattr(view, "projection_on", lambda: on)
+        spec = view.feedback_chart(means, points).to_dict()
+        return spec["layer"][0]["encoding"]["color"]["legend"], spec["height"]
+
+    (flat, low), (stacked, high) = legend_and_height(False), legend_and_height(True)
+    assert flat["columns"] == 2 and stacked["columns"] == 1 and stacked["labelLimit"] == 0
+    assert high == view.chart_height(320, view.t("decoding.loop.axis.prob")) + 30 and low == 320
