@@ -90,3 +90,34 @@ def test_the_live_recompute_says_what_it_runs():
     hint = next(c.value for c in at.caption if "table's settings, seed and precision" in c.value)
     s = shipped["settings"]
     assert f"({shipped['dtype']})" in hint and f"{2 + 3 * s['samples']} continuations of {s['tokens']} tokens" in hint
+
+
+def test_recompute_one_prompt_puts_this_machine_s_run_beside_the_stored_one(monkeypatch):
+    """'Recompute' runs the bench's own comparison of the picked prompt: its text, its index as the seed, the
+    table's dtype and settings. Each cell is "stored → now", and "now" is what dec.compare_prompt gives for the
+    same inputs in this process (same machine: the same numbers). The settings are cut small to keep it quick."""
+    import copy
+
+    import ui.i18n
+    from model_backend import decoding as dec
+    from ui import backend
+    from ui import decoding_view as view
+
+    data = copy.deepcopy(view.shipped())
+    data["settings"].update(tokens=dec.MIN_NEW, width=2, samples=1)
+    monkeypatch.setattr(view, "shipped", lambda: data)
+    picked = data["prompts"][1]
+    at = run_page("decoding", lang="en", timeout=900, decoding_bench_prompt=picked["index"])
+    assert "decoding_live_ran" not in at.session_state  # nothing runs before the button
+    at.button(key="decoding_live_go").click().run()
+    assert not at.exception, at.exception
+
+    r = dec.compare_prompt(backend.bundle_for(data["dtype"]), view.bench_prompts()[picked["index"]]["text"],
+                           new=dec.MIN_NEW, width=2, seed=picked["index"], samples=1)
+    monkeypatch.setattr(ui.i18n, "lang", lambda: "en")  # the expected cells, formatted as the page's language
+    want = view.live_frame(picked["rows"], {s: r.row(s) for s in dec.STRATEGIES}, 2)
+    shown = [d.value for d in at.dataframe if list(d.value.columns) == list(want.columns)]
+    assert len(shown) == 1, [list(d.value.columns) for d in at.dataframe]
+    assert shown[0].reset_index(drop=True).equals(want)
+    caption = texts(at)
+    assert data["dtype"] in caption and view.cpu_name(data) in caption
