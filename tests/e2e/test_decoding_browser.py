@@ -88,3 +88,44 @@ def test_the_comparison_fits_at_1280_and_axis_titles_are_whole(browser, server_u
         assert all(min(top, bottom, left) >= -4 for _, top, bottom, left in titles), titles
     finally:
         page.close()
+
+
+# The beam tree's dots (the layer with the click selection) with their centres, by the chart whose vertical axis
+# title names the rank in a step; the legend's symbols are not role-mark.
+TREE_DOTS = """(rank) => {
+    const chart = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].find(c =>
+        [...c.querySelectorAll('g.role-axis-title text')].some(t => t.textContent === rank));
+    if (!chart) return [];
+    chart.scrollIntoView({block: "center"});  // the mouse clicks inside the viewport
+    const layers = [...chart.querySelectorAll('g.mark-symbol.role-mark')];
+    const dots = layers.reduce((a, b) => b.querySelectorAll('path').length > a.querySelectorAll('path').length ? b : a);
+    return [...dots.querySelectorAll('path')].map(p => {
+        const b = p.getBoundingClientRect();
+        return [b.x + b.width / 2, b.y + b.height / 2, b.width];
+    });
+}"""
+
+
+def test_a_click_on_a_beam_tree_node_shows_that_step_s_candidates(browser, server_url):
+    """Section 2 in a real browser: a click on a node of the tree's last drawn step enlarges it and puts that
+    step's candidates under the tree ("Proposals of step 4"), where step 1's were."""
+    page = open_page(browser, f"{server_url}/decoding?lang=en&w=4&n=20", width=1280, locale="en-US", wait=600)
+    try:
+        page.get_by_role("button", name="Run the five strategies").click()
+        settle(page, wait=600)
+        body = page.inner_text("body")
+        assert "Proposals of step 1" in body and "Picked node" not in body
+        dots = page.evaluate(TREE_DOTS, "rank in its step")
+        assert len(dots) >= 4 * 4, dots  # at least the kept beams of each of the 4 steps
+        x, y, size = max(dots)  # rightmost: a node of the last step drawn
+        page.mouse.click(x, y)
+        settle(page, wait=120)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        body = page.inner_text("body")
+        assert "Proposals of step 4" in body and "Proposals of step 1" not in body
+        assert "of step 4." in body.split("Picked node: rank ")[1].split("\n")[0]
+        bigger = [d for d in page.evaluate(TREE_DOTS, "rank in its step") if d[2] > size + 1]
+        assert len(bigger) == 1  # the picked node is drawn larger
+        shoot(page, "decoding-tree-picked-1280-en", whole=False)
+    finally:
+        page.close()
