@@ -404,12 +404,13 @@ def feedback_frames(curve: dec.FeedbackCurve) -> tuple[pd.DataFrame, pd.DataFram
 
 def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     # raw first, in vermilion, in both languages (without a domain the labels' alphabetical order picked the colours)
-    # projection mode's 20 px labels in one row are wider than a phone's chart (the second entry was cut): one a row
-    stacked = projection_on()
-    colour = alt.Color("curve:N", title=t("decoding.loop.curve"),
-                       legend=alt.Legend(orient="top", labelLimit=0, columns=1 if stacked else 2),
+    # the two curves' names in one row are wider than a phone's chart (the second was cut): one a row
+    large = projection_on()
+    colour = alt.Color("curve:N", title=t("decoding.loop.curve"), legend=alt.Legend(orient="top", labelLimit=0, columns=1),
                        scale=alt.Scale(domain=list(dict.fromkeys(means["curve"])), range=[OKABE_ITO[5], OKABE_ITO[0]]))
-    x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"), axis=alt.Axis(tickMinStep=1, format="d"))
+    # at 22 px the x title centred under a phone's plot ran past its right edge: it ends with the plot there
+    x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"),
+              axis=alt.Axis(tickMinStep=1, format="d", titleAnchor="end" if large else None))
     y = alt.Y("p:Q", title=t("decoding.loop.axis.prob"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
     mean_tips = [alt.Tooltip("curve:N", title=t("decoding.loop.curve")),
                  alt.Tooltip("rep:Q", title="n"), alt.Tooltip("p:Q", title=t("decoding.loop.axis.prob"), format=".1%")]
@@ -419,7 +420,9 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     dots = alt.Chart(points).mark_circle(size=22, opacity=0.35).encode(x=x, y=y, color=colour, tooltip=tok_tips)
     line = alt.Chart(means).mark_line(strokeWidth=3, point=alt.OverlayMarkDef(size=90, filled=True)).encode(
         x=x, y=y, color=colour, tooltip=mean_tips)
-    height = chart_height(320, t("decoding.loop.axis.prob")) + (30 if stacked else 0)  # the legend's second row
+    # Streamlit lays the chart out to its height *with* the legend (two rows and a title: ~80 px) and the x axis:
+    # at 340 px the plot was ~145 px and the vertical title (~210 px at 15 px) was cut at both ends
+    height = chart_height(420, t("decoding.loop.axis.prob")) + (30 if large else 0)
     return alt.layer(dots, line).properties(height=height)
 
 

@@ -313,17 +313,20 @@ def test_the_tree_key_is_the_run_s_own():
     assert view.tree_key(a).startswith("decoding_tree_4_")
 
 
-def test_projection_mode_stacks_the_feedback_legend(monkeypatch):
-    """At projection mode's 20 px labels the two curves' names in one row are wider than a phone's chart (the
-    second was cut): there they stand one a row, and the chart grows by that row."""
+def test_the_feedback_legend_stands_one_entry_a_row(monkeypatch):
+    """The two curves' names in one row are wider than a phone's chart (the second was cut at 390 px, in both
+    modes): they stand one a row, and the chart is tall enough for its vertical title beside them; in projection mode the x title ends with the
+    plot (centred at 22 px it ran past a phone's chart)."""
     means = pd.DataFrame({"rep": [1, 2, 1, 2], "curve": ["a", "a", "b", "b"], "p": [0.2, 0.5, 0.2, 0.3]})
     points = means.assign(token="x")
 
-    def legend_and_height(on: bool) -> tuple[dict, int]:
+    def spec(on: bool) -> dict:
         monkeypatch.setattr(view, "projection_on", lambda: on)
-        spec = view.feedback_chart(means, points).to_dict()
-        return spec["layer"][0]["encoding"]["color"]["legend"], spec["height"]
+        return view.feedback_chart(means, points).to_dict()
 
-    (flat, low), (stacked, high) = legend_and_height(False), legend_and_height(True)
-    assert flat["columns"] == 2 and stacked["columns"] == 1 and stacked["labelLimit"] == 0
-    assert high == view.chart_height(320, view.t("decoding.loop.axis.prob")) + 30 and low == 320
+    for on, row in ((False, 0), (True, 30)):
+        s = spec(on)
+        legend = s["layer"][0]["encoding"]["color"]["legend"]
+        assert legend["columns"] == 1 and legend["labelLimit"] == 0
+        assert s["height"] == view.chart_height(420, view.t("decoding.loop.axis.prob")) + row
+        assert s["layer"][0]["encoding"]["x"]["axis"].get("titleAnchor") == ("end" if on else None)
