@@ -409,7 +409,7 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
     colour = alt.Color("curve:N", title=t("decoding.loop.curve"), legend=alt.Legend(orient="top", labelLimit=0, columns=1),
                        scale=alt.Scale(domain=list(dict.fromkeys(means["curve"])), range=[OKABE_ITO[5], OKABE_ITO[0]]))
     # at 22 px the x title centred under a phone's plot ran past its right edge: it ends with the plot there
-    x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"),
+    x = alt.X("rep:Q", title=t("decoding.loop.axis.rep"), scale=alt.Scale(zero=False, padding=14),  # from copy 1
               axis=alt.Axis(tickMinStep=1, format="d", titleAnchor="end" if large else None))
     y = alt.Y("p:Q", title=t("decoding.loop.axis.prob"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%"))
     mean_tips = [alt.Tooltip("curve:N", title=t("decoding.loop.curve")),

@@ -330,3 +330,4 @@ def test_the_feedback_legend_stands_one_entry_a_row(monkeypatch):
         assert legend["columns"] == 1 and legend["labelLimit"] == 0
         assert s["height"] == view.chart_height(420, view.t("decoding.loop.axis.prob")) + row
         assert s["layer"][0]["encoding"]["x"]["axis"].get("titleAnchor") == ("end" if on else None)
+        assert s["layer"][0]["encoding"]["x"]["scale"]["zero"] is False  # the axis starts at copy 1, not at 0
