@@ -81,7 +81,7 @@ def write(args, bundle, results, per_prompt, started, cpu0, done: bool) -> None:
     out = {
         "date": date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} CPU cores, torch {torch.__version__}",
-        "cpu": describe()["cpu"], "cpu_capability": describe()["cpu_capability"],
+        **{k: v for k, v in describe().items() if k in ("cpu", "cpu_capability")},
         "model": bundle.info.name, "dtype": bundle.info.dtype,
         "settings": {"tokens": args.tokens, "width": args.width, "samples": args.samples, "top_k": dec.TOP_K,
                      "top_p": dec.TOP_P, "ngram": dec.NGRAM, "similarity_ngram": dec.SIM_NGRAM,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextvars
 import json
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -338,8 +339,6 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
 def tree_key(run: dec.BeamRun) -> str:
     """The tree chart's key: its width and a digest of the winning tokens, so that a node picked on one run's tree
     (its selection, kept in session_state under the key) is not read as a node of another run's tree."""
-    import zlib
-
     digest = zlib.crc32(repr((run.width, run.continuation.token_ids)).encode())
     return f"decoding_tree_{run.width}_{digest:08x}"
 
@@ -403,9 +402,9 @@ def feedback_frames(curve: dec.FeedbackCurve) -> tuple[pd.DataFrame, pd.DataFram
 
 
 def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
-    # raw first, in vermilion, in both languages (without a domain the labels' alphabetical order picked the colours)
-    # the two curves' names in one row are wider than a phone's chart (the second was cut): one a row
     large = projection_on()
+    # raw first, in vermilion, in both languages (without a domain the labels' alphabetical order picked the colours);
+    # the two curves' names in one row are wider than a phone's chart (the second was cut): one a row
     colour = alt.Color("curve:N", title=t("decoding.loop.curve"), legend=alt.Legend(orient="top", labelLimit=0, columns=1),
                        scale=alt.Scale(domain=list(dict.fromkeys(means["curve"])), range=[OKABE_ITO[5], OKABE_ITO[0]]))
     # at 22 px the x title centred under a phone's plot ran past its right edge: it ends with the plot there

@@ -315,8 +315,8 @@ def test_the_tree_key_is_the_run_s_own():
 
 def test_the_feedback_legend_stands_one_entry_a_row(monkeypatch):
     """The two curves' names in one row are wider than a phone's chart (the second was cut at 390 px, in both
-    modes): they stand one a row, and the chart is tall enough for its vertical title beside them; in projection mode the x title ends with the
-    plot (centred at 22 px it ran past a phone's chart)."""
+    modes): they stand one a row, and the chart is tall enough for its vertical title beside them. In projection
+    mode the x title ends with the plot (centred at 22 px it ran past a phone's chart)."""
     means = pd.DataFrame({"rep": [1, 2, 1, 2], "curve": ["a", "a", "b", "b"], "p": [0.2, 0.5, 0.2, 0.3]})
     points = means.assign(token="x")
 
