@@ -20,9 +20,12 @@ def as_json(df: pd.DataFrame) -> bytes:
 
 def downloads(df: pd.DataFrame, name: str, key: str) -> None:
     """Two buttons: the table as CSV (UTF-8) and as JSON (records). The files are written when a button is
-    clicked (Streamlit's deferred download), not on every run of the page: most visits download nothing."""
+    clicked (Streamlit's deferred download), not on every run of the page: most visits download nothing. A click
+    does not rerun the page (on_click="ignore", as the charts' PNG/SVG buttons): the rerun it started raced with
+    the file's own request: in tests/e2e/test_chart_export.py a CSV download sometimes never came."""
     left, right = st.columns(2)
     left.download_button(t("export.csv"), functools.partial(as_csv, df), file_name=f"{name}.csv",
-                         mime="text/csv", key=f"{key}_csv", icon=":material/download:")
+                         mime="text/csv", key=f"{key}_csv", icon=":material/download:", on_click="ignore")
     right.download_button(t("export.json"), functools.partial(as_json, df), file_name=f"{name}.json",
-                          mime="application/json", key=f"{key}_json", icon=":material/download:")
+                          mime="application/json", key=f"{key}_json", icon=":material/download:",
+                          on_click="ignore")
