@@ -1,7 +1,7 @@
 """`make scaletest`: two replicas of the app behind Debian's nginx, on loopback, measured with the protocol
 load client (bench/protoload.py); then one replica is killed while visitors are connected.
 
-    make scaletest                                  # 30 visitors, every page: bench/scaletest.json + README
+    make scaletest                                  # 30 visitors, every page: bench/scaletest.json + docs/deploy.md
     .venv/bin/python bench/scaletest.py --visitors 9 --no-readme     # a quick run while developing
 
 What it does, in one run, with real parts only:
@@ -431,7 +431,7 @@ async def run(args, workdir: Path) -> dict:
     return report
 
 
-README_BEGIN, README_END = "<!-- scaletest:begin -->", "<!-- scaletest:end -->"
+DOC_BEGIN, DOC_END = "<!-- scaletest:begin -->", "<!-- scaletest:end -->"
 
 
 def _errors(phase: dict) -> str:
@@ -439,14 +439,14 @@ def _errors(phase: dict) -> str:
     return f"{len(phase['errors'])} ({', '.join(kinds)})" if kinds else "0"
 
 
-def readme_block(rep: dict) -> str:
-    """The README's table of this run's figures."""
+def doc_block(rep: dict) -> str:
+    """docs/deploy.md's table of this run's figures."""
     one, two, f = rep["alone"], rep["nginx_2"], rep["failover"]
     spr = two["sessions_per_replica"]
     ratio = rep["ratio_nginx_to_alone"]
     cores = "one core each (`taskset`)" if rep["pinned"] else "the machine's cores, shared"
     lines = [
-        README_BEGIN,
+        DOC_BEGIN,
         f"`make scaletest`, {rep['date']}: {rep['visitors']} protocol visitors over {len(rep['pages'])} pages, "
         f"each with a prompt of its own; replicas on {cores}; {rep['nginx']}.",
         "",
@@ -464,19 +464,19 @@ def readme_block(rep: dict) -> str:
         f"(slowest); A's visitors that noticed anything: **{f['survivors_noticed']}**. One replica: "
         f"{rep['replica']['cpu_s_per_visit']} CPU s per visit with a new prompt, {rep['replica']['rss_mb_after']:,} MB "
         f"resident after the run.",
-        README_END,
+        DOC_END,
     ]
     return "\n".join(lines)
 
 
-def write_readme(rep: dict, path: Path = ROOT / "README.md") -> None:
+def write_doc(rep: dict, path: Path = ROOT / "docs" / "deploy.md") -> None:
     text = path.read_text()
-    if README_BEGIN not in text:
-        print(f"README has no {README_BEGIN} block; figures not written there")
+    if DOC_BEGIN not in text:
+        print(f"{path} has no {DOC_BEGIN} block; figures not written there")
         return
-    head, rest = text.split(README_BEGIN, 1)
-    tail = rest.split(README_END, 1)[1]
-    path.write_text(head + readme_block(rep) + tail)
+    head, rest = text.split(DOC_BEGIN, 1)
+    tail = rest.split(DOC_END, 1)[1]
+    path.write_text(head + doc_block(rep) + tail)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -490,7 +490,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--port-base", type=int, default=PORTS["nginx"], help="nginx here, replicas on the next two")
     ap.add_argument("--no-pin", dest="pin", action="store_false", help="do not give each replica its own core")
     ap.add_argument("--out", default=str(ROOT / "bench" / "scaletest.json"))
-    ap.add_argument("--no-readme", dest="readme", action="store_false")
+    ap.add_argument("--no-doc", dest="doc", action="store_false", help="do not write docs/deploy.md's figures")
     args = ap.parse_args(argv)
     if not (0 < args.visitors <= 100 and 0 < args.failover <= 100):
         ap.error("visitors and failover: 1..100")
@@ -510,9 +510,9 @@ def main(argv: list[str] | None = None) -> None:
     report["wall_s"] = round(time.perf_counter() - started)
     Path(args.out).write_text(json.dumps(report, indent=1, ensure_ascii=False, default=str) + "\n")
     print(f"wrote {args.out} ({report['wall_s']} s); logs in artifacts/scaletest/")
-    if args.readme:
-        write_readme(report)
-        print("README figures updated")
+    if args.doc:
+        write_doc(report)
+        print("docs/deploy.md figures updated")
 
 
 if __name__ == "__main__":

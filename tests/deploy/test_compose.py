@@ -1,6 +1,6 @@
 """compose.yaml: N app replicas behind nginx, with the nginx settings the scaletest runs. No Docker engine runs
 here, so its structure is checked: the services, the shared template and its variables, the app's user,
-read-only root and memory, against the Dockerfile and the README."""
+read-only root and memory, against the Dockerfile and docs/deploy.md."""
 from __future__ import annotations
 
 import re
@@ -56,7 +56,7 @@ def test_app_runs_as_the_dockerfiles_user_read_only_with_the_readmes_memory():
     home = re.search(r"HOME=(\S+)", df).group(1)
     assert app["user"] == f"{uid}:{gid}" and app["read_only"] is True
     assert {t.split(":")[0] for t in app["tmpfs"]} == {home, "/tmp"}
-    readme = " ".join((ROOT / "README.md").read_text().split())
+    readme = " ".join((ROOT / "docs" / "deploy.md").read_text().split())  # the deploy doc
     gb = float(re.search(r"Give a replica at least (\d+(?:\.\d+)?) GB", readme).group(1))
     memory = app["deploy"]["resources"]["limits"]["memory"]
     assert float(memory.rstrip("g")) >= gb and memory.endswith("g")

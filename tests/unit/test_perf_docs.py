@@ -1,0 +1,34 @@
+"""docs/performance.md's current figures are what bench/results.json gives (scripts/perf_docs.py, regenerated here)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "perf_docs.py"
+
+
+def _check(results: Path, doc: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--check", "--results", str(results), "--doc", str(doc)],
+        capture_output=True, text=True, timeout=60,
+    )
+
+
+def test_performance_doc_is_up_to_date_with_results_json():
+    done = _check(ROOT / "bench" / "results.json", ROOT / "docs" / "performance.md")
+    assert done.returncode == 0, done.stderr + "\nrun: python scripts/perf_docs.py"
+
+
+def test_a_changed_figure_makes_the_doc_stale(tmp_path):
+    """The check can fail: one median changed in a copy of results.json is caught, and a rewrite shows it."""
+    res = json.loads((ROOT / "bench" / "results.json").read_text())
+    res["figures"]["ms_per_token_bf16"]["median"] = 12345.6
+    changed = tmp_path / "results.json"
+    changed.write_text(json.dumps(res))
+    doc = tmp_path / "performance.md"
+    doc.write_text((ROOT / "docs" / "performance.md").read_text())
+    assert _check(changed, doc).returncode == 1
+    subprocess.run([sys.executable, str(SCRIPT), "--results", str(changed), "--doc", str(doc)], check=True, timeout=60)
+    assert "12,346 ms" in doc.read_text() and _check(changed, doc).returncode == 0
