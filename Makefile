@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-portable lint prepare deps deps-dev bench bench-decoding loadtest scaletest clean
+.PHONY: run test test-fast test-portable lint prepare deps deps-dev system-deps bench bench-decoding loadtest scaletest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,36 +35,47 @@ run: prepare
 lint: deps-dev
 	$(BIN)/ruff check .
 
-## test: set up, lint, then the whole suite (unit, integration, app, browser)
-test: deps-dev prepare lint
+## system-deps: Chromium, the emoji font, nginx, redis-server: installed where apt is there and we are root,
+## otherwise stop at once with the one command to run (scripts/system_deps.sh)
+system-deps:
+	bash scripts/system_deps.sh
+
+## test: set up (Python packages, the model, the system packages), lint, then the whole suite (every tier)
+test: system-deps deps-dev prepare lint
 	$(BIN)/python -m pytest
 
+## test-fast: lint and the unit tier (tiny model, no server, no browser): the loop to run while working
+test-fast: deps-dev lint
+	$(BIN)/python -m pytest -m unit -q
+
 ## test-portable: the float-sensitive tiers as another CPU would run them: torch's generic kernels
-## (no AVX2/AVX-512 code paths), one thread. Tolerances must hold here too (README "Floats across machines").
+## (no AVX2/AVX-512 code paths), one thread. Tolerances must hold here too (docs/floats.md).
 PORTABLE_TIERS ?= tests/unit tests/integration
 test-portable: deps-dev prepare
 	ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest $(PORTABLE_TIERS)
 
-## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page
+## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page, then
+## docs/performance.md's current figures from results.json. One bench alone: `python -m bench NAME` (`python -m bench` lists them)
 bench: deps-dev prepare
-	$(BIN)/python bench/bench.py
-	$(BIN)/python bench/visit_cost.py
-	$(BIN)/python bench/interactions.py
+	$(BIN)/python -m bench bench
+	$(BIN)/python -m bench visit_cost
+	$(BIN)/python -m bench interactions
+	$(BIN)/python scripts/perf_docs.py
 
 ## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (~30 CPU min on AVX2)
 bench-decoding: deps-dev prepare
-	OMP_NUM_THREADS=1 $(BIN)/python bench/decoding_bench.py --tokens 60 --width 4 --samples 2
+	OMP_NUM_THREADS=1 $(BIN)/python -m bench decoding_bench --tokens 60 --width 4 --samples 2
 
 ## loadtest: 10 concurrent headless-Chromium visitors (markers, leaks, errors): bench/loadtest*.json.
-## The server's capacity (30 and 100 visitors) is measured by bench/visit_cost.py's protocol client.
+## The server's capacity (30 and 100 visitors) is measured by bench/visit_cost.py with support/protoload.py.
 loadtest: deps-dev prepare
-	$(BIN)/python bench/loadtest.py --sessions 10 --out bench/loadtest-10.json
-	$(BIN)/python bench/loadtest.py --sessions 10 --shared --out bench/loadtest-shared.json
+	$(BIN)/python -m bench loadtest --sessions 10 --out bench/loadtest-10.json
+	$(BIN)/python -m bench loadtest --sessions 10 --shared --out bench/loadtest-shared.json
 
 ## scaletest: 2 replicas behind Debian's nginx (installed if missing), loopback only; a replica is killed
-## while visitors are connected: bench/scaletest.json and the README's figures
+## while visitors are connected: bench/scaletest.json and docs/deploy.md's figures
 scaletest: deps-dev prepare
-	$(BIN)/python bench/scaletest.py
+	$(BIN)/python -m bench scaletest
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache .ruff_cache

@@ -1,1 +1,1 @@
-"""Benchmarks and load tests (scripts); a package so that they can import bench.protoload."""
+"""Benchmarks and load tests: scripts that print figures, never timed tests. Run one as `python -m bench NAME`."""

@@ -1,6 +1,6 @@
 """Where a beam search's time goes: the decoding page's run_beam, step by step, on the real model.
 
-Usage: python bench/beam_bench.py [--widths 4 8 16] [--tokens 80] [--dtype float32] [--reference] [--prompt TEXT]
+Usage: python -m bench beam_bench [--widths 4 8 16] [--tokens 80] [--dtype float32] [--reference] [--prompt TEXT]
 
 For each width it runs decoding.run_beam (transformers' generate(num_beams=w), the prompt's cache computed once
 for all beams) and prints: wall and process CPU seconds of the whole run (generate() and the scoring pass), the
@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 

@@ -1,6 +1,6 @@
 """Benchmarks for Token by Token: prints a table and writes bench/results.json.
 
-    make bench            # or: .venv/bin/python bench/bench.py [--repeat 3] [--skip PREFIX ...]
+    make bench            # or: .venv/bin/python -m bench bench [--repeat 3] [--skip PREFIX ...]
 
 Every figure is the median of several runs with its min and max, measured side by side in one run
 so that ratios hold on a noisy machine. A script, not a test: it asserts nothing.
@@ -21,7 +21,6 @@ from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ["TBT_VALIDATE_CHARTS"] = "0"  # measure what visitors get (see ui/charts.py)
 
@@ -156,7 +155,7 @@ def grok(repeat: int) -> None:
         return
     times, slowdowns = [], []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, str(script), "--json"], cwd=ROOT, capture_output=True, text=True)
+        out = subprocess.run([sys.executable, "-m", "bench", "grok_bench", "--json"], cwd=ROOT, capture_output=True, text=True)
         try:
             figures = json.loads(out.stdout.strip().splitlines()[-1])
             times.append(float(figures["seconds_to_95"]))
@@ -174,19 +173,17 @@ def first_page(repeat: int) -> None:
     """From starting the server to the first page rendered in headless Chromium (warm cache)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import free_port
+    from support import chromium
+    from support.ports import free_port
+    from support.server import launch, stop_server
 
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
     times, rss = [], []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=flags)
+        browser = chromium.launch(p)
         for _ in range(repeat):
             port = free_port()
             t = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.port", str(port),
-                                     "--server.address", "127.0.0.1"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL)
+            proc, _, _ = launch(port)
             try:
                 page = browser.new_page()
                 while True:
@@ -200,8 +197,7 @@ def first_page(repeat: int) -> None:
                 rss.append(psutil.Process(proc.pid).memory_info().rss / 1e6)
                 page.close()
             finally:
-                proc.terminate()
-                proc.wait(timeout=30)
+                stop_server(proc)
         browser.close()
     record("first_page_s", times, "s", note="server start -> home page with its live chart, warm cache")
     record("rss_mb_model_loaded", rss, "MB", note="server resident memory after the first page (bf16)")

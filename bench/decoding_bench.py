@@ -1,6 +1,6 @@
 """The decoding comparison (Holtzman et al. 2019, in kind): every strategy on every shipped prompt.
 
-Usage: python bench/decoding_bench.py [--tokens 60] [--width 4] [--samples 3] [--limit N] [--out PATH]
+Usage: python -m bench decoding_bench [--tokens 60] [--width 4] [--samples 3] [--limit N] [--out PATH]
 
 Runs greedy, beam search, pure sampling (T = 1), top-k 40 and top-p 0.95 on assets/decoding/prompts.json with
 the real model (the app's default dtype), prints one line per prompt and the table per strategy, and writes
@@ -12,13 +12,11 @@ import argparse
 import json
 import os
 import platform
-import sys
 import time
 from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 

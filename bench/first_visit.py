@@ -1,7 +1,7 @@
 """A new browser's first visit, compared: the same readiness test as bench/visit_cost.py's Chromium part,
 run on several servers in turn so that they share the machine's load.
 
-    .venv/bin/python bench/first_visit.py URL [URL ...] [--runs 6] [--text "A capital da França é"]
+    .venv/bin/python -m bench first_visit URL [URL ...] [--runs 6] [--text "A capital da França é"]
 
 Each run opens each URL in a fresh Chromium context (no cache, as a new visitor) and times from the
 navigation to the page being ready: a text box holds --text (the page's prompt) and Streamlit's status
@@ -16,9 +16,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def ready_s(browser, url: str, text: str, limit: float = 120) -> float | None:
@@ -42,6 +39,8 @@ def ready_s(browser, url: str, text: str, limit: float = 120) -> float | None:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
+    from support import chromium
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("urls", nargs="+")
     ap.add_argument("--runs", type=int, default=6)
@@ -49,7 +48,7 @@ def main() -> None:
     args = ap.parse_args()
     times: dict[str, list] = {u: [] for u in args.urls}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        browser = chromium.launch(p)
         for url in args.urls:
             ready_s(browser, url, args.text)
         for _ in range(args.runs):

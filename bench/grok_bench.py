@@ -1,6 +1,6 @@
 """Seconds to grok at the grokking page's defaults, and what redrawing the curves costs the training.
 
-    PYTHONPATH=. .venv/bin/python bench/grok_bench.py [--repeat 1] [--steps N] [--threads 2] [--wd0] [--json]
+    .venv/bin/python -m bench grok_bench [--repeat 1] [--steps N] [--threads 2] [--wd0] [--json]
 
 Each round trains the page's default run (ui/grokking_view.DEFAULTS: 2-layer MLP, p = 97, 30% train, AdamW)
 twice, exactly as the page does (a BackgroundRun: its own process, TRAIN_THREADS torch threads): once
@@ -14,12 +14,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from model_backend.grokking import BackgroundRun, GrokConfig  # noqa: E402
 from model_backend.grokking.live import TRAIN_THREADS  # noqa: E402
 from model_backend.grokking.training import GROKKED_AT  # noqa: E402

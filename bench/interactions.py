@@ -1,7 +1,7 @@
 """How fast the controls answer: a real key press or click in headless Chromium, to the last redraw.
 
     make bench            # runs this after bench/bench.py
-    .venv/bin/python bench/interactions.py [--repeat 10] [--only NAME ...] [--key interactions]
+    .venv/bin/python -m bench interactions [--repeat 10] [--only NAME ...] [--key interactions]
 
 For each interaction the browser records the time of the key press or click (a capture listener on the
 page, in the page's own clock), then every change to the main area: DOM mutations (a MutationObserver on
@@ -23,21 +23,17 @@ import os
 import platform
 import statistics
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ["TBT_VALIDATE_CHARTS"] = "0"  # measure what visitors get (see ui/charts.py)
 
 import psutil  # noqa: E402
 
 QUIET_MS = 1000  # no change for this long = settled (longer than any debounce the page uses)
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 # Installed before any page script: the action's time, and the time of the last change to the main area and to
 # each chart. Canvas paints are seen by wrapping the 2-D context's drawing calls. The probe runs in the page it
@@ -183,13 +179,14 @@ def _take_steps(n: int, open_text: str | None = None):
 def run(repeat: int, only: list[str]) -> dict:
     from playwright.sync_api import sync_playwright
 
-    from bench.protoload import start_server, stop_server
+    from support import chromium
+    from support.server import start_server, stop_server
 
     proc, base, log = start_server(log_path=ROOT / "artifacts" / "interactions-server.log")
     server, out = psutil.Process(proc.pid), {}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"), args=FLAGS)
+            browser = chromium.launch(p)
             _open(browser, base).close()  # the home page first: the model loads, the navigation is built
             for it in interactions(base):
                 if only and it.name not in only:

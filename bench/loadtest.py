@@ -3,8 +3,8 @@ prompt marker. Prints p50/p95 time-to-ready, errors, memory per session, model l
 one visitor's prompt into another's page; writes bench/loadtest.json.
 
     make loadtest      # both cases below
-    .venv/bin/python bench/loadtest.py [--sessions 30]                 # every visitor with a prompt of its own
-    .venv/bin/python bench/loadtest.py --shared --out bench/loadtest-shared.json   # a class on one link
+    .venv/bin/python -m bench loadtest [--sessions 30]                 # every visitor with a prompt of its own
+    .venv/bin/python -m bench loadtest --shared --out bench/loadtest-shared.json   # a class on one link
 Only talks to a server it starts itself on 127.0.0.1.
 """
 from __future__ import annotations
@@ -14,22 +14,19 @@ import asyncio
 import json
 import re
 import statistics
-import sys
 import time
 from pathlib import Path
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
-from bench.protoload import start_server, stop_server  # noqa: E402
+from support import chromium  # noqa: E402
+from support.server import start_server, stop_server  # noqa: E402
 from ui.nav import available  # noqa: E402
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 TIMEOUT_S = 600
 
 
@@ -135,7 +132,7 @@ async def run(sessions: int, shared: bool = False) -> dict:
     markers = [marker(0 if shared else i) for i in range(sessions)]
     try:
         async with async_playwright() as p:
-            browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+            browser = await chromium.launch(p)
             warm: list = []
             await visit(browser, url, "home", 0, warm, markers)  # load the model once (bfloat16, the default)
             await visit(browser, url, "hallucination", 1, warm, markers)  # and in float32, which this page uses

@@ -1,8 +1,8 @@
 """`make scaletest`: two replicas of the app behind Debian's nginx, on loopback, measured with the protocol
-load client (bench/protoload.py); then one replica is killed while visitors are connected.
+load client (support/protoload.py); then one replica is killed while visitors are connected.
 
     make scaletest                                  # 30 visitors, every page: bench/scaletest.json + docs/deploy.md
-    .venv/bin/python bench/scaletest.py --visitors 9 --no-readme     # a quick run while developing
+    .venv/bin/python -m bench scaletest --visitors 9 --no-doc     # a quick run while developing
 
 What it does, in one run, with real parts only:
 1. installs nginx from Debian's package if it is missing (as .ci/run installs Chromium);
@@ -31,7 +31,6 @@ import shutil
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -41,18 +40,15 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)  # run as a script: `bench` must be this folder, not bench/bench.py
-else:
-    sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 from google.protobuf.json_format import MessageToDict  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-from bench import protoload as pl  # noqa: E402
-from bench.lb import COOKIE, access_log, ensure_nginx, start_nginx, write_nginx_conf  # noqa: E402
+from support import protoload as pl  # noqa: E402
+from support import server  # noqa: E402
+from support.lb import COOKIE, access_log, ensure_nginx, start_nginx, write_nginx_conf  # noqa: E402
 
 PORTS = {"nginx": 8651, "A": 8652, "B": 8653}  # this worktree's ports; --port-base moves them
 WIDGETS = {"text_area", "text_input", "slider", "selectbox", "radio", "checkbox", "number_input",
@@ -95,35 +91,22 @@ def start_replica(name: str, port: int, workdir: Path, core: int | None) -> Repl
     """`python -m ui.serve` on 127.0.0.1:port with its own temporary directory (and CPU core, if pinned)."""
     tmp = workdir / f"tmp-{name}"
     tmp.mkdir(exist_ok=True)
-    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1"}
-    cmd = [sys.executable, "-m", "ui.serve", "--server.port", str(port), "--server.address", "127.0.0.1"]
+    env = {"TMPDIR": str(tmp)}
+    prefix: list[str] = []
     if core is not None:
-        cmd = ["taskset", "-c", str(core), *cmd]
+        prefix = ["taskset", "-c", str(core)]
         env.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")  # torch's threads = the replica's one core
-    log = open(workdir / f"replica-{name}.log", "w")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc, _, log = server.launch(port, env=env, log_path=workdir / f"replica-{name}.log", prefix=prefix,
+                                 new_session=True)
     return Replica(name, port, proc, log)
 
 
 def wait_healthy(url: str, path: str, deadline_s: float = 180) -> float:
-    started = time.perf_counter()
-    while time.perf_counter() - started < deadline_s:
-        try:
-            if urllib.request.urlopen(f"{url}{path}", timeout=2).read().strip() == b"ok":
-                return time.perf_counter() - started
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError(f"{url}{path} did not answer in {deadline_s:.0f} s")
+    return server.wait_healthy(url, deadline_s, path=path)
 
 
 def stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    server.stop_server(proc, sig=sig, timeout=20)
 
 
 # ---------------------------------------------------------------- a visitor that behaves like a browser

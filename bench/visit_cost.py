@@ -1,10 +1,10 @@
 """What one visit costs the server, page by page, and what 30 or 100 visitors do to it.
 
     make bench                      # runs this after bench/bench.py
-    .venv/bin/python bench/visit_cost.py [--repeat 2] [--skip chromium idle ...] [--port 8621]
+    .venv/bin/python -m bench visit_cost [--repeat 2] [--skip chromium idle ...] [--port 8621]
 
 Starts the app on 127.0.0.1 (bf16, the default), loads both models once, then for every page:
-- cold: a protocol visitor (bench/protoload.py) opens the page with a prompt nobody has used;
+- cold: a protocol visitor (support/protoload.py) opens the page with a prompt nobody has used;
 - warm: a second visitor opens the same link (every model result is cached by then);
 - for pages whose heavy panel waits for a click on a new prompt (ASKED), the same two visits again with a
   link that asks for it (run=1), i.e. what the click costs;
@@ -23,19 +23,19 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ["TBT_VALIDATE_CHARTS"] = "0"  # measure what visitors get (see ui/charts.py)
 
 import psutil  # noqa: E402
 
-from bench.protoload import PAGES, query_for, run_load, start_server, stop_server, visit  # noqa: E402
-from bench.protoload import idle_sessions as open_idle  # noqa: E402
+from support import chromium  # noqa: E402
+from support.protoload import PAGES, query_for, run_load, visit  # noqa: E402
+from support.protoload import idle_sessions as open_idle  # noqa: E402
+from support.server import start_server, stop_server  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.json"
 # Pages whose heavy panel waits for a click when a prompt is new: a link made after the click carries this, and
@@ -111,11 +111,9 @@ async def chromium_ready(proc: psutil.Process, url: str, pages: list[str]) -> di
     """One Chromium visitor per page on a link already computed: time until the page is drawn and idle."""
     from playwright.async_api import async_playwright
 
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
     out = {}
     async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path="/usr/bin/chromium", args=flags)
+        browser = await chromium.launch(p)
         for page_name in pages:
             prompt = f"Visita no navegador à página {page_name}"
             link = f"{url}/{'' if page_name == 'home' else page_name}?{query_for(page_name, prompt, 'pt-BR')}"

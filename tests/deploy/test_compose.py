@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from bench import lb
+from support import lb
 
 ROOT = Path(__file__).resolve().parents[2]
 

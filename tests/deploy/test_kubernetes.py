@@ -10,7 +10,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from bench import lb
+from support import lb
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "kubernetes"

@@ -16,8 +16,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
-from bench import lb
-from tests.conftest import free_port, run_async
+from support import lb
+from support.ports import free_port
+from tests.conftest import run_async
 
 NGINX = lb.find_nginx()
 pytestmark = pytest.mark.skipif(NGINX is None and not os.environ.get("CI"),

@@ -1,9 +1,9 @@
-"""The protocol load client (bench/protoload.py) against the real app: one visit gets the page's content."""
+"""The protocol load client (support/protoload.py) against the real app: one visit gets the page's content."""
 from __future__ import annotations
 
 import pytest
 
-from bench.protoload import PAGES, marker, query_for, run_load, visit
+from support.protoload import PAGES, marker, query_for, run_load, visit
 from tests.conftest import run_async, start_server, stop_server
 
 

@@ -7,12 +7,12 @@ websocket part with the protobufs of the installed streamlit package, so 30-100 
 client a few CPU-milliseconds each instead of a Chromium each. Static files are not fetched (a
 browser caches them after its first visit).
 
-    from bench.protoload import visit, run_load
+    from support.protoload import visit, run_load
     r = await visit("http://127.0.0.1:8621", "temperature", "prompt=Ol%C3%A1&lang=en", marker="Olá")
     report = await run_load("http://127.0.0.1:8621", 30, ["home", "loop"], shared=True)
 
-    .venv/bin/python bench/protoload.py --url http://127.0.0.1:8621 --visitors 30 --shared
-    .venv/bin/python bench/protoload.py --start-server --visitors 30 --out bench/protoload.json
+    .venv/bin/python -m support.protoload --url http://127.0.0.1:8621 --visitors 30 --shared
+    .venv/bin/python -m support.protoload --start-server --visitors 30 --out bench/protoload.json
 
 A visit is "ready" when its script run ends (`script_finished` FINISHED_SUCCESSFULLY; a run that ends
 early for a rerun is followed to the next one). It records the time to ready, the bytes received
@@ -27,8 +27,6 @@ import asyncio
 import ipaddress
 import json
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -40,6 +38,8 @@ from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import ClientConnection, connect
+
+from support.server import start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_VISITORS = 200  # bounded: this is a measuring tool, not a flood
@@ -320,45 +320,6 @@ async def idle_sessions(base_url: str, n: int, page: str = "home", query: str = 
         await asyncio.gather(*tasks)
 
 
-# ---------------------------------------------------------------- server process (for the CLI and bench)
-
-def start_server(port: int | None = None, env: dict | None = None, log_path: Path | None = None):
-    """Start the app on 127.0.0.1 the way `make run` does; return (Popen, base_url, log file)."""
-    import os
-    import socket
-    import urllib.request
-
-    if port is None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-    log_path = log_path or ROOT / "artifacts" / "protoload-server.log"
-    log_path.parent.mkdir(exist_ok=True)
-    log = open(log_path, "w")
-    proc = subprocess.Popen([sys.executable, "-m", "ui.serve", "--server.port", str(port), "--server.address",
-                             "127.0.0.1", "--server.headless", "true"], cwd=ROOT, stdout=log,
-                            stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).read() == b"ok":
-                return proc, url, log
-        except OSError:
-            time.sleep(0.5)
-    proc.kill()
-    raise RuntimeError(f"server did not become healthy in 120 s; see {log_path}")
-
-
-def stop_server(proc, log) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     where = ap.add_mutually_exclusive_group(required=True)
@@ -377,7 +338,7 @@ def main(argv: list[str] | None = None) -> None:
     server = None
     try:
         if args.start_server:
-            server = start_server()
+            server = start_server(log_path=ROOT / "artifacts" / "protoload-server.log")
             url = server[1]
         else:
             url = args.url

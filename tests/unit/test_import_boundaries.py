@@ -1,0 +1,51 @@
+"""Tests never import bench, bench never imports tests, support imports neither; no bench script patches sys.path."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _imported(path: Path) -> set[str]:
+    """Top-level package names a file imports (absolute imports, at any depth of the file)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _files(folder: str) -> list[Path]:
+    files = sorted((ROOT / folder).rglob("*.py"))
+    assert files, f"no Python files under {folder}/"
+    return files
+
+
+def test_tests_never_import_bench():
+    offenders = [str(p.relative_to(ROOT)) for p in _files("tests") if "bench" in _imported(p)]
+    assert not offenders, offenders
+
+
+def test_bench_never_imports_tests():
+    offenders = [str(p.relative_to(ROOT)) for p in _files("bench") if "tests" in _imported(p)]
+    assert not offenders, offenders
+
+
+def test_support_imports_neither_tests_nor_bench():
+    offenders = [str(p.relative_to(ROOT)) for p in _files("support") if _imported(p) & {"tests", "bench"}]
+    assert not offenders, offenders
+
+
+def test_no_bench_script_patches_sys_path():
+    offenders = [str(p.relative_to(ROOT)) for p in _files("bench") if "sys.path" in p.read_text(encoding="utf-8")]
+    assert not offenders, offenders
+
+
+def test_chromium_flags_live_in_support_only():
+    """One list of Chromium's flags (support/chromium.py), not a copy per script."""
+    flag = '"--no' + '-sandbox"'  # split, so that this file is not a copy itself
+    copies = [str(p.relative_to(ROOT)) for folder in ("tests", "bench") for p in _files(folder)
+              if flag in p.read_text(encoding="utf-8")]
+    assert not copies, copies
