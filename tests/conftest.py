@@ -17,6 +17,23 @@ from support import chromium, server  # noqa: E402
 
 ARTIFACTS = ROOT / "artifacts"
 
+# Each folder of tests/ is a tier with its own marker (`pytest -m unit`, registered in pyproject.toml) and its own
+# default time limit (pytest-timeout), applied below; a test that waits longer carries @pytest.mark.timeout(N).
+TIERS = ("unit", "integration", "app", "e2e", "deploy", "adversarial")
+TIER_TIMEOUT_S = {"unit": 120, "integration": 900, "app": 900, "e2e": 900, "deploy": 300, "adversarial": 900}
+SLOW_UNIT_TIMEOUT_S = 1200  # a unit test marked slow (the grokking script run twice)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        parts = Path(str(item.fspath)).relative_to(ROOT).parts
+        tier = parts[1] if len(parts) > 2 and parts[0] == "tests" and parts[1] in TIERS else None
+        if tier is None:
+            continue
+        item.add_marker(getattr(pytest.mark, tier))
+        if item.get_closest_marker("timeout") is None:
+            slow = tier == "unit" and item.get_closest_marker("slow") is not None
+            item.add_marker(pytest.mark.timeout(SLOW_UNIT_TIMEOUT_S if slow else TIER_TIMEOUT_S[tier]))
 
 
 def run_async(coro):

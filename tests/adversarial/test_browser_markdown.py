@@ -26,6 +26,7 @@ def _published_keys(page, wait: float = 600) -> list[str]:
         time.sleep(1)
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 @pytest.mark.parametrize("name", PAGES)
 def test_markdown_in_every_link_value_makes_no_link_or_image(browser, server_url, name):
     base = f"{server_url}/{'' if name == 'home' else name}"

@@ -54,6 +54,7 @@ def test_the_loop_maps_its_finish_reason_to_two_apis():
     assert list(table.iloc[:, 1]) == ['"stop"', '"length"', '"stop"'] and table.iloc[1, 0].startswith("▶")
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_the_penalties_panel_runs_both_kinds_live():
     at = run_page("temperature", lang="en", timeout=900)
     next(b for b in at.button if b.label == "Generate with both, side by side").click().run(timeout=900)
@@ -74,6 +75,7 @@ def test_every_page_opens_the_glossary_and_pitfalls(lang, title, term):
     assert any(term in tbl.value.to_string() for tbl in at.table)
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_the_presets_run_live_on_the_page_prompt():
     at = run_page("temperature", lang="en", timeout=900)
     next(b for b in at.button if b.label == "Generate both").click().run(timeout=900)
@@ -85,6 +87,7 @@ def test_the_presets_run_live_on_the_page_prompt():
     assert f"Creative gave {distinct} different" in caption
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_the_loop_page_shows_a_chat_as_a_completion_and_thinking_as_text():
     at = run_page("loop", lang="en", timeout=900)  # two 48-token generations: minutes on a loaded 2-core machine
     assert any(c.value.startswith("<bos><start_of_turn>user\nA book costs 12 dollars") for c in at.code)

@@ -26,6 +26,7 @@ def test_decoding_page_renders(browser, server_url, width, locale, words):
         page.close()
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_measure_draws_the_feedback_curve(browser, server_url):
     page = open_page(browser, f"{server_url}/decoding?fbn=4&lang=en", width=1280, locale="en-US", wait=600)
     try:
@@ -39,6 +40,7 @@ def test_measure_draws_the_feedback_curve(browser, server_url):
         page.close()
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_a_greedy_loop_links_the_decoding_page_with_its_prompt(browser, server_url):
     """The loop page's greedy-loop panel: its link opens the decoding page with the prompt that looped."""
     page = open_page(browser, f"{server_url}/loop?prompt=ha+ha+ha&temperature=0&max_new=8&lang=en", width=1280,
@@ -70,6 +72,7 @@ TITLES = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]
 })"""
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 @pytest.mark.parametrize("projection", [False, True])
 def test_the_comparison_fits_at_1280_and_axis_titles_are_whole(browser, server_url, projection):
     """Section 4's table does not scroll sideways at 1280 px (Portuguese, the longer labels), and no chart's axis
@@ -106,6 +109,7 @@ TREE_DOTS = """(rank) => {
 }"""
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_a_click_on_a_beam_tree_node_shows_that_step_s_candidates(browser, server_url):
     """Section 2 in a real browser: a click on a node of the tree's last drawn step enlarges it and puts that
     step's candidates under the tree ("Proposals of step 4"), where step 1's were."""

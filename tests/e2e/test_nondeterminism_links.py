@@ -9,6 +9,8 @@ import pytest
 
 from tests.browser import open_page, settle, shoot
 
+pytestmark = pytest.mark.timeout(1800)  # each test opens up to three links, each waiting up to 600 s
+
 PROMPT = "Meu animal favorito é o"
 LINK = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "seeds": "11,22,33", "vec": "1000",
         "lang": "en", "projection": "1"}

@@ -37,6 +37,7 @@ def test_why_page_draws(browser, server_url, width, locale, query, heading):
         page.close()
 
 
+@pytest.mark.timeout(1800)  # waits of up to 600-900 s each, one after another (a loaded 2-core machine)
 def test_integrated_gradients_from_the_button(browser, server_url):
     """On the logit of " Paris" alone (contrast=-1: none). Measured here: 16 and 32 points miss the sum, 64 meet it
     (0.07%), 2.5 min wall on the shared 2 cores; the contrast with " Ulm" needs 128 and is the integration tier's."""

@@ -21,12 +21,15 @@ def test_waiters_are_served_in_arrival_order_and_counted():
         th = threading.Thread(target=visitor, args=(i,))
         th.start()
         threads.append(th)
+        deadline = time.monotonic() + 10  # a visitor that never takes its ticket fails here, not by hanging
         while lock.queued < i + 2:  # wait until this visitor has taken its ticket before the next arrives
+            assert time.monotonic() < deadline, f"visitor {i} took no ticket in 10 s (queued={lock.queued})"
             time.sleep(0.001)
     assert lock.queued == 7  # one holder + six waiting
     lock.release()
     for th in threads:
         th.join(5)
+    assert not any(th.is_alive() for th in threads), "a visitor still waits for the lock"
     assert order == list(range(6))
     assert not lock.locked() and lock.queued == 0
 
