@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-portable lint prepare deps deps-dev bench bench-decoding loadtest scaletest clean
+.PHONY: run test test-portable lint prepare deps deps-dev bench bench-press bench-decoding gpu-check loadtest scaletest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,17 @@ bench: deps-dev prepare
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/visit_cost.py
 	$(BIN)/python bench/interactions.py
+	$(BIN)/python bench/press_bench.py
+
+## bench-press: 30 protocol visitors press each page's main button at once (bench/press_bench.py): the "press"
+## key of bench/results.json (alone, p50/p95, CPU per press, tokens/s, hang-up)
+bench-press: deps-dev prepare
+	$(BIN)/python bench/press_bench.py
+
+## gpu-check: on CUDA in bf16, greedy tokens against the CPU's on 5 prompts, and 1 vs 30 streams' throughput:
+## bench/gpu_check.json. Without CUDA it says so and exits with code 2 (`--device cpu` is the dry mode the tests run)
+gpu-check: deps-dev prepare
+	$(BIN)/python bench/gpu_check.py
 
 ## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (~30 CPU min on AVX2)
 bench-decoding: deps-dev prepare
