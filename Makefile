@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8501
 export HF_HUB_OFFLINE := 1
 
-.PHONY: run test test-fast test-portable lint prepare deps deps-dev system-deps bench bench-decoding loadtest scaletest clean
+.PHONY: run test test-fast test-portable lint prepare deps deps-dev system-deps bench bench-press bench-decoding gpu-check loadtest scaletest clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,7 +60,18 @@ bench: deps-dev prepare
 	$(BIN)/python -m bench bench
 	$(BIN)/python -m bench visit_cost
 	$(BIN)/python -m bench interactions
+	$(BIN)/python -m bench press_bench
 	$(BIN)/python scripts/perf_docs.py
+
+## bench-press: 30 protocol visitors press each page's main button at once (bench/press_bench.py): the "press"
+## key of bench/results.json (alone, p50/p95, CPU per press, tokens/s, hang-up)
+bench-press: deps-dev prepare
+	$(BIN)/python -m bench press_bench
+
+## gpu-check: on CUDA in bf16, greedy tokens against the CPU's on 5 prompts, and 1 vs 30 streams' throughput:
+## bench/gpu_check.json. Without CUDA it says so and exits with code 2 (`--device cpu` is the dry mode the tests run)
+gpu-check: deps-dev prepare
+	$(BIN)/python -m bench gpu_check
 
 ## bench-decoding: every decoding strategy on the shipped prompts: assets/decoding/results.json (~30 CPU min on AVX2)
 bench-decoding: deps-dev prepare

@@ -133,8 +133,33 @@ def _scan(r: VisitResult, data: bytes, msg: ForwardMsg, markers: list[bytes], ot
             r.foreign_markers.append(text)
 
 
-async def _read_until_finished(ws, r: VisitResult, t0: float, markers: list[bytes], others: list[str]) -> None:
-    """Read ForwardMsgs until the visitor's script run has finished (following reruns)."""
+@dataclass(frozen=True)
+class Button:
+    """A button as the page drew it: what a press must send back (its widget id, and its fragment if any)."""
+
+    id: str
+    label: str
+    fragment_id: str = ""
+    disabled: bool = False
+
+
+def _note_button(r: VisitResult, msg: ForwardMsg) -> None:
+    element = msg.delta.new_element
+    if element.WhichOneof("type") == "button":
+        b = element.button
+        r.buttons[b.id] = Button(b.id, b.label, msg.delta.fragment_id, b.disabled)
+
+
+async def _read_until_finished(ws, r: VisitResult, t0: float, markers: list[bytes], others: list[str],
+                               fragment_ends: bool = False) -> None:
+    """Read ForwardMsgs until the visitor's script run has finished (following reruns).
+
+    fragment_ends: a fragment's own run finishing also ends it (a press of a button inside a fragment).
+    Buttons drawn are kept in r.buttons (by widget id), the page's script hash (from the navigation
+    message) in r.page_script_hash.
+    """
+    if not hasattr(r, "buttons"):
+        r.buttons, r.page_script_hash = {}, ""
     async for data in ws:
         if isinstance(data, str):
             continue
@@ -149,8 +174,12 @@ async def _read_until_finished(ws, r: VisitResult, t0: float, markers: list[byte
             if r.first_delta_s is None:
                 r.first_delta_s = time.perf_counter() - t0
             _scan(r, data, msg, markers, others)
+            if msg.delta.WhichOneof("type") == "new_element":
+                _note_button(r, msg)
         elif kind == "new_session":
             r.runs += 1
+        elif kind == "navigation" and msg.navigation.page_script_hash:
+            r.page_script_hash = msg.navigation.page_script_hash  # the page st.navigation ran (not app.py's)
         elif kind == "page_not_found":
             r.status = "page_not_found"
         elif kind == "script_finished":
@@ -162,6 +191,11 @@ async def _read_until_finished(ws, r: VisitResult, t0: float, markers: list[byte
                 return
             if status == FINISHED.FINISHED_WITH_COMPILE_ERROR:
                 r.status = "compile_error"
+                return
+            if status == FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and fragment_ends:
+                r.ready_s = time.perf_counter() - t0
+                if r.status == "pending":
+                    r.status = "ok"
                 return
             # FINISHED_EARLY_FOR_RERUN: the next run follows; a fragment's run: keep waiting
     r.status = "closed"
@@ -318,6 +352,152 @@ async def idle_sessions(base_url: str, n: int, page: str = "home", query: str = 
     finally:
         release.set()
         await asyncio.gather(*tasks)
+
+
+# ---------------------------------------------------------------- button presses
+
+@dataclass
+class PressResult:
+    """One visitor who opened a page and pressed one of its buttons. Times in seconds.
+
+    load_s: the page's first run, connect included. press_s: from sending the click to the server's
+    script_finished for the run it started (a full run, or the button's fragment run; reruns followed)."""
+
+    page: str
+    query: str
+    button: str
+    load_s: float | None = None
+    press_s: float | None = None
+    status: str = "pending"  # ok | hung_up | no_button | load_<status> | timeout | error | closed | ...
+    error: str | None = None
+    exceptions: list[str] = field(default_factory=list)  # drawn by the press's run
+    error_alerts: int = 0
+    deltas: int = 0  # elements the press's runs sent
+    runs: int = 0  # script runs the press started (reruns included)
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("ok", "hung_up") and not self.exceptions
+
+
+def find_button(buttons: dict[str, Button], want: str) -> Button | None:
+    """The button whose key (the end of its widget id) or label is `want`; an enabled one first."""
+    found = [b for b in buttons.values() if b.id.endswith(f"-{want}") or b.label == want]
+    return next((b for b in found if not b.disabled), found[0] if found else None)
+
+
+def press_msg(page: str, query: str, button: Button, page_script_hash: str, locale: str = "pt-BR") -> BackMsg:
+    """The BackMsg a browser sends for a click: rerun this page (or the button's fragment) with the button's
+    trigger set. Other widgets are not sent: the session keeps their values from the previous run."""
+    msg = rerun_msg(page, query, locale)
+    state = msg.rerun_script
+    state.page_script_hash = page_script_hash
+    if button.fragment_id:
+        state.fragment_id = button.fragment_id
+    widget = state.widget_states.widgets.add()
+    widget.id = button.id
+    widget.trigger_value = True
+    return msg
+
+
+async def press(base_url: str, page: str, query: str, button: str, *, timeout: float = 600.0,
+                locale: str = "pt-BR", go: asyncio.Event | None = None,
+                on_loaded: Callable[[PressResult], None] | None = None, hang_up_after: float | None = None,
+                keep: bool = False) -> PressResult:
+    """Open the page like a new tab, wait for `go`, then press `button` (a widget key or a label).
+
+    on_loaded(result) is called once the page has loaded (or failed to). hang_up_after: close the
+    websocket this many seconds after the click instead of waiting for the run (a visitor who leaves).
+    keep: the press's ForwardMsgs, in order, in result.received. Never raises for the server's behaviour.
+    """
+    url = _check_loopback(base_url)
+    timeout = min(float(timeout), MAX_TIMEOUT_S)
+    pr = PressResult(page=page, query=query, button=button)
+    pr.received = None
+    announced = False
+
+    def loaded() -> None:
+        nonlocal announced
+        if not announced and on_loaded is not None:
+            on_loaded(pr)
+        announced = True
+
+    try:
+        async with connect(url, subprotocols=["streamlit"], max_size=None, open_timeout=timeout,
+                           ping_interval=None) as ws:
+            load = VisitResult(page=page, query=query)
+            load.received = None
+            t0 = time.perf_counter()
+            async with asyncio.timeout(timeout):
+                await ws.send(rerun_msg(page, query, locale).SerializeToString())
+                await _read_until_finished(ws, load, t0, [], [])
+            pr.load_s, pr.exceptions = load.ready_s, list(load.exceptions)
+            target = find_button(load.buttons, button) if load.status == "ok" else None
+            if load.status != "ok":
+                pr.status, pr.error = f"load_{load.status}", load.error
+            elif target is None or target.disabled:
+                pr.status = "no_button"
+                pr.error = f"no enabled button {button!r}; the page has {sorted(b.label for b in load.buttons.values())}"
+            loaded()
+            if pr.status != "pending":
+                return pr
+            if go is not None:
+                await go.wait()
+            t1 = time.perf_counter()
+            await ws.send(press_msg(page, query, target, load.page_script_hash, locale).SerializeToString())
+            if hang_up_after is not None:
+                await asyncio.sleep(hang_up_after)
+                pr.status = "hung_up"
+                return pr  # leaving the block closes the websocket
+            run = VisitResult(page=page, query=query)
+            run.received = [] if keep else None
+            async with asyncio.timeout(timeout):
+                await _read_until_finished(ws, run, t1, [], [], fragment_ends=bool(target.fragment_id))
+            pr.press_s, pr.status, pr.error = run.ready_s, run.status, run.error
+            pr.exceptions += run.exceptions
+            pr.error_alerts, pr.deltas, pr.runs, pr.received = run.error_alerts, run.deltas, run.runs, run.received
+    except TimeoutError:
+        pr.status, pr.error = "timeout", f"not finished after {timeout:.0f} s"
+    except Exception as exc:  # noqa: BLE001 - a failed press is a figure, not a crash of the bench
+        pr.status, pr.error = "error", f"{type(exc).__name__}: {exc}"[:300]
+    finally:
+        loaded()
+    return pr
+
+
+async def press_together(base_url: str, n: int, page: str, button: str, *, lang: str = "en",
+                         prompts: list[str] | None = None, timeout: float = 600.0,
+                         hang_up_after: float | None = None, on_go: Callable[[], None] | None = None,
+                         keep: bool = False) -> dict:
+    """n visitors open the page, each with its own prompt (prompts[i], default marker(i)), and once every
+    page has loaded they all press `button` at the same moment. on_go() is called just before the clicks.
+
+    Returns {"loaded_s": how long the pages took, "results": [PressResult], and press_p50_s/p95_s/max_s}."""
+    if not 0 < n <= MAX_VISITORS:
+        raise ValueError(f"n must be 1..{MAX_VISITORS}")
+    prompts = prompts or [marker(i) for i in range(n)]
+    go, all_loaded, count = asyncio.Event(), asyncio.Event(), [0]
+
+    def on_loaded(_: PressResult) -> None:
+        count[0] += 1
+        if count[0] == n:
+            all_loaded.set()
+
+    t = time.perf_counter()
+    tasks = [asyncio.create_task(press(base_url, page, query_for(page, prompts[i], lang), button, timeout=timeout,
+                                       locale=lang, go=go, on_loaded=on_loaded, hang_up_after=hang_up_after,
+                                       keep=keep))
+             for i in range(n)]
+    await all_loaded.wait()
+    loaded_s = time.perf_counter() - t
+    if on_go is not None:
+        on_go()
+    go.set()
+    results = list(await asyncio.gather(*tasks))
+    times = [r.press_s for r in results if r.press_s is not None]
+    return {"visitors": n, "page": page, "button": button, "loaded_s": loaded_s,
+            "press_p50_s": _pct(times, 0.5), "press_p95_s": _pct(times, 0.95), "press_max_s": max(times, default=None),
+            "errors": [asdict(r) for r in results if not r.ok], "results": results}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.protoload import PAGES, marker, query_for, run_load, visit
+from support.protoload import PAGES, find_button, marker, press_together, query_for, run_load, visit
 from tests.conftest import run_async, start_server, stop_server
 
 
@@ -54,3 +54,30 @@ def test_only_loopback_servers():
     with pytest.raises(ValueError):
         run_async(visit("http://example.com", "home"))
     assert PAGES[0] == "home" and query_for("grokking", "x") == "lang=pt-BR"
+
+
+def test_two_visitors_press_next_token_at_once(app_url):
+    """The press client: each visitor opens the loop page with its own prompt, both press "Next token" at the same
+    moment, and each press ends with the script finished and the step drawn on that visitor's page."""
+    prompts = [marker(11), marker(12)]
+    report = run_async(press_together(app_url, 2, "loop", "Next token", prompts=prompts, keep=True, timeout=300))
+    assert report["errors"] == [] and len(report["results"]) == 2
+    for r, mine, other in zip(report["results"], prompts, reversed(prompts), strict=True):
+        assert r.status == "ok", r.error
+        assert r.load_s > 0 and r.press_s > 0 and r.runs >= 1
+        elements = _elements(r)
+        headings = [e.heading.body for e in elements if e.WhichOneof("type") == "heading"]
+        assert "Each turn of the loop" in headings  # the steps table exists only once a step ran
+        raw = b"".join(m.SerializeToString() for m in r.received)
+        assert mine.encode() in raw and other.encode() not in raw  # its own prompt's step, nobody else's
+    assert report["press_p95_s"] is not None
+
+
+def test_find_button_by_key_or_label():
+    from support.protoload import Button
+
+    buttons = {"$$ID-abc-why_go": Button("$$ID-abc-why_go", "Complete and explain"),
+               "$$ID-def-None": Button("$$ID-def-None", "Next token", "frag1", disabled=True)}
+    assert find_button(buttons, "why_go").label == "Complete and explain"
+    assert find_button(buttons, "Next token").fragment_id == "frag1"
+    assert find_button(buttons, "nope") is None
