@@ -3,11 +3,13 @@ and the shipped comparison. The model runs only when a button asks for it."""
 import streamlit as st
 
 from model_backend import decoding as dec
+from ui import backend
 from ui import decoding_view as view
 from ui.charts import projection_on, show
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import LINK_FROM, next_page_link
 from ui.share import publish, restore, share_box
+from ui.untrusted import escape_markdown
 from ui.widgets import data_table, intro, model_text, prompt_box
 
 PARAMS = view.link_params()
@@ -196,7 +198,7 @@ def render() -> None:
     st.session_state.setdefault("decoding_sentence", view.SENTENCES[lang()])
     for p in PARAMS[1:]:
         st.session_state.setdefault(p.key, p.default)
-    intro("decoding")
+    intro("decoding", model=escape_markdown(backend.model_label()))
     publish("decoding", PARAMS)  # a notice here, at the top, if a link had bad values
     prompt = prompt_box("decoding")
     if prompt is not None:

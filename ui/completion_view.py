@@ -60,4 +60,4 @@ def panel() -> None:
             st.caption(t("completion.think.caption", n=fmt_int(len(gen.steps)),
                          right=t("completion.yes" if right_answer_in(gen.completion, answer) else "completion.no"),
                          answer=answer))
-    st.markdown(t("completion.think.moral"))
+    st.markdown(t("completion.think.moral", params=fmt_int(backend.bundle_for().info.n_params)))

@@ -40,7 +40,7 @@ MAX_STOPS, MAX_STOP_CHARS = 8, 50  # what a link may carry as stop sequences
 
 def link_params(cap: int) -> list[Param]:
     """The prompt and every sampling setting; the course text's defaults (T 0.7, top-p 0.9)."""
-    return [Param("prompt", "prompt_loop", str, "A capital da França é"),
+    return [Param("prompt", "prompt_loop", str, t("common.default_prompt")),
             Param("temperature", "loop_temperature", float, 0.7, low=0.0, high=2.0),
             Param("top_k", "loop_top_k", int, 0, low=0, high=1000),
             Param("top_p", "loop_top_p", float, 0.9, low=0.05, high=1.0),
@@ -115,11 +115,12 @@ def settings_summary(params: mb.SamplingParams) -> str:
     parts = [t("loop.sum.greedy") if params.greedy else f"T = {fmt_float(params.temperature, 2)}",
              f"top-k {params.top_k if params.top_k else off}",
              f"top-p {fmt_float(params.top_p, 2) if params.top_p < 1 else off}",
-             t("loop.sum.penalty", v=fmt_float(params.repetition_penalty, 2) if params.repetition_penalty != 1 else off),
+             t("loop.sum.penalty", v=fmt_float(params.repetition_penalty, 2) if params.repetition_penalty != 1
+               else t("loop.sum.off_f")),
              f"max_new_tokens {params.max_new_tokens}",
              t("loop.sum.stops", n=len(params.stop))]
     if not params.greedy:
-        parts.append(f"seed {params.seed}")
+        parts.append(t("loop.sum.seed", seed=params.seed))
     return " · ".join(parts)
 
 

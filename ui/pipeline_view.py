@@ -26,6 +26,7 @@ from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, proj
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.numbering import head_no, layer_index, layer_no
+from ui.published import GPT2_LAYERS, GPT2_PARAMS, GPT2_SEED_PARAMS, GPT3
 from ui.share import Param
 from ui.untrusted import escape_markdown
 from ui.widgets import data_table, model_text
@@ -36,12 +37,13 @@ ROW = 35  # table row height in px, so a table's height fits its rows exactly
 STAGES = ("input", "tokens", "embedding", "attention", "mlp", "softmax", "sampling", "output")
 # The course text's table (seed 004, section 6), with the published figures where they exist:
 # (model, layers, parameters per size, estimated?, FLOPs note key or None = 2 x parameters)
-# GPT-2: 117M (12 layers) to 1.5B (48), Radford et al. 2019. GPT-3 175B: 96 layers, Brown et al. 2020.
+# GPT-2: 124M (12 layers) to 1.5B (48), as OpenAI corrected the paper's counts (ui/published.py).
+# GPT-3 175B: 96 layers, Brown et al. 2020.
 # Llama 3.1 8B / 70B / 405B: 32 / 80 / 126 layers (Meta's model cards, "The Llama 3 Herd of Models" table 3).
 # GPT-4 and Claude 3.5: not published; GPT-4 is reportedly a mixture of experts, so only part of its
 # parameters work on each token: the seed (003) puts a frontier model at tens to hundreds of GFLOPs per token.
 SEED_MODELS = (
-    ("GPT-2", "12–48", (117e6, 1.5e9), False, None),
+    ("GPT-2", " / ".join(str(n) for n in GPT2_LAYERS), GPT2_PARAMS, False, None),
     ("GPT-3", "96", (175e9,), False, None),
     ("GPT-4", "~120", (1.7e12,), True, "pipeline.card.moe"),
     ("Claude 3.5", "?", (), False, None),
@@ -55,7 +57,7 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
 
     pos = -1 means the last token (the page's default), whatever the prompt's length.
     """
-    return [Param("prompt", "prompt_pipeline", str, "A capital da França é"),
+    return [Param("prompt", "prompt_pipeline", str, t("common.default_prompt")),
             Param("layer", "pipeline_att_layer", int, 1, low=1, high=info.n_layers),
             Param("head", "pipeline_att_head", int, 1, low=1, high=info.n_heads),
             Param("pos", "pipeline_emb_pos", int, -1, low=-1, high=MAX_POSITION),
@@ -470,12 +472,18 @@ def model_card(info: mb.ModelInfo) -> None:
     with right:
         st.markdown(t("pipeline.card.seed"))
         st.table(models_frame(info), hide_index=True)
-        st.caption(t("pipeline.card.caption"))
+        gpt4 = next(m[2][0] for m in SEED_MODELS if m[0] == "GPT-4")
+        st.caption(t("pipeline.card.caption", llama=next(m[1] for m in SEED_MODELS if m[0] == "Llama 3.1"),
+                     gpt2=" / ".join(fmt_params(v) for v in GPT2_PARAMS),
+                     gpt2_seed=" – ".join(fmt_params(v) for v in GPT2_SEED_PARAMS),
+                     gpt4=fmt_params(gpt4), gpt4_flops=fmt_flops(2 * gpt4)))
+        st.caption(t("pipeline.card.gpt3", d=fmt_int(GPT3["d_model"]), layers=GPT3["n_layers"], heads=GPT3["n_heads"],
+                     ours_d=fmt_int(info.d_model), ours_layers=info.n_layers, ours_heads=info.n_heads))
 
 
 def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
     """The comparison table: the model running now (from its config), then the course text's models."""
-    models = [("**Gemma 3 270M**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
+    models = [(f"**{escape_markdown(backend.model_label())}**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
     return pd.DataFrame({
         t("pipeline.col.model"): [m[0] for m in models],
         t("pipeline.card.layers"): [m[1] for m in models],
@@ -486,7 +494,7 @@ def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
 
 
 def _sizes(values: tuple[float, ...], estimated: bool, fmt) -> str:
-    """'117 M – 1,5 B' for a range (GPT-2's four sizes), '8 B / 70 B / 405 B' for each size of a family,
+    """'124 M / 355 M / 774 M / 1,5 B' for each size of a family (GPT-2, Llama 3.1), a range 'a – b' for two,
     '~1,7 T (estimated)'; 'unknown' when unpublished."""
     if not values:
         return t("pipeline.card.unknown")

@@ -27,10 +27,8 @@ STRINGS = {
     "attention.layer.avg": ("Média das {n} camadas", "Average of the {n} layers"),
     "attention.pick.head": ("Cabeça", "Head"),
     "attention.pick.head.help": (
-        "As {n} cabeças de uma camada calculam pesos diferentes, mas compartilham as mesmas chaves e valores "
-        "(atenção de consulta agrupada).",
-        "The {n} heads of a layer compute different weights but share the same keys and values (grouped-query "
-        "attention).",
+        "As {n} cabeças de uma camada calculam pesos diferentes; {share}",
+        "The {n} heads of a layer compute different weights; {share}",
     ),
     "attention.head.one": ("Cabeça {n}", "Head {n}"),
     "attention.head.avg": ("Média das {n} cabeças", "Average of the {n} heads"),
@@ -171,14 +169,31 @@ STRINGS = {
         "Before the dot product, Gemma 3 also normalises Q and K (RMSNorm) and rotates both by position (RoPE), "
         "which is how the model knows the order of the tokens.",
     ),
-    "attention.gqa": (
-        "**Cabeças agrupadas.** Há {heads} cabeças de consulta, mas só {kv} cabeça de chave/valor: as {group} "
-        "consultas comparam-se com as mesmas chaves e misturam os mesmos valores. Por isso o cache de chaves e "
-        "valores guarda {per} números por token e camada, e não {full}: {ratio}× menos memória.",
-        "**Grouped heads.** There are {heads} query heads but only {kv} key/value head: the {group} queries are "
-        "compared with the same keys and mix the same values. That is why the key/value cache keeps {per} numbers "
-        "per token and layer instead of {full}: {ratio}× less memory.",
+    "attention.share.mqa": (
+        "todas compartilham as mesmas chaves e valores (uma só cabeça de chave/valor: atenção multi-consulta, "
+        "MQA, o caso extremo da atenção de consulta agrupada, GQA).",
+        "they all share the same keys and values (a single key/value head: multi-query attention, MQA, the "
+        "extreme case of grouped-query attention, GQA).",
     ),
+    "attention.share.gqa": (
+        "cada grupo de {group} cabeças compartilha as mesmas chaves e valores (atenção de consulta agrupada, GQA).",
+        "each group of {group} heads shares the same keys and values (grouped-query attention, GQA).",
+    ),
+    "attention.share.mha": ("cada uma tem as suas próprias chaves e valores.", "each has its own keys and values."),
+    "attention.gqa": (
+        "**{kind}.** Há {heads} cabeças de consulta e {kv} de chave/valor: cada grupo de {group} consultas "
+        "compara-se com as mesmas chaves e mistura os mesmos valores. Por isso o cache de chaves e valores guarda "
+        "{per} números por token e camada, e não {full}: {ratio}× menos memória.",
+        "**{kind}.** There are {heads} query heads and {kv} key/value heads: each group of {group} queries is "
+        "compared with the same keys and mixes the same values. That is why the key/value cache keeps {per} "
+        "numbers per token and layer instead of {full}: {ratio}× less memory.",
+    ),
+    "attention.kind.mqa": (
+        "Atenção multi-consulta (MQA), o caso extremo da atenção de consulta agrupada (GQA)",
+        "Multi-query attention (MQA), the extreme case of grouped-query attention (GQA)",
+    ),
+    "attention.kind.gqa": ("Atenção de consulta agrupada (GQA)", "Grouped-query attention (GQA)"),
+    "attention.kind.mha": ("Atenção multi-cabeça", "Multi-head attention"),
     "attention.sliding": (
         "**Janela deslizante × atenção completa.** {n_sliding} camadas olham só para os últimos {window} tokens; "
         "{n_full} camadas ({full}) olham para o texto inteiro. Esta página aceita até {limit} tokens de prompt, "
@@ -276,7 +291,7 @@ STRINGS = {
     "attention.dl.tokens": ("Os {n} tokens: posição, id, o token como aparece nos eixos e o texto dele.",
                             "The {n} tokens: position, id, the token as the axes show it, and its text."),
     "attention.dl.matrix": (
-        "{what}: as {n} células desenhadas, com o peso exato (vazio onde a máscara esconde o token; camada ou "
+        "{what}: as {n} células desenhadas, com o peso exato (vazio onde a máscara esconde a chave; camada ou "
         "cabeça -1 = média; key_pos -1 = a coluna que soma o meio de um texto longo).",
         "{what}: the {n} cells drawn, with the exact weight (empty where the mask hides the key; layer or head "
         "-1 = average; key_pos -1 = the column summing the middle of a long text).",

@@ -7,7 +7,7 @@ STRINGS = {
     "side.model": ("Modelo", "Model"),
     "side.dtype": ("Precisão numérica", "Numeric precision"),
     "side.dtype.auto": ("automática (neste servidor: {auto})", "automatic (on this server: {auto})"),
-    "side.dtype.float32": ("float32 (mais precisa)", "float32 (more precise)"),
+    "side.dtype.float32": ("float32 (mais bits; não desfaz a quantização dos pesos)", "float32 (more bits; does not undo the weights' quantization)"),
     "side.dtype.bfloat16": ("bfloat16 (metade da memória)", "bfloat16 (half the memory)"),
     "side.advanced": ("Avançado", "Advanced"),
     "side.presets": ("Exemplos de prompt", "Prompt examples"),
@@ -28,7 +28,7 @@ STRINGS = {
     "nav.next": ("Próxima página: {page}", "Next page: {page}"),
     # shared widgets
     "common.prompt": ("Prompt (o texto que o modelo vai continuar)", "Prompt (the text the model will continue)"),
-    "common.default_prompt": ("A capital da França é", "A capital da França é"),
+    "common.default_prompt": ("A capital da França é", "The capital of France is"),  # each language its own
     "common.truncated": (
         "O texto tinha {n} tokens; o modelo vê só os primeiros {kept}. Nada foi apagado da sua caixa de texto.",
         "The text had {n} tokens; the model sees only the first {kept}. Nothing was removed from your text box.",
@@ -80,9 +80,9 @@ STRINGS = {
     "home.path": ("O caminho, na ordem do pipeline", "The path, in pipeline order"),
     "home.try": ("Experimente: qual é o próximo token?", "Try it: what is the next token?"),
     "home.try.caption": (
-        "Os 10 próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "
+        "Os {n} próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "
         "porque os outros {rest} tokens do vocabulário dividem o resto.",
-        "The model's 10 most likely continuations, computed just now. The bars add up to less than 100% "
+        "The model's {n} most likely next tokens, computed just now. The bars add up to less than 100% "
         "because the other {rest} tokens of the vocabulary share the rest.",
     ),
     "home.col.token": ("token", "token"),

@@ -9,12 +9,12 @@ STRINGS = {
         "(*The Curious Case of Neural Text Degeneration*, 2019) mostraram que buscar o texto **mais provável** "
         "(guloso, beam search) dá texto repetitivo e sem graça, que sortear da distribuição inteira dá texto "
         "incoerente, e propuseram o **top-p** (amostragem por núcleo) entre os dois. Aqui isso roda de verdade, no "
-        "Gemma 3 270M, com o `generate()` da biblioteca transformers. Nada roda até você apertar um botão.",
+        "{model}, com o `generate()` da biblioteca transformers. Nada roda até você apertar um botão.",
         "The same model, the same prompt, five ways to pick the next token. Holtzman and colleagues (*The "
         "Curious Case of Neural Text Degeneration*, 2019) showed that searching for the **most likely** text "
         "(greedy, beam search) gives repetitive, bland text, that sampling from the whole distribution gives "
-        "incoherent text, and proposed **top-p** (nucleus sampling) in between. Here it runs for real, on Gemma 3 "
-        "270M, with the transformers library's own `generate()`. Nothing runs until you press a button.",
+        "incoherent text, and proposed **top-p** (nucleus sampling) in between. Here it runs for real, on {model}, "
+        "with the transformers library's own `generate()`. Nothing runs until you press a button.",
     ),
     # 1. side by side
     "decoding.side.header": ("1. Cinco estratégias, um prompt", "1. Five strategies, one prompt"),
@@ -89,19 +89,19 @@ STRINGS = {
         "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
         "`generate()` de cada estratégia; as três amostragens rodam juntas num lote de {n} linhas, e o tempo é "
         "o do lote.",
-        "**Repeated 4-grams**: share of the continuation's 4-token sequences that had already appeared earlier "
+        "**Repeated 4-grams**: share of the completion's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
         "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
-        "prompt + continuation; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
+        "prompt + completion; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
         "the three sampled strategies run together in one batch of {n} rows, and the time is the batch's.",
     ),
     "decoding.text.caption": (
         "Cada completação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
         "mesma completação (a primeira ocorrência fica branca). Passe o mouse para ver cada token.",
-        "Each continuation, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
-        "in the same continuation (its first occurrence stays white). Hover to see each token.",
+        "Each completion, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
+        "in the same completion (its first occurrence stays white). Hover to see each token.",
     ),
-    "decoding.text.plain": ("O texto de cada completação", "The text of each continuation"),
+    "decoding.text.plain": ("O texto de cada completação", "The text of each completion"),
     # 2. beam tree
     "decoding.tree.header": ("2. Dentro do beam search: os primeiros passos",
                              "2. Inside beam search: the first steps"),
@@ -129,20 +129,20 @@ STRINGS = {
     "decoding.status.winner": ("caminho vencedor", "winning path"),
     "decoding.col.cum": ("log-prob acumulada", "cumulative log-prob"),
     "decoding.col.logp": ("log p(token)", "log p(token)"),
-    "decoding.col.rank": ("posição", "rank"),
+    "decoding.col.rank": ("colocação", "rank"),
     "decoding.col.beam": ("sequência até aqui", "sequence so far"),
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
         "cortadas. A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
         "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada. Repare: "
-        "o caminho vencedor nem sempre é o primeiro na colocação de cada passo.",
+        "o caminho vencedor nem sempre tem a colocação 1 em cada passo.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
         "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
-        "returns in `sequences_scores`), recomputed here in one pass. Note: the winning path is not always first "
-        "in its step's ranking.",
+        "returns in `sequences_scores`), recomputed here in one pass. Note: the winning path is not always rank 1 "
+        "in each step.",
     ),
     "decoding.tree.step": ("Propostas do passo {n}", "Proposals of step {n}"),
-    "decoding.tree.picked": ("Nó escolhido: posição {rank} do passo {n}.", "Picked node: rank {rank} of step {n}."),
+    "decoding.tree.picked": ("Nó escolhido: colocação {rank} no passo {n}.", "Picked node: rank {rank} of step {n}."),
     # 3. feedback loop
     "decoding.loop.header": ("3. Por que o loop se alimenta", "3. Why the loop feeds itself"),
     "decoding.loop.text": (
@@ -208,7 +208,7 @@ STRINGS = {
     "decoding.cmp.caption": (
         "Médias sobre os {n} prompts. **termina em loop**: fração das completações cujo fim é um ciclo de "
         "tokens repetido ao menos 3 vezes seguidas.",
-        "Means over the {n} prompts. **Ends in a loop**: share of the continuations whose end is a cycle of "
+        "Means over the {n} prompts. **Ends in a loop**: share of the completions whose end is a cycle of "
         "tokens repeated at least 3 times in a row.",
     ),
     "decoding.cmp.chart.caption": (
@@ -244,7 +244,7 @@ STRINGS = {
         "{n} completações de {tokens} tokens e uma passada para pontuar cada uma. Mostra os números ao lado dos "
         "guardados.",
         "Runs the five strategies on this prompt with the table's settings, seed and precision ({dtype}): {n} "
-        "continuations of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
+        "completions of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "

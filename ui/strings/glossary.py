@@ -17,7 +17,7 @@ STRINGS = {
         "**Achar que o modelo \"pensa\" e depois \"escreve\".** Não há rascunho interno: cada token é uma passada e "
         "uma amostragem. O que existe de \"pensar\" é o próprio texto gerado.",
         "**Believing the model \"thinks\" and then \"writes\".** There is no hidden draft: each token is one pass "
-        "and one draw. What \"thinking\" there is, is the generated text itself.",
+        "and one sampling step. What \"thinking\" there is, is the generated text itself.",
     ),
     "gloss.pit.confidence": (
         "**Confundir confiança com verdade.** O modelo sempre tem uma distribuição e sempre escolhe dela. "

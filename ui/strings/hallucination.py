@@ -93,21 +93,21 @@ STRINGS = {
         "A soma dos logaritmos (naturais) das probabilidades dos tokens = o log da probabilidade da frase inteira. "
         "Aqui: {whole} de chance para esta completação exata.",
         "The sum of the (natural) logs of the tokens' probabilities = the log of the probability of the whole "
-        "sentence. Here: a {whole} chance for this exact continuation.",
+        "sentence. Here: a {whole} chance for this exact completion.",
     ),
     # one step
     "hallucination.inspect": ("Um passo de perto: o que mais o modelo considerou", "One step up close: what else the model considered"),
     "hallucination.inspect.step": ("Passo", "Step"),
     "hallucination.inspect.text": (
-        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (em {rank}º lugar entre as "
+        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (colocação {rank} entre as "
         "opções dele). A melhor alternativa tinha **{other}**. Entropia do passo: {bits} bits.",
         "At step **{step}** the model wrote a token with **{prob}** probability (rank {rank} among its options). "
         "The best alternative had **{other}**. Entropy of the step: {bits} bits.",
     ),
     "hallucination.inspect.caption": (
-        "As {n} completações mais prováveis neste passo, em laranja a que o modelo escreveu. Juntas somam {total}; "
+        "Os {n} próximos tokens mais prováveis neste passo (candidatos, não completações), em laranja o que o modelo escreveu. Juntas somam {total}; "
         "os outros tokens do vocabulário dividem o resto.",
-        "The {n} most likely continuations at this step, in orange the one the model wrote. Together they add up "
+        "The {n} most likely next tokens at this step (candidates, not completions), in orange the one the model wrote. Together they add up "
         "to {total}; the other tokens of the vocabulary share the rest.",
     ),
     # per-token charts

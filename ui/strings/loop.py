@@ -13,6 +13,8 @@ STRINGS = {
     # controls
     "loop.ctl.title": ("Configurações de amostragem", "Sampling settings"),
     "loop.sum.off": ("desligado", "off"),
+    "loop.sum.off_f": ("desligada", "off"),  # agrees with a feminine noun (a penalidade)
+    "loop.sum.seed": ("semente {seed}", "seed {seed}"),
     "loop.sum.greedy": ("guloso (T = 0)", "greedy (T = 0)"),
     "loop.sum.penalty": ("penalidade {v}", "penalty {v}"),
     "loop.sum.stops": ("sequências de parada: {n}", "stop sequences: {n}"),

@@ -142,6 +142,18 @@ STRINGS = {
         "numbers without rounding. The inputs are float32 too: 0.1 is stored as 0.100000001, which is why even "
         "the exact sum is not 0.8.",
     ),
+    "nondeterminism.assoc.seed": (
+        "**Um erro do texto do curso.** Ele diz que somas de ponto flutuante \"não são comutativas\". São: "
+        "a + b e b + a dão sempre o mesmo float, porque o resultado é o valor exato arredondado, e o valor exato é "
+        "o mesmo. Calculado agora com {n} pares de float32: a + b = b + a em {commute}. O que falha é a "
+        "**associatividade**, a fórmula que o próprio texto escreve, (a + b) + c ≠ a + (b + c): com os mesmos "
+        "números em trios, os dois agrupamentos coincidiram em só {grouped} de {n}.",
+        "**An error in the course text.** It says floating-point sums are \"not commutative\" (\"não são "
+        "comutativas\"). They are: a + b and b + a always give the same float, because the result is the exact "
+        "value rounded, and the exact value is the same. Computed just now on {n} float32 pairs: a + b = b + a in "
+        "{commute}. What fails is **associativity**, the formula the text itself writes, (a + b) + c ≠ a + (b + c): "
+        "on the same numbers in triples, the two groupings agreed in only {grouped} of {n}.",
+    ),
     "nondeterminism.assoc.own": ("Teste os seus números", "Try your own numbers"),
     "nondeterminism.assoc.result": ("(a + b) + c = **{left}** · a + (b + c) = **{right}** · exato: {exact}",
                                     "(a + b) + c = **{left}** · a + (b + c) = **{right}** · exact: {exact}"),
@@ -187,10 +199,10 @@ STRINGS = {
         "(temperatura 0, sem nenhum sorteio).",
         "A server may compute the same prompt in different ways: in bfloat16 for speed, or together with other "
         "people's requests in a batch, padded on the left. Here the real model does both. Compare the "
-        "next-token logits and the greedy continuations (temperature 0, nothing drawn).",
+        "next-token logits and the greedy completions (temperature 0, nothing drawn).",
     ),
     "nondeterminism.model.prompt": ("Prompt da comparação", "Prompt for the comparison"),
-    "nondeterminism.model.default_prompt": ("A capital da França é", "A capital da França é"),
+    "nondeterminism.model.default_prompt": ("A capital da França é", "The capital of France is"),
     "nondeterminism.model.tokens": ("Tokens gerados", "Generated tokens"),
     "nondeterminism.model.run": ("Comparar", "Compare"),
     "nondeterminism.model.hint": (
@@ -222,7 +234,7 @@ STRINGS = {
     "nondeterminism.m.split.help": (
         "Onde as duas completações gulosas (temperatura 0) de {n} tokens escolhem tokens diferentes pela "
         "primeira vez.",
-        "Where the two greedy (temperature 0) continuations of {n} tokens first choose different tokens.",
+        "Where the two greedy (temperature 0) completions of {n} tokens first choose different tokens.",
     ),
     "nondeterminism.zero": (
         "Aqui a diferença foi exatamente zero: nesta máquina, os dois jeitos fizeram as mesmas contas na mesma "
@@ -235,6 +247,20 @@ STRINGS = {
         "quando os dois melhores candidatos estão quase empatados.",
         "The difference is tiny, but not zero: the same arithmetic, another order of addition. It only swaps a "
         "token when the two best candidates are almost tied.",
+    ),
+    "nondeterminism.cause.order": (
+        "Mesmas contas, outra ordem de soma: em ponto flutuante, (a + b) + c pode não dar a + (b + c). Aqui essa "
+        "diferença pequena bastou para trocar um token, porque os dois melhores candidatos estavam quase empatados.",
+        "The same arithmetic, another order of addition: in floating point, (a + b) + c need not equal a + (b + c). "
+        "Here that small difference was enough to swap a token, because the two best candidates were nearly tied.",
+    ),
+    "nondeterminism.cause.dtype": (
+        "Aqui a causa não é a ordem das somas: em bfloat16, cada peso e cada resultado intermediário é arredondado "
+        "para {bits} bits de mantissa (o float32 guarda {bits32}), cerca de {digits} algarismos decimais. Esse erro se acumula "
+        "camada após camada, então a diferença nos logits não precisa ser pequena.",
+        "Here the cause is not the order of the sums: in bfloat16, every weight and every intermediate result is "
+        "rounded to {bits} bits of mantissa (float32 keeps {bits32}), about {digits} decimal digits. That error adds up layer "
+        "after layer, so the difference in the logits need not be small.",
     ),
     "nondeterminism.col.way": ("Jeito", "Way"),
     "nondeterminism.col.at": ("Token nº {pos}", "Token #{pos}"),

@@ -26,9 +26,9 @@ STRINGS = {
     "pipeline.ov.softmax": ("{v} probabilidades, Σ = {total}", "{v} probabilities, Σ = {total}"),
     "pipeline.ov.caption": (
         "As oito etapas com os números deste prompt. Atenção e MLP se repetem {layers} vezes, uma por camada; "
-        "a escolha aqui é gulosa (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
+        "a escolha aqui é gulosa (o token mais provável, sem sorteio). Os detalhes de cada etapa vêm abaixo.",
         "The eight stages with this prompt's numbers. Attention and MLP repeat {layers} times, once per layer; "
-        "sampling here is greedy (the most likely token). The details of each stage follow below.",
+        "the choice here is greedy (the most likely token, nothing drawn). The details of each stage follow below.",
     ),
     # 1 input
     "pipeline.input.what": ("O texto que você digitou. Para o computador, ainda são só caracteres.",
@@ -78,14 +78,16 @@ STRINGS = {
     # 4 attention
     "pipeline.attention.what": (
         "Em cada camada, cada token olha para os tokens anteriores e mistura o que eles carregam. "
-        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha inteira soma 100%.",
+        "Cada linha do mapa é um token (a consulta) e mostra quanto ele olha para cada token (a chave); a linha inteira soma "
+        "100%.",
         "In each layer, each token looks at the earlier tokens and mixes in what they carry. "
-        "Each row of the map is one token (query) and shows how much it looks at each token (key); a whole row sums to 100%.",
+        "Each row of the map is one token (the query) and shows how much it looks at each token (the key); a whole row "
+        "sums to 100%.",
     ),
     "pipeline.att.layer": ("Camada", "Layer"),
     "pipeline.att.head": ("Cabeça", "Head"),
     "pipeline.att.masked": ("mascarado (futuro)", "masked (future)"),
-    "pipeline.att.full_attention": ("atenção global", "global attention"),
+    "pipeline.att.full_attention": ("atenção completa", "full attention"),
     "pipeline.att.sliding_attention": ("janela deslizante de {window} tokens", "sliding window of {window} tokens"),
     "pipeline.att.caption": (
         "Pesos de atenção da camada {layer}, cabeça {head} ({kind}). As células cinzas são a máscara causal: "
@@ -103,8 +105,8 @@ STRINGS = {
         "That is why the rows drawn sum to {lo} to {hi}, not 100%: the rest of the weight goes to the tokens off the "
         "map (the Attention page shows that part as one column).",
     ),
-    "pipeline.axis.query": ("quem olha (query)", "who looks (query)"),
-    "pipeline.axis.key": ("para quem (key)", "at whom (key)"),
+    "pipeline.axis.query": ("quem olha (consulta)", "who looks (query)"),
+    "pipeline.axis.key": ("para quem (chave)", "at whom (key)"),
     "pipeline.axis.weight": ("peso", "weight"),
     # 5 MLP
     "pipeline.mlp.what": (
@@ -237,7 +239,7 @@ STRINGS = {
     ),
     "pipeline.output.caption": ("Prompt + o token escolhido, como texto.", "Prompt + the chosen token, as text."),
     # logit lens
-    "pipeline.lens.title": ("Lente de logits: a previsão se formando", "Logit lens: the prediction taking shape"),
+    "pipeline.lens.title": ("Lente de logit: a previsão se formando", "Logit lens: the prediction taking shape"),
     "pipeline.lens.what": (
         "E se o modelo parasse numa camada do meio? Aplicamos a norma final e a matriz de saída ao vetor do "
         "último token depois de cada camada e vemos qual token ele preveria.",
@@ -279,16 +281,29 @@ STRINGS = {
     "pipeline.card.est": ("estimado", "estimated"),
     "pipeline.card.flops_short": ("FLOPs por token", "FLOPs per token"),
     "pipeline.card.moe": ("dezenas a centenas de GFLOPs (estimado)", "tens to hundreds of GFLOPs (estimated)"),
+    "pipeline.card.gpt3": (
+        "**Um erro do texto do curso.** Ele dá ao GPT-4 embeddings de {d} dimensões e {heads} cabeças em cada "
+        "uma de {layers}+ camadas. Esses são os números publicados do **GPT-3** (Brown et al., 2020, tabela "
+        "2.1: {d} dimensões, {layers} camadas, {heads} cabeças); os do GPT-4 não foram publicados. O modelo "
+        "carregado aqui: {ours_d} dimensões, {ours_layers} camadas, {ours_heads} cabeças.",
+        "**An error in the course text.** It gives GPT-4 {d}-dimensional embeddings and {heads} heads in each of "
+        "its {layers}+ layers. Those are **GPT-3**'s published figures (Brown et al., 2020, table 2.1: {d} "
+        "dimensions, {layers} layers, {heads} heads); GPT-4's were never published. The model loaded here: "
+        "{ours_d} dimensions, {ours_layers} layers, {ours_heads} heads.",
+    ),
     "pipeline.card.caption": (
-        "Camadas e parâmetros como no texto do curso, corrigidos pelas fichas publicadas: o Llama 3.1 8B tem 32 "
-        "camadas, o 70B 80 e o 405B 126. FLOPs por token gerado ≈ 2 × os parâmetros que trabalham nesse token. "
-        "O GPT-4 não foi publicado: os números são estimativas, e, segundo relatos não oficiais, ele é uma mistura de especialistas (MoE), em "
-        "que cada token passa só por uma parte dos parâmetros. Por isso não são 2 × 1,7 T = 3,4 TFLOPs por token, "
-        "e sim \"dezenas ou centenas de bilhões de FLOPs\", como diz o texto.",
-        "Layers and parameters as in the course text, corrected by the published model cards: Llama 3.1 8B has 32 "
-        "layers, 70B has 80 and 405B has 126. FLOPs per generated token ≈ 2 × the parameters that work on that "
+        "Camadas e parâmetros como no texto do curso, corrigidos pelas fichas publicadas: o Llama 3.1 tem "
+        "{llama} camadas (um número por tamanho, não uma faixa), e o GPT-2 tem {gpt2} parâmetros, as contagens que "
+        "a OpenAI corrigiu (o texto diz {gpt2_seed}). FLOPs por token gerado ≈ 2 × os parâmetros que trabalham "
+        "nesse token. O GPT-4 não foi publicado: os números são estimativas, e, segundo relatos não oficiais, ele "
+        "é uma mistura de especialistas (MoE), em que cada token passa só por uma parte dos parâmetros. Por isso "
+        "não são 2 × {gpt4} = {gpt4_flops} por token, e sim \"dezenas ou centenas de bilhões de FLOPs\", como "
+        "diz o texto.",
+        "Layers and parameters as in the course text, corrected by the published model cards: Llama 3.1 has "
+        "{llama} layers (one number per size, not a range), and GPT-2 has {gpt2} parameters, the counts OpenAI "
+        "corrected (the text says {gpt2_seed}). FLOPs per generated token ≈ 2 × the parameters that work on that "
         "token. GPT-4 was not published: its numbers are estimates, and it is reportedly a mixture of experts "
-        "(MoE), where each token goes through only part of the parameters. So it is not 2 × 1.7 T = 3.4 TFLOPs "
-        "per token but \"tens or hundreds of billions of FLOPs\", as the text says.",
+        "(MoE), where each token goes through only part of the parameters. So it is not 2 × {gpt4} = "
+        "{gpt4_flops} per token but \"tens or hundreds of billions of FLOPs\", as the text says.",
     ),
 }

@@ -6,13 +6,13 @@ STRINGS = {
         "Na mesma máquina, com o mesmo lote e a mesma precisão, a mesma entrada dá os mesmos logits. A variação "
         "que você controla entra **na hora de escolher** o token (a página Não-determinismo mostra a outra: a "
         "ordem das contas). Primeiro o exemplo do texto, com três tokens; depois a distribuição "
-        "de verdade do Gemma 3 270M, passando pela cadeia que o `generate()` da biblioteca transformers usa: "
+        "de verdade do {model}, passando pela cadeia que o `generate()` da biblioteca transformers usa: "
         "penalidade de repetição → temperatura → top-k → top-p. Mexa nos controles: o modelo **não roda de "
         "novo**, só a matemática da amostragem.",
         "On the same machine, with the same batch and the same precision, the same input gives the same logits. "
         "The variety you control comes in **when a token is chosen** (the Nondeterminism page shows the other "
         "kind: the order of the arithmetic). First the text's example with three tokens; then the real "
-        "distribution of Gemma 3 270M, through the chain that the transformers library's `generate()` uses: "
+        "distribution of {model}, through the chain that the transformers library's `generate()` uses: "
         "repetition penalty → temperature → top-k → top-p. Move the controls: the model **does not run "
         "again**, only the sampling math does.",
     ),
@@ -100,7 +100,8 @@ STRINGS = {
     "temperature.ctl.p.help": (
         "Mantém o menor conjunto de tokens cuja probabilidade somada chega a p (o núcleo): é a amostragem por "
         "núcleo.",
-        "Keeps the smallest set of tokens whose probabilities add up to at least p (the nucleus).",
+        "Keeps the smallest set of tokens whose probabilities add up to at least p (the nucleus): this is nucleus "
+        "sampling.",
     ),
     "temperature.ctl.r": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
     "temperature.ctl.r.help": (

@@ -130,7 +130,7 @@ STRINGS = {
     "tokenizer.embed.text": (
         "A matriz de embeddings **E** tem {v} linhas (uma por token) e {d} colunas: {n} números aprendidos no "
         "treino. Multiplicar o vetor one-hot por **E** soma as linhas de E pesadas pelo vetor: como só uma posição "
-        "vale 1, sobra exatamente a linha do token. Por isso, na prática, o modelo só consulta a linha.",
+        "vale 1, sobra exatamente a linha do token. Por isso, na prática, o modelo só lê a linha.",
         "The embedding matrix **E** has {v} rows (one per token) and {d} columns: {n} numbers learned in training. "
         "Multiplying the one-hot vector by **E** adds up E's rows weighted by the vector: since only one position "
         "is 1, exactly the token's row is left. That is why, in practice, the model just looks the row up.",
