@@ -166,6 +166,18 @@ def kv_bytes_per_position(info: ModelInfo) -> int:
     return 2 * info.n_layers * info.n_kv_heads * info.head_dim * bytes_per_value
 
 
+def kv_cache_bytes_at(info: ModelInfo, positions: int) -> int:
+    """The KV cache's size once it has seen `positions` tokens. A full-attention layer keeps every position;
+    a sliding-window layer keeps only the last sliding_window - 1 (transformers' DynamicSlidingWindowLayer:
+    the incoming token makes the window whole), so past the window the cost per position drops to the
+    full-attention layers' share."""
+    per_layer = kv_bytes_per_position(info) // max(info.n_layers, 1)  # keys and values of one position, one layer
+    window = (info.sliding_window or 0) - 1
+    kept = [min(positions, window) if kind == "sliding_attention" and window > 0 else positions
+            for kind in info.layer_types]
+    return per_layer * sum(kept)
+
+
 ROWS = 16_384  # rows of the output matrix converted to float32 at once (42 MB for d_model 640)
 
 

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from model_backend.text import visible
-from ui import backend
+from ui import backend, weights_view
 from ui.charts import PRIMARY, show
 from ui.export import downloads
 from ui.i18n import fmt_int, fmt_pct, t
@@ -49,6 +49,9 @@ def render() -> None:
     st.subheader(t("home.model"))
     st.markdown(t("home.model.text", name=escape_markdown(info.name), params=fmt_int(info.n_params), layers=info.n_layers,
                   vocab=fmt_int(info.vocab_size), device=info.device, dtype=info.dtype))
+    note = weights_view.short(info)
+    if note:
+        st.markdown(note)
 
 
 render()

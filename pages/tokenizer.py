@@ -5,6 +5,7 @@ import streamlit as st
 from model_backend.text import token_info
 from model_backend.tokenizers import parse_words, tokenizer_kind
 from ui import tokenizer_view as view
+from ui import weights_view
 from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
@@ -130,7 +131,9 @@ def embedding(shown, pick_key, tokenizer) -> None:
     _show(view.one_hot_chart(token_id, vocab, tokenizer), t("tokenizer.onehot.caption", id=fmt_int(token_id)))
     st.subheader(t("tokenizer.embed.head"))
     st.latex(rf"\underbrace{{x}}_{{1\times {vocab}}}\;\underbrace{{E}}_{{{vocab}\times {dim}}} = E_{{{token_id},:}}")
-    st.markdown(t("tokenizer.embed.text", v=fmt_int(vocab), d=fmt_int(dim), n=fmt_int(vocab * dim)))
+    bits = weights_view.embedding_bits()
+    st.markdown(t("tokenizer.embed.text", v=fmt_int(vocab), d=fmt_int(dim), n=fmt_int(vocab * dim),
+                  stored=t("tokenizer.embed.stored", bits=bits) if bits else ""))
     if look.exact:
         st.success(t("tokenizer.embed.exact", id=fmt_int(token_id)), icon=":material/check_circle:")
     else:

@@ -21,7 +21,7 @@ from model_backend.pipeline import (
     visible_keys,
 )
 from model_backend.text import token_info, visible
-from ui import backend
+from ui import backend, weights_view
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
@@ -269,6 +269,21 @@ def attention_panel(tr: mb.Trace) -> None:
     downloads(cells, f"pipeline-attention-L{layer_no(layer)}-H{head_no(head)}", key="pipeline_dl_att")
 
 
+LIT = 0.1  # a middle neuron "lights up" when its value is above this share of the largest one
+FEW_LIT = 0.25  # "few neurons light up" only when fewer than this share of them do
+
+
+def active_neurons(hidden: np.ndarray) -> int:
+    """How many of the MLP's middle values exceed LIT of the largest (in absolute value)."""
+    peak = float(np.abs(hidden).max())
+    return int((np.abs(hidden) > LIT * peak).sum()) if peak > 0 else 0
+
+
+def mlp_verdict(active: int, d_ff: int) -> str:
+    """The sentence that follows from the count: few neurons light up, or many (the key, filled with the share)."""
+    return "pipeline.mlp.few" if active < FEW_LIT * d_ff else "pipeline.mlp.many"
+
+
 def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     info = tr.info
     layer = layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
@@ -280,41 +295,58 @@ def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     for key, values in (("in", view.x), ("hidden", view.hidden), ("out", view.out)):
         st.markdown(t(f"pipeline.mlp.{key}", n=fmt_int(len(values)), first=_numbers(values)))
         show(_strip(values, height=24))
-    active = int((np.abs(view.hidden) > 0.1 * np.abs(view.hidden).max()).sum())
-    st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff)))
+    active = active_neurons(view.hidden)
+    st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff),
+                 cut=fmt_pct(LIT, 0), verdict=t(mlp_verdict(active, view.d_ff), share=fmt_pct(active / view.d_ff, 0))))
     df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
                     (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
     downloads(df.assign(layer=layer_no(layer))[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer_no(layer)}",
               key="pipeline_dl_mlp")
 
 
+RESIDUAL_KINDS = ("embedding", "stream", "final")
+
+
+def residual_points(n_points: int) -> list[tuple[str, str]]:
+    """(x label, kind) for hidden_states[0..L]: point 0 is the scaled embedding (before any layer), point h
+    is after layer h, and the last point is after the last layer *and* the final norm (transformers gives the
+    last layer's output only normalized), so it is labelled as both."""
+    last = n_points - 1
+    points = [(t("pipeline.res.x.emb"), "embedding")]
+    points += [(str(layer_no(h - 1)), "stream") for h in range(1, last)]
+    points.append((t("pipeline.res.x.final", n=layer_no(last - 1)), "final"))
+    return points
+
+
 @cached_chart
 def residual_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame, np.ndarray]:
-    """The residual stream's norm per layer: the chart, its table and the norms (kept per trace)."""
+    """The residual stream's norm at each point: the chart, its table and the norms (kept per trace)."""
     norms = residual_norms(tr.hidden_states)
-    last = len(norms) - 1
-    df = pd.DataFrame({"layer": range(len(norms)), "norm": norms,
-                       "kind": [t("pipeline.res.final") if i == last else t("pipeline.res.stream")
-                                for i in range(len(norms))]})
+    points = residual_points(len(norms))
+    names = {k: t(f"pipeline.res.{k}") for k in RESIDUAL_KINDS}
+    df = pd.DataFrame({"point": range(len(norms)), "label": [p[0] for p in points], "norm": norms,
+                       "kind": [names[p[1]] for p in points]})
     df["shown"] = [fmt_float(v, 1) for v in norms]
     base = alt.Chart(df).encode(
-        x=alt.X("layer:O", title=t("pipeline.axis.layer"), axis=alt.Axis(labelAngle=0)),
+        x=alt.X("label:N", sort=list(df["label"]), title=t("pipeline.axis.point"), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("norm:Q", scale=alt.Scale(type="log"), title=t("pipeline.axis.norm")),
-        tooltip=[alt.Tooltip("layer:O", title=t("pipeline.axis.layer")),
+        tooltip=[alt.Tooltip("kind:N", title=t("pipeline.axis.point")), alt.Tooltip("label:N", title=t("pipeline.axis.layer")),
                  alt.Tooltip("shown:N", title=t("pipeline.axis.norm"))],
     )
-    kinds = [t("pipeline.res.stream"), t("pipeline.res.final")]
-    points = base.mark_point(filled=True, size=90).encode(
-        color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[PRIMARY, OKABE_ITO[1]]), title=None,
-                        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
-    return (base.mark_line(color=PRIMARY) + points).properties(height=320), df, norms
+    kinds = [names[k] for k in RESIDUAL_KINDS]
+    points_chart = base.mark_point(filled=True, size=90).encode(
+        color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[OKABE_ITO[2], PRIMARY, OKABE_ITO[1]]),
+                        title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
+    return (base.mark_line(color=PRIMARY) + points_chart).properties(height=320), df, norms
 
 
 def residual_panel(tr: mb.Trace) -> None:
     chart, df, norms = residual_chart(tr)
-    _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(norms[:-1].max(), 0),
-          last=fmt_float(norms[-1], 1), layers=tr.info.n_layers)
-    downloads(df[["layer", "norm"]], "pipeline-residual-norms", key="pipeline_dl_res")
+    inner = norms[1:-1]  # after layers 1 .. L-1: the points that are neither the embedding nor normalized
+    _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(inner.max(), 0),
+          at=layer_no(int(inner.argmax())), upto=layer_no(len(norms) - 3), last=fmt_float(norms[-1], 1),
+          layers=tr.info.n_layers)
+    downloads(df[["point", "label", "norm"]], "pipeline-residual-norms", key="pipeline_dl_res")
 
 
 @cached_chart
@@ -469,9 +501,11 @@ def model_card(info: mb.ModelInfo) -> None:
         st.markdown(t("pipeline.card.ours", name=escape_markdown(info.name)))  # a model path or hub id
         st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],
                                t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
+        for paragraph in weights_view.detail(info):  # what the weights are: the GGUF's mix, and its cost
+            st.markdown(paragraph)
     with right:
         st.markdown(t("pipeline.card.seed"))
-        st.table(models_frame(info), hide_index=True)
+        st.table(models_frame(info, backend.model_label()), hide_index=True)
         gpt4 = next(m[2][0] for m in SEED_MODELS if m[0] == "GPT-4")
         st.caption(t("pipeline.card.caption", llama=next(m[1] for m in SEED_MODELS if m[0] == "Llama 3.1"),
                      gpt2=" / ".join(fmt_params(v) for v in GPT2_PARAMS),
@@ -481,9 +515,10 @@ def model_card(info: mb.ModelInfo) -> None:
                      ours_d=fmt_int(info.d_model), ours_layers=info.n_layers, ours_heads=info.n_heads))
 
 
-def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
-    """The comparison table: the model running now (from its config), then the course text's models."""
-    models = [(f"**{escape_markdown(backend.model_label())}**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
+def models_frame(info: mb.ModelInfo, label: str) -> pd.DataFrame:
+    """The comparison table: the model running now (named as loaded, sized from its config), then the course
+    text's models."""
+    models = [(f"**{escape_markdown(label)}**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
     return pd.DataFrame({
         t("pipeline.col.model"): [m[0] for m in models],
         t("pipeline.card.layers"): [m[1] for m in models],

@@ -46,10 +46,10 @@ STRINGS = {
     "hallucination.tokens": ("Tokens a gerar", "Tokens to generate"),
     "hallucination.dtype": ("Precisão nesta página", "Precision on this page"),
     "hallucination.dtype.help": (
-        "float32 é mais precisa (guarda cerca de 7 dígitos; não é exata) e é a precisão em que o exemplo de "
+        "float32 faz as contas com mais dígitos (cerca de 7; não é exata, e não desfaz a quantização dos pesos) e é a precisão em que o exemplo de "
         "Einstein foi medido. bfloat16 guarda só 2 ou 3 dígitos: onde dois tokens quase empatam ele pode escolher "
         "o outro, e o resto da frase muda.",
-        "float32 is more precise (it keeps about 7 digits; it is not exact) and is the precision the Einstein "
+        "float32 computes with more digits (about 7; it is not exact, and it does not undo the weights' quantization) and is the precision the Einstein "
         "example was measured in. bfloat16 keeps only 2 or 3 digits: where two tokens nearly tie it can pick the "
         "other one, and the rest of the sentence changes.",
     ),

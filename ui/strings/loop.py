@@ -169,11 +169,21 @@ STRINGS = {
     "loop.axis.bytes": ("tamanho do KV cache (bytes)", "KV cache size (bytes)"),
     "loop.kv.caption": (
         "O KV cache guarda as chaves e valores de cada posição já vista, para o decode não recalcular tudo a "
-        "cada passo. Cada posição a mais custa {per} (2 × {layers} camadas × {kv} cabeça K/V × {hd} números, "
-        "em {dtype}); agora são {total}.",
+        "cada passo. Cada posição a mais custa {per}: 2 (chave e valor) × {layers} camadas × {kv} cabeça K/V × "
+        "{hd} números = {numbers} números, × {b} bytes por número em {dtype}. Agora são {total} (pontos: medido "
+        "no cache; linha tracejada: a fórmula).",
         "The KV cache keeps the keys and values of every position already seen, so decode does not recompute "
-        "everything at each step. Each extra position costs {per} (2 × {layers} layers × {kv} K/V head × {hd} "
-        "numbers, in {dtype}); now it holds {total}.",
+        "everything at each step. Each extra position costs {per}: 2 (key and value) × {layers} layers × {kv} K/V "
+        "head × {hd} numbers = {numbers} numbers, × {b} bytes per number in {dtype}. It now holds {total} (dots: "
+        "measured in the cache; dashed line: the formula).",
+    ),
+    "loop.kv.window": (
+        "Isso vale até a janela: as {n_sliding} camadas de janela deslizante só guardam as últimas {kept} posições "
+        "(com o token novo, {window}). Depois disso, só as {n_full} camadas de atenção completa crescem, e cada "
+        "posição a mais custa {after} em vez de {per}: a linha tracejada (até {up_to} posições) dobra ali.",
+        "That holds up to the window: the {n_sliding} sliding-window layers keep only the last {kept} positions "
+        "(with the new token, {window}). After that, only the {n_full} full-attention layers grow, and each extra "
+        "position costs {after} instead of {per}: the dashed line (up to {up_to} positions) bends there.",
     ),
     # only the last position matters (seed 000)
     "loop.pos.title": ("Só a última posição importa", "Only the last position matters"),

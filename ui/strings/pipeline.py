@@ -49,9 +49,11 @@ STRINGS = {
     # 3 one-hot and embedding
     "pipeline.embedding.what": (
         "Cada ID vira um vetor one-hot (um único 1 entre zeros), que seleciona uma linha da matriz de embedding: "
-        "uma lista densa de números aprendidos no treino.",
+        "uma lista densa de números aprendidos no treino (nesta cópia, arredondados pela quantização: veja a ficha "
+        "do modelo).",
         "Each ID becomes a one-hot vector (a single 1 among zeros), which selects one row of the embedding "
-        "matrix: a dense list of numbers learned in training.",
+        "matrix: a dense list of numbers learned in training (in this copy, rounded by quantization: see the "
+        "model card).",
     ),
     "pipeline.emb.pick": ("Token", "Token"),
     "pipeline.onehot.text": (
@@ -134,12 +136,14 @@ STRINGS = {
                          "Output, back to the model's width: **{n}** numbers {first}"),
     "pipeline.mlp.caption": (
         "Os valores reais do MLP da camada {layer} para o último token, um quadradinho por número "
-        "(laranja > 0, azul < 0). Só {active} dos {f} neurônios do meio passam de 10% do maior: cada token "
-        "acende poucos neurônios.",
+        "(laranja > 0, azul < 0). {active} dos {f} neurônios do meio passam de {cut} do maior: {verdict}",
         "The real values of layer {layer}'s MLP for the last token, one little square per number "
-        "(orange > 0, blue < 0). Only {active} of the {f} middle neurons exceed 10% of the largest: each "
-        "token lights up few neurons.",
+        "(orange > 0, blue < 0). {active} of the {f} middle neurons exceed {cut} of the largest: {verdict}",
     ),
+    "pipeline.mlp.few": ("aqui este token acende poucos neurônios ({share}).",
+                         "here this token lights up few neurons ({share})."),
+    "pipeline.mlp.many": ("aqui este token acende muitos neurônios ({share}): não é um padrão esparso.",
+                          "here this token lights up many neurons ({share}): not a sparse pattern."),
     # residual stream
     "pipeline.res.title": ("O fluxo residual: camada após camada", "The residual stream: layer after layer"),
     "pipeline.res.what": (
@@ -148,15 +152,23 @@ STRINGS = {
         "Attention and the MLP do not replace the token's vector: they *add* something to it (residual "
         "connection). The same vector goes through the layers and keeps being enriched.",
     ),
+    "pipeline.res.embedding": ("embedding (antes de qualquer camada)", "embedding (before any layer)"),
     "pipeline.res.stream": ("depois da camada", "after the layer"),
-    "pipeline.res.final": ("depois da norma final", "after the final norm"),
+    "pipeline.res.final": ("depois da última camada e da norma final", "after the last layer and the final norm"),
+    "pipeline.res.x.emb": ("emb.", "emb."),
+    "pipeline.res.x.final": ("{n} + norma", "{n} + norm"),
+    "pipeline.axis.point": ("ponto do fluxo", "point of the stream"),
     "pipeline.axis.layer": ("camada", "layer"),
     "pipeline.axis.norm": ("norma do vetor", "vector norm"),
     "pipeline.res.caption": (
-        "Tamanho (norma L2, escala log) do vetor do último token: {first} na entrada, até {peak} ao longo das "
-        "{layers} camadas, e {last} depois da normalização final que vai para os logits.",
-        "Length (L2 norm, log scale) of the last token's vector: {first} at the input, up to {peak} through the "
-        "{layers} layers, and {last} after the final normalization that feeds the logits.",
+        "Tamanho (norma L2, escala log) do vetor do último token: {first} no embedding (o ponto 'emb.', antes de "
+        "qualquer camada), até {peak} depois das camadas 1 a {upto} (o máximo, depois da camada {at}), e {last} "
+        "no último ponto: depois da camada {layers} e da normalização final que vai para os logits (a saída da "
+        "camada {layers} antes da norma não é guardada).",
+        "Length (L2 norm, log scale) of the last token's vector: {first} at the embedding (the 'emb.' point, before "
+        "any layer), up to {peak} after layers 1 to {upto} (the largest, after layer {at}), and {last} at the last "
+        "point: after layer {layers} and the final normalization that feeds the logits (layer {layers}'s output "
+        "before the norm is not kept).",
     ),
     # 6 softmax
     "pipeline.softmax.what": (

@@ -78,7 +78,7 @@ TERMS: dict[str, Term] = {
                 (r"\bsingle-key attention\b",), pt_re=r"\bMQA\b", en_re=r"\bMQA\b"),
     "logit_lens": Term("lente de logit", "logit lens", (r"\blentes? de logits\b",), (r"\blogits lens\b",)),
     "quantization": Term("quantização", "quantization", (r"\bquantizacao\b",), (r"\bquantisation\b",),
-                         pt_re=r"\bquantiza(ção|do|da)\b", en_re=r"\bquantiz(ation|ed)\b"),
+                         pt_re=r"\bquantiza(ção|d[oa]s?)\b", en_re=r"\bquantiz(ation|ed)\b"),
 }
 
 STRINGS = {f"term.{key}": (term.pt, term.en) for key, term in TERMS.items()}

@@ -129,11 +129,16 @@ STRINGS = {
                              "Embedding: the one-hot vector selects a row of the matrix"),
     "tokenizer.embed.text": (
         "A matriz de embeddings **E** tem {v} linhas (uma por token) e {d} colunas: {n} números aprendidos no "
-        "treino. Multiplicar o vetor one-hot por **E** soma as linhas de E pesadas pelo vetor: como só uma posição "
+        "treino{stored}. Multiplicar o vetor one-hot por **E** soma as linhas de E pesadas pelo vetor: como só uma posição "
         "vale 1, sobra exatamente a linha do token. Por isso, na prática, o modelo só lê a linha.",
-        "The embedding matrix **E** has {v} rows (one per token) and {d} columns: {n} numbers learned in training. "
+        "The embedding matrix **E** has {v} rows (one per token) and {d} columns: {n} numbers learned in training{stored}. "
         "Multiplying the one-hot vector by **E** adds up E's rows weighted by the vector: since only one position "
         "is 1, exactly the token's row is left. That is why, in practice, the model just looks the row up.",
+    ),
+    "tokenizer.embed.stored": (
+        " e depois quantizados (o arquivo que vem com a instalação os guarda em {bits}; o app os desquantiza)",
+        " and then quantized (the file that ships with the install stores them as {bits}; the app de-quantizes "
+        "them)",
     ),
     "tokenizer.embed.exact": (
         "Calculado agora com o modelo: one-hot × E é **exatamente igual** à linha {id} de E (diferença máxima: 0).",
