@@ -18,7 +18,7 @@ PARAMS = view.link_params()
 def side_by_side(prompt: str) -> dec.BeamRun | None:
     """Section 1; returns the beam run for section 2 once the visitor has run it."""
     st.header(t("decoding.side.header"))
-    st.markdown(t("decoding.side.text"))
+    st.markdown(t("decoding.side.text", k=dec.TOP_K, p=fmt_float(dec.TOP_P, 2), p_pct=fmt_pct(dec.TOP_P, 0)))
     if projection_on():  # large letters: two rows of two, so no label breaks inside a word
         c = st.columns(2, vertical_alignment="bottom") + st.columns(2, vertical_alignment="bottom")
     else:

@@ -13,6 +13,7 @@ from ui.share import Param, restore, share_box
 from ui.untrusted import escape_markdown
 from ui.widgets import intro, prompt_box, truncation_notice
 
+
 def params() -> list[Param]:
     """What a link to the home page carries: the prompt (its default in the visitor's language)."""
     return [Param("prompt", "prompt_home", str, t("common.default_prompt"))]

@@ -13,6 +13,8 @@ from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
 from ui.widgets import data_table, intro, model_text
 
+FIRST_VALUES = 8  # the embedding row's first values, printed under its strip
+
 
 def _show(chart, caption: str, **kwargs) -> None:
     show(chart, **kwargs)
@@ -139,8 +141,8 @@ def embedding(shown, pick_key, tokenizer) -> None:
     else:
         st.warning(t("tokenizer.embed.inexact", diff=f"{abs(look.row - look.product).max():.3g}"))
     _show(view.strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id),
-                                         scale=fmt_float(look.embed_scale, 2)))
-    model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:8]) + ", …]")
+                                         scale=fmt_float(look.embed_scale, 2), k=FIRST_VALUES))
+    model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:FIRST_VALUES]) + ", …]")
     downloads(pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
               f"embedding-row-{token_id}", key="tok_dl_row")
 

@@ -19,6 +19,7 @@ from ui.widgets import data_table
 
 GRID_HEIGHT = 180  # px of an 18 x 4 grid (also passed to st.altair_chart, which otherwise drew them flat)
 THRESHOLDS = {"bos": 0.5, "previous": 0.4, "same": 0.3}  # "more than this share" names a head for a pattern
+OUTLINED = 3  # the grid outlines this many highest heads, and its caption names them
 FEW = 0.5  # "few heads specialise" only when fewer than this share of the heads pass a pattern's threshold
 TOP = 5  # heads ranked per habit
 MARK = OKABE_ITO[5]  # vermilion outline on the top heads
@@ -146,9 +147,9 @@ def positions(h: hb.HeadHabits, n_tokens: int, habit: str) -> int:
 
 
 def grid_caption(h: hb.HeadHabits, habit: str, n_tokens: int) -> str:
-    top = "; ".join(f"{head_name(la, he)} ({fmt_pct(v)})" for la, he, v in h.top(habit, 3))
+    top = "; ".join(f"{head_name(la, he)} ({fmt_pct(v)})" for la, he, v in h.top(habit, OUTLINED))
     n_layers, n_heads = h.bos.shape
-    return t("heads.grid.caption", measure=measure_name(habit), n=h.bos.size, layers=n_layers, heads=n_heads,
+    return t("heads.grid.caption", measure=measure_name(habit), n=h.bos.size, layers=n_layers, heads=n_heads, k=OUTLINED,
              q=positions(h, n_tokens, habit), top=top, median=fmt_pct(h.median(habit)))
 
 

@@ -243,7 +243,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
     with chart_slot.container():
         if run.steps:
             step = run.steps[-1]
-            st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}")))
+            st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
             show_frame(candidates_chart, candidates_rows(step))
             st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
         else:

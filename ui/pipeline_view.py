@@ -384,7 +384,7 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         logit, prob = softmax_charts(sm, tuple(names))
         show(logit)
         show(prob)
-    st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
+    st.caption(t("pipeline.sm.caption", k=len(names), top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
                  v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 4)))
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
                             "logit": [float(v) for v in sm.logits], "prob": [float(p) for p in sm.probs]}),
@@ -482,7 +482,7 @@ def lens_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame]:
 
 def lens_panel(tr: mb.Trace) -> None:
     chart, df = lens_chart(tr)
-    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"))
+    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"), k=int(df["rank"].max()))
     downloads(df.rename(columns={"layer": "stage", "n": "layer"})[["layer", "stage", "rank", "id", "token", "prob"]],
               "pipeline-logit-lens", key="pipeline_dl_lens")
 

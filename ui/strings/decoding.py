@@ -22,15 +22,15 @@ STRINGS = {
         "- **guloso**: sempre o token mais provável;\n"
         "- **beam search**: mantém as *k* sequências de maior probabilidade acumulada e devolve a melhor;\n"
         "- **amostragem pura** (T = 1): sorteia da distribuição inteira do modelo;\n"
-        "- **top-k 40**: sorteia entre os 40 tokens mais prováveis;\n"
-        "- **top-p 0,95**: sorteia do menor conjunto de tokens que soma 95% da probabilidade.\n\n"
+        "- **top-k {k}**: sorteia entre os {k} tokens mais prováveis;\n"
+        "- **top-p {p}**: sorteia do menor conjunto de tokens que soma {p_pct} da probabilidade.\n\n"
         "As três amostragens rodam juntas num único `generate()` em lote, e a semente fixa os sorteios.",
         "- **greedy**: always the most likely token;\n"
         "- **beam search**: keeps the *k* sequences with the highest cumulative probability and returns the "
         "best;\n"
         "- **pure sampling** (T = 1): draws from the model's whole distribution;\n"
-        "- **top-k 40**: draws among the 40 most likely tokens;\n"
-        "- **top-p 0.95**: draws from the smallest set of tokens that adds up to 95% of the probability.\n\n"
+        "- **top-k {k}**: draws among the {k} most likely tokens;\n"
+        "- **top-p {p}**: draws from the smallest set of tokens that adds up to {p_pct} of the probability.\n\n"
         "The three sampled strategies run together in one batched `generate()`, and the seed fixes the draws.",
     ),
     "decoding.ctl.width": ("Largura do beam", "Beam width"),
@@ -55,8 +55,8 @@ STRINGS = {
     "decoding.strategy.greedy": ("guloso", "greedy"),
     "decoding.strategy.beam": ("beam {w}", "beam {w}"),
     "decoding.strategy.sampling": ("amostragem pura (T = 1)", "pure sampling (T = 1)"),
-    "decoding.strategy.top_k": ("top-k 40", "top-k 40"),
-    "decoding.strategy.top_p": ("top-p 0,95", "top-p 0.95"),
+    "decoding.strategy.top_k": ("top-k {k}", "top-k {k}"),
+    "decoding.strategy.top_p": ("top-p {p}", "top-p {p}"),
     "decoding.col.strategy": ("estratégia", "strategy"),
     "decoding.col.measure": ("medida", "measure"),
     "decoding.col.tokens": ("tokens", "tokens"),

@@ -26,9 +26,9 @@ STRINGS = {
     "heads.axis.head": ("Cabeça", "Head"),
     "heads.grid.caption": (
         "A {measure} de cada uma das {n} cabeças (colunas = camadas 1 a {layers}, linhas = cabeças 1 a {heads}), "
-        "média sobre {q} posições; contorno laranja nas 3 mais altas: {top}. Mediana das cabeças: {median}.",
+        "média sobre {q} posições; contorno laranja nas {k} mais altas: {top}. Mediana das cabeças: {median}.",
         "Each of the {n} heads' {measure} (columns = layers 1 to {layers}, rows = heads 1 to {heads}), averaged "
-        "over {q} positions; an orange outline on the 3 highest: {top}. Median head: {median}.",
+        "over {q} positions; an orange outline on the {k} highest: {top}. Median head: {median}.",
     ),
     "heads.none": (
         "Nenhum token se repete neste texto, então não há o que medir para “o mesmo token antes”. Escreva uma "

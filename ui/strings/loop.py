@@ -60,7 +60,7 @@ STRINGS = {
                         "**Prompt + what the model wrote** (new tokens: {n}):"),
     "loop.tokens.label": ("Os tokens que ele escreveu, um por volta do loop:",
                           "The tokens it wrote, one per turn of the loop:"),
-    "loop.cand.title": ("**Passo {n}** ({phase}): os 10 candidatos", "**Step {n}** ({phase}): the 10 candidates"),
+    "loop.cand.title": ("**Passo {n}** ({phase}): os {k} candidatos", "**Step {n}** ({phase}): the {k} candidates"),
     "loop.cand.chosen": ("escolhido", "chosen"),
     "loop.cand.other": ("candidato", "candidate"),
     "loop.cand.caption": (

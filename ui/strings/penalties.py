@@ -34,10 +34,10 @@ STRINGS = {
     ),
     "pen.run": ("Gerar com as duas, lado a lado", "Generate with both, side by side"),
     "pen.hint": (
-        "O botão roda o modelo seis vezes (dois textos, sem penalidade e com cada uma, no modo guloso); cada "
-        "resultado fica guardado.",
-        "The button runs the model six times (two texts, without a penalty and with each one, greedy); each result "
-        "is kept.",
+        "O botão roda o modelo {n} vezes ({cases} textos × {kinds}: sem penalidade e com cada uma, no modo "
+        "guloso); cada resultado fica guardado.",
+        "The button runs the model {n} times ({cases} texts × {kinds}: without a penalty and with each one, greedy); "
+        "each result is kept.",
     ),
     "pen.case.loop": ("Um loop de verdade", "A real loop"),
     "pen.case.needed": ("Um texto que precisa repetir", "A text that needs to repeat"),

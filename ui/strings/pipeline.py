@@ -216,9 +216,9 @@ STRINGS = {
     "pipeline.sm.rest": ("outros {n}", "other {n}"),
     "pipeline.sm.total": ("TOTAL", "TOTAL"),
     "pipeline.sm.caption": (
-        "Os 10 maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os 10 somam {top}; "
+        "Os {k} maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os {k} somam {top}; "
         "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens dá {total}.",
-        "The 10 largest logits (orange) and their probabilities after softmax (blue). The 10 add up to {top}; "
+        "The {k} largest logits (orange) and their probabilities after softmax (blue). The {k} add up to {top}; "
         "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens comes to {total}.",
     ),
     # 7 sampling
@@ -263,9 +263,9 @@ STRINGS = {
     "pipeline.lens.out": ("saída final", "final output"),
     "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
     "pipeline.lens.caption": (
-        "Os 3 tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
+        "Os {k} tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
         "camadas a previsão costuma ser ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
-        "The 3 most likely tokens at each layer, at the last position; colour is the probability. In the first "
+        "The {k} most likely tokens at each layer, at the last position; colour is the probability. In the first "
         "layers the prediction tends to be noise; it forms in the last ones and arrives at the '{out}' row, the one the "
         "model uses.",
     ),

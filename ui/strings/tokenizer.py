@@ -151,10 +151,10 @@ STRINGS = {
     "tokenizer.embed.caption": (
         "Os {d} números da linha {id}, um por célula: azul negativo, laranja positivo. Nenhuma dimensão sozinha "
         "quer dizer \"gato\" ou \"Paris\"; o significado está espalhado por todas. O Gemma multiplica a linha por "
-        "{scale} (a raiz quadrada de d_model) antes da primeira camada. Abaixo, os 8 primeiros valores.",
+        "{scale} (a raiz quadrada de d_model) antes da primeira camada. Abaixo, os {k} primeiros valores.",
         "The {d} numbers of row {id}, one per cell: blue negative, orange positive. No single dimension means "
         "\"cat\" or \"Paris\"; the meaning is spread over all of them. Gemma multiplies the row by {scale} (the "
-        "square root of d_model) before the first layer. Below, the first 8 values.",
+        "square root of d_model) before the first layer. Below, the first {k} values.",
     ),
     # neighbours
     "tokenizer.nb.head": ("Significado em vetores: os vizinhos mais próximos", "Meaning in vectors: nearest neighbours"),
