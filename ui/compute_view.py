@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import answer_flops
+from model_backend.pipeline import answer_flops, output_flops
 from ui.i18n import fmt_float, fmt_int, t
 
 # Seed 003: a frontier model does "dezenas ou centenas de bilhões de FLOPs" per token, and an answer of a few
@@ -55,6 +55,6 @@ def answer_panel(info: mb.ModelInfo, n_prompt: int, steps: list[mb.Step]) -> Non
     c[1].metric(t("compute.rate"), fmt_flops(f.total / seconds) + "/s" if seconds > 0 else "—")
     c[2].metric(t("compute.frontier", n=passed), fmt_flops_range(lo, hi))
     st.caption(t("compute.caption", per=fmt_flops(f.per_token), params=fmt_int(info.n_params), p=fmt_int(n_prompt),
-                 prefill=fmt_flops(f.prefill), n=fmt_int(n_new), fed=fmt_int(max(n_new - 1, 0)), passed=passed,
+                 prefill=fmt_flops(f.prefill), out=fmt_flops(output_flops(info)), n=fmt_int(n_new), fed=fmt_int(max(n_new - 1, 0)), passed=passed,
                  decode=fmt_flops(f.decode), secs=fmt_float(seconds, 2), lo=fmt_flops(FRONTIER_PER_TOKEN[0]),
                  hi=fmt_flops(FRONTIER_PER_TOKEN[1])))

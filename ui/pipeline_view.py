@@ -405,7 +405,8 @@ def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
         st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(tr.info.embed_scale, 2)))
     else:
         st.markdown(t("pipeline.out.untied", equal=t("pipeline.out.yes" if out.equal_values else "pipeline.out.no")))
-    st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), dtype=tr.info.dtype,
+    why = t("pipeline.out.why.order") if tr.info.dtype == "float32" else t("pipeline.out.why.round", dtype=tr.info.dtype)
+    st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), why=why,
                  top=t("pipeline.out.yes" if out.same_top else "pipeline.out.no"))
                + (" " + t("pipeline.out.softcap", cap=fmt_float(out.softcap, 1)) if out.softcap else ""))
 

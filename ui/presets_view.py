@@ -59,4 +59,5 @@ def panel(prompt: str) -> None:
         results = runs(prompt)
     data_table(runs_frame(results), hide_index=True, width="stretch")
     distinct = len({g.completion for name, _, g in results if name == "creative"})
-    st.caption(t("presets.caption", distinct=distinct, seeds=len(CREATIVE_SEEDS)))
+    st.caption(t("presets.caption", distinct=distinct, seeds=len(CREATIVE_SEEDS),
+                 verdict=t("presets.verdict.differ" if distinct > 1 else "presets.verdict.same")))

@@ -59,7 +59,6 @@ ALLOWED: dict[str, tuple[set[str], str]] = {
     "grokking.metric.jump": ({"95%"}, "the definition of grokked"),
     "grokking.spectrum.caption": ({"3"}, "the definition of a key frequency: >= 3x a flat spectrum's share"),
     "grokking.waves.caption": ({"12"}, "the directions searched (a setting of the figure)"),
-    "grokking.shipped.same": ({"4", "5"}, "4 to 5 agreeing digits across CPUs: what the shipped run's check found"),
     "attention.cols.help": ({"10", "30"}, "advice on the columns slider's range"),
     "err.stop_count": ({"8"}, "the validation's limit, in an error message"),
     "temperature.seed.input": ({"10"}, "the input's limit (2 to 10 numbers)"),

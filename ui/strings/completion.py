@@ -17,11 +17,13 @@ STRINGS = {
         "markers, that ends where the model's turn begins. This is what a chat interface sends to a Gemma:",
     ),
     "completion.chat.caption": (
-        "O formato de turnos publicado para o Gemma ({n} tokens para este tokenizador, sem contar o <bos>). O modelo "
-        "continua depois de \"model\" e para quando escreve <end_of_turn>. O modelo desta página é a versão base, "
-        "sem ajuste para chat: ele conhece as marcas, mas não foi treinado para segui-las.",
-        "Gemma's published turn format ({n} tokens for this tokenizer, not counting <bos>). The model continues "
-        "after \"model\" and stops when it writes <end_of_turn>. This page's model is the base version, not tuned "
+        "O formato de turnos publicado para o Gemma ({n} tokens para este tokenizador, sem contar o <bos>). "
+        "Uma interface de chat para quando o modelo escreve <end_of_turn>; o loop desta app só para no token "
+        "de parada (EOS), no limite de tokens ou numa sequência de parada. O modelo desta página é a versão "
+        "base, sem ajuste para chat: ele conhece as marcas, mas não foi treinado para segui-las.",
+        "Gemma's published turn format ({n} tokens for this tokenizer, not counting <bos>). A chat front end "
+        "stops when the model writes <end_of_turn>; this app's loop stops only at the end-of-sequence token "
+        "(EOS), at the token limit or at a stop sequence. This page's model is the base version, not tuned "
         "for chat: it knows the markers but was not trained to follow them.",
     ),
     "completion.question": (

@@ -72,12 +72,17 @@ STRINGS = {
     # home
     "home.title": ("Token a Token", "Token by Token"),
     "home.intro": (
-        "Bem-vindos! Aqui um modelo de linguagem **de verdade** escreve diante de vocês, **um token por vez**. "
-        "Cada página abre uma etapa: do texto aos tokens, da atenção às probabilidades, e do sorteio de volta ao texto.",
-        "Welcome! Here a **real** language model writes in front of you, **one token at a time**. "
-        "Each page opens one stage: from text to tokens, from attention to probabilities, and from the draw back to text.",
+        "Bem-vindos! Aqui um modelo de linguagem **de verdade** escreve diante de vocês, **um token por "
+        "vez**. Cada página abre uma etapa ou um fenômeno: do texto aos tokens, da atenção às probabilidades, "
+        "e da amostragem (ou da escolha gulosa) de volta ao texto.",
+        "Welcome! Here a **real** language model writes in front of you, **one token at a time**. Each page "
+        "opens one stage or one phenomenon: from text to tokens, from attention to probabilities, and from "
+        "sampling (or the greedy choice) back to text.",
     ),
-    "home.path": ("O caminho, na ordem do pipeline", "The path, in pipeline order"),
+    "home.path": (
+        "O caminho sugerido",
+        "The suggested path",
+    ),
     "home.try": ("Experimente: qual é o próximo token?", "Try it: what is the next token?"),
     "home.try.caption": (
         "Os {n} próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "

@@ -20,13 +20,13 @@ STRINGS = {
     "decoding.side.header": ("1. Cinco estratégias, um prompt", "1. Five strategies, one prompt"),
     "decoding.side.text": (
         "- **guloso**: sempre o token mais provável;\n"
-        "- **beam search**: mantém as *k* sequências de maior probabilidade acumulada e devolve a melhor;\n"
+        "- **beam search**: mantém as *w* sequências (a largura do beam) de maior probabilidade acumulada e devolve a melhor;\n"
         "- **amostragem pura** (T = 1): sorteia da distribuição inteira do modelo;\n"
         "- **top-k {k}**: sorteia entre os {k} tokens mais prováveis;\n"
         "- **top-p {p}**: sorteia do menor conjunto de tokens que soma {p_pct} da probabilidade.\n\n"
         "As três amostragens rodam juntas num único `generate()` em lote, e a semente fixa os sorteios.",
         "- **greedy**: always the most likely token;\n"
-        "- **beam search**: keeps the *k* sequences with the highest cumulative probability and returns the "
+        "- **beam search**: keeps the *w* sequences (the beam width) with the highest cumulative probability and returns the "
         "best;\n"
         "- **pure sampling** (T = 1): draws from the model's whole distribution;\n"
         "- **top-k {k}**: draws among the {k} most likely tokens;\n"
@@ -76,7 +76,7 @@ STRINGS = {
     "decoding.batch": ("{s} (lote)", "{s} (batch)"),  # the caption says how many rows: short, the table fits
     "decoding.dtype.note": (
         "Aqui as cinco estratégias rodam em {dtype}, não em {was}: este processador não tem o caminho rápido "
-        "do oneDNN para {was}, e o beam search multiplica uma linha por feixe a cada passo, o que no caminho "
+        "do oneDNN para {was}, e o beam search multiplica uma linha por sequência do beam a cada passo, o que no caminho "
         "comum de {was} sai várias vezes mais lento.",
         "Here the five strategies run in {dtype}, not {was}: this CPU lacks oneDNN's fast path for {was}, and "
         "beam search multiplies one row per beam at every step, which on {was}'s plain path is several times "
@@ -109,12 +109,12 @@ STRINGS = {
         "O beam search da seção 1, passo a passo, como o `generate()` o fez (um *LogitsProcessor* só "
         "anota o que a biblioteca lhe entrega, sem mudar nada). A cada passo, cada sequência mantida "
         "propõe tokens; todas as propostas são ordenadas pela **log-probabilidade acumulada** (a soma dos "
-        "log p de todos os seus tokens), e só as *k* melhores seguem. Azul: mantidas. Cinza: cortadas. "
+        "log p de todos os seus tokens), e só as *w* melhores seguem (*w*, a largura do beam). Azul: mantidas. Cinza: cortadas. "
         "Laranja: o caminho da sequência que venceu no fim. Clique num nó para ver as propostas daquele passo.",
         "Section 1's beam search, step by step, as `generate()` ran it (a *LogitsProcessor* only records what "
         "the library hands it, and changes nothing). At each step, every kept sequence proposes tokens; all "
         "proposals are ranked by **cumulative log-probability** (the sum of the log p of all their tokens), and "
-        "only the best *k* go on. Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
+        "only the best *w* go on (*w*, the beam width). Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
         "end. Click a node to see that step's proposals.",
     ),
     "decoding.tree.root": ("prompt", "prompt"),
@@ -125,7 +125,7 @@ STRINGS = {
     "decoding.tree.status": ("situação", "status"),
     "decoding.status.kept": ("mantida", "kept"),
     "decoding.status.pruned": ("cortada", "pruned"),
-    "decoding.status.ended": ("terminou (<eos>)", "ended (<eos>)"),
+    "decoding.status.ended": ("terminou (token de parada, EOS)", "ended (end-of-sequence token, EOS)"),
     "decoding.status.winner": ("caminho vencedor", "winning path"),
     "decoding.col.cum": ("log-prob acumulada", "cumulative log-prob"),
     "decoding.col.logp": ("log p(token)", "log p(token)"),
@@ -212,18 +212,20 @@ STRINGS = {
         "tokens repeated at least 3 times in a row.",
     ),
     "decoding.cmp.chart.caption": (
-        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo encontra guloso e beam "
-        "em cima à direita (prováveis e repetitivos), a amostragem pura embaixo à esquerda (variada e "
-        "improvável) e o top-p entre os dois.",
-        "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper finds greedy and beam "
-        "at the top right (likely and repetitive), pure sampling at the bottom left (varied and unlikely) and "
-        "top-p between the two.",
+        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo não tem este gráfico: "
+        "pela sua Tabela 1, guloso e beam têm perplexidade muito baixa e muita repetição, a amostragem pura "
+        "perplexidade alta, e o núcleo fica perto do texto humano. Neste gráfico, isso seria guloso e beam em "
+        "cima à direita, a amostragem pura embaixo à esquerda e o top-p entre os dois.",
+        "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper has no such chart: by "
+        "its Table 1, greedy and beam have very low perplexity and much repetition, pure sampling high "
+        "perplexity, and nucleus sampling sits close to human text. On this chart that would put greedy and "
+        "beam at the top right, pure sampling at the bottom left and top-p between the two.",
     ),
     "decoding.cmp.verdict.yes": (
-        "**A ordem do artigo se reproduz neste modelo**: guloso e beam são os mais repetitivos ({rep_det}), a "
+        "**A ordem esperada pelo artigo se reproduz neste modelo**: guloso e beam são os mais repetitivos ({rep_det}), a "
         "amostragem pura é a menos provável ({lp_pure}), e a log-prob do top-p ({lp_p}) fica entre a da amostragem "
         "pura e a do guloso e do beam, com {rep_p} dos seus 4-gramas repetidos.",
-        "**The paper's ordering holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
+        "**The ordering the paper leads one to expect holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
         "sampling is the least likely ({lp_pure}), and top-p's log-prob ({lp_p}) sits between pure sampling's and "
         "greedy's and beam's, with {rep_p} of its 4-grams repeated.",
     ),

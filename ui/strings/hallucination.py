@@ -23,11 +23,12 @@ STRINGS = {
         "Einstein was born in”). Compare with what the model writes below, and with how sure it was of each piece.",
     ),
     "hallucination.preset.gondwana.note": (
-        "**O que é verdade:** Gondwana foi um supercontinente que começou a se partir há cerca de 180 milhões de anos. Nunca "
-        "teve presidente. O modelo aprendeu o padrão “O presidente de [país] foi [nome]” e o preenche assim mesmo.",
-        "**What is true:** Gondwana was a supercontinent that began to break apart about 180 million years ago. It never "
-        "had a president. The prompt is Portuguese (“The first president of Gondwana was”); the model learned the "
-        "pattern “The president of [country] was [name]” and fills it in anyway.",
+        "**O que é verdade:** Gondwana foi um supercontinente que começou a se partir há cerca de 180 milhões "
+        "de anos. Nunca teve presidente. Veja se o modelo diz isso ou se completa a frase assim mesmo, e com "
+        "que confiança.",
+        "**What is true:** Gondwana was a supercontinent that began to break apart about 180 million years "
+        "ago. It never had a president. The prompt is Portuguese (“The first president of Gondwana was”); see "
+        "whether the model says so or completes the sentence anyway, and how confidently.",
     ),
     # controls
     "hallucination.mode": ("Como escolher cada token", "How each token is chosen"),
@@ -139,10 +140,12 @@ STRINGS = {
     "hallucination.pairs.header": ("Fato ou invenção: a confiança separa?", "Fact or invention: does confidence tell them apart?"),
     "hallucination.pairs.intro": (
         "Cada par tem o mesmo padrão de frase: uma vez com algo real, outra com algo inventado (um país, uma "
-        "pessoa, um monumento que não existem). As duas completações são gulosas, com {n} tokens cada.",
+        "pessoa, um monumento que não existem) ou com uma pergunta sem resposta (Gondwana existiu, mas nunca "
+        "teve presidente). As duas completações são gulosas, com {n} tokens cada.",
         "Each pair has the same sentence pattern: once with something real, once with something made up (a "
-        "country, a person, a monument that do not exist). Both completions are greedy, {n} tokens each. The "
-        "prompts are Portuguese.",
+        "country, a person, a monument that do not exist) or with a question that has no answer (Gondwana "
+        "existed, but never had a president). Both completions are greedy, {n} tokens each. The prompts are "
+        "Portuguese.",
     ),
     "hallucination.pairs.pick": ("Par", "Pair"),
     "hallucination.pair.real": ("Assunto real", "Real subject"),
@@ -194,12 +197,12 @@ STRINGS = {
     # the measurement over all pairs
     "hallucination.summary.header": ("O que os {m} pares mostram", "What the {m} pairs show"),
     "hallucination.summary.count": (
-        "Medido agora, com este modelo em {dtype}: em **{n} de {m}** pares o prompt inventado teve a probabilidade "
-        "média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token menos provável, em {j} "
-        "de {m}.",
-        "Measured just now, with this model in {dtype}: in **{n} of {m}** pairs the invented prompt had the "
-        "**lower** mean probability; by sequence log-probability, in {k} of {m}; by the least likely token, in {j} "
-        "of {m}.",
+        "Medido agora, com este modelo em {dtype}: em **{n} de {m}** pares a completação do prompt inventado "
+        "teve a probabilidade média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token "
+        "menos provável, em {j} de {m}.",
+        "Measured just now, with this model in {dtype}: in **{n} of {m}** pairs the invented prompt's "
+        "completion had the **lower** mean probability; by sequence log-probability, in {k} of {m}; by the "
+        "least likely token, in {j} of {m}.",
     ),
     "hallucination.verdict.all": (
         "Aqui o assunto inventado baixou a confiança média em todos os pares. Mesmo assim o modelo escreveu uma "
@@ -225,6 +228,10 @@ STRINGS = {
         "pelo menos metade das vezes.",
         "In these pairs confidence does not tell fact from invention: the invented twin came out as confident as "
         "the real one at least half of the time.",
+    ),
+    "hallucination.summary.facts_all": (
+        "Com o assunto real, o modelo acertou o fato conhecido nas **{m}** completações.",
+        "With the real subject, the model stated the known fact in all **{m}** completions.",
     ),
     "hallucination.summary.facts": (
         "E mesmo com o assunto real o modelo acertou o fato conhecido em só **{a} de {m}** completações.",

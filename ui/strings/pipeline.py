@@ -79,10 +79,10 @@ STRINGS = {
     "pipeline.axis.vocab_index": ("posição no vocabulário", "position in the vocabulary"),
     # 4 attention
     "pipeline.attention.what": (
-        "Em cada camada, cada token olha para os tokens anteriores e mistura o que eles carregam. "
+        "Em cada camada, cada token olha para si mesmo e para os tokens anteriores e mistura o que eles carregam. "
         "Cada linha do mapa é um token (a consulta) e mostra quanto ele olha para cada token (a chave); a linha inteira soma "
         "100%.",
-        "In each layer, each token looks at the earlier tokens and mixes in what they carry. "
+        "In each layer, each token looks at itself and at the earlier tokens and mixes in what they carry. "
         "Each row of the map is one token (the query) and shows how much it looks at each token (the key); a whole row "
         "sums to 100%.",
     ),
@@ -93,10 +93,10 @@ STRINGS = {
     "pipeline.att.sliding_attention": ("janela deslizante de {window} tokens", "sliding window of {window} tokens"),
     "pipeline.att.caption": (
         "Pesos de atenção da camada {layer}, cabeça {head} ({kind}). As células cinzas são a máscara causal: "
-        "um token não pode ver o futuro, então esses pesos nem existem (não são zeros aprendidos). "
+        "um token não pode ver o futuro: a máscara põe −∞ nesses pesos antes do softmax, e eles saem exatamente 0 (não são zeros aprendidos). "
         "Mostra no máximo os últimos {n} tokens.",
         "Attention weights of layer {layer}, head {head} ({kind}). Grey cells are the causal mask: a token "
-        "cannot see the future, so those weights do not exist (they are not learned zeros). "
+        "cannot see the future: the mask puts −∞ on those weights before the softmax, and they come out exactly 0 (they are not learned zeros). "
         "Shows at most the last {n} tokens.",
     ),
     "pipeline.att.cropped": (
@@ -200,11 +200,15 @@ STRINGS = {
         "**In this model W is a matrix of its own, apart from the embedding** (weights not tied; equal values: {equal}).",
     ),
     "pipeline.out.check": (
-        "Conferido agora: W·h calculado à mão em float32 difere dos logits do modelo em no máximo {diff} (o modelo "
-        "calcula em {dtype}, que arredonda); mesmo token mais provável: {top}.",
-        "Checked just now: W·h computed by hand in float32 differs from the model's logits by at most {diff} (the "
-        "model computes in {dtype}, which rounds); same most likely token: {top}.",
+        "Conferido agora: W·h calculado à mão em float32 difere dos logits do modelo em no máximo {diff} "
+        "({why}); mesmo token mais provável: {top}.",
+        "Checked just now: W·h computed by hand in float32 differs from the model's logits by at most {diff} "
+        "({why}); same most likely token: {top}.",
     ),
+    "pipeline.out.why.round": ("o modelo calcula em {dtype}, que arredonda cada logit",
+                               "the model computes in {dtype}, which rounds every logit"),
+    "pipeline.out.why.order": ("as duas contas são float32; a diferença vem da ordem das somas",
+                               "both are float32; the difference comes from the order of the sums"),
     "pipeline.out.softcap": (
         "Este modelo ainda limita os logits: {cap} · tanh(logit / {cap}).",
         "This model also caps the logits: {cap} · tanh(logit / {cap}).",
@@ -263,11 +267,14 @@ STRINGS = {
     "pipeline.lens.out": ("saída final", "final output"),
     "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
     "pipeline.lens.caption": (
-        "Os {k} tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
-        "camadas a previsão costuma ser ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
-        "The {k} most likely tokens at each layer, at the last position; colour is the probability. In the first "
-        "layers the prediction tends to be noise; it forms in the last ones and arrives at the '{out}' row, the one the "
-        "model uses.",
+        "Os {k} tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. A linha "
+        "'embedding' só devolve o próprio token de entrada: com pesos amarrados, W·e é maior para o próprio "
+        "token. Nas camadas seguintes a previsão muda, nem sempre numa direção só, e a linha '{out}' é a que "
+        "o modelo usa.",
+        "The {k} most likely tokens at each layer, at the last position; colour is the probability. The "
+        "'embedding' row only gives back the input token itself: with tied weights, W·e is largest for the "
+        "token itself. In the layers after it the prediction changes, not always in one direction, and the "
+        "'{out}' row is the one the model uses.",
     ),
     # model card
     "pipeline.card.title": ("Ficha do modelo e a escala dos outros", "Model card and the scale of others"),
