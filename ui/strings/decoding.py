@@ -214,7 +214,7 @@ STRINGS = {
     "decoding.cmp.chart.caption": (
         "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo não tem este gráfico: "
         "pela sua Tabela 1, guloso e beam têm perplexidade muito baixa e muita repetição, a amostragem pura "
-        "perplexidade alta, e o núcleo fica perto do texto humano. Neste gráfico, isso seria guloso e beam em "
+        "perplexidade alta, e a amostragem por núcleo fica perto do texto humano. Neste gráfico, isso seria guloso e beam em "
         "cima à direita, a amostragem pura embaixo à esquerda e o top-p entre os dois.",
         "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper has no such chart: by "
         "its Table 1, greedy and beam have very low perplexity and much repetition, pure sampling high "
