@@ -113,7 +113,9 @@ def compare(text, items) -> None:
     costs = {e.label: view.language_cost(e.key, e.tokenizer) for e in items}
     st.subheader(t("tokenizer.cost.head"))
     show(view.cost_chart(costs))
-    each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(c.extra, 0)) for name, c in costs.items())
+    each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(abs(c.extra), 0),
+                       more=t("tokenizer.cost.more" if c.extra >= 0 else "tokenizer.cost.fewer"))
+                     for name, c in costs.items())
     st.caption(t("tokenizer.cost.caption", n=len(view.PARALLEL), each=each))
     downloads(view.cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
     with st.expander(t("tokenizer.cost.sentences")):

@@ -3,14 +3,14 @@
 STRINGS = {
     "attention.title": ("Atenção: a quem cada token presta atenção?", "Attention: what does each token look at?"),
     "attention.intro": (
-        "Em cada camada, cada token **olha para os tokens anteriores** e decide quanto cada um importa: esses são "
-        "os pesos de atenção, e cada linha soma 1. Escolha uma camada e uma cabeça, veja a matriz do modelo de "
-        "verdade para o seu texto e note o triângulo cinza: o futuro fica **mascarado**. No fim da página, a mesma "
-        "palavra (“banco”) muda de sentido conforme o contexto.",
-        "In every layer, each token **looks at the tokens before it** and decides how much each one matters: those "
-        "are the attention weights, and each row sums to 1. Pick a layer and a head, see the real model's matrix "
-        "for your text, and notice the grey triangle: the future is **masked**. At the end of the page, the same "
-        "word (“banco”, bank or bench) changes meaning with its context.",
+        "Em cada camada, cada token **olha para si mesmo e para os tokens anteriores** e decide quanto cada "
+        "um importa: esses são os pesos de atenção, e cada linha soma 1. Escolha uma camada e uma cabeça, "
+        "veja a matriz do modelo de verdade para o seu texto e note o triângulo cinza: o futuro fica "
+        "**mascarado**. No fim da página, a mesma palavra (“banco”) muda de sentido conforme o contexto.",
+        "In every layer, each token **looks at itself and at the tokens before it** and decides how much each "
+        "one matters: those are the attention weights, and each row sums to 1. Pick a layer and a head, see "
+        "the real model's matrix for your text, and notice the grey triangle: the future is **masked**. At "
+        "the end of the page, the same word (“banco”, bank or bench) changes meaning with its context.",
     ),
     # the big heatmap
     "attention.big.title": ("Uma cabeça de atenção, em tamanho grande", "One attention head, large"),
@@ -47,12 +47,12 @@ STRINGS = {
     "attention.hidden_col": ("… {n} anteriores", "… {n} earlier"),
     "attention.hidden_tip": ("{n} tokens do meio, somados", "{n} middle tokens, summed"),
     "attention.heatmap.caption": (
-        "Cada linha é um token olhando para trás: a cor é o peso que ele dá a cada token anterior (0 a 1). Células "
-        "cinzas com “–” são o futuro, que a máscara causal esconde. A coluna Σ mostra a soma de cada linha. Clique "
-        "numa célula para ver essa linha em barras logo abaixo.",
-        "Each row is one token looking back: the colour is the weight it gives to each earlier token (0 to 1). Grey "
-        "cells with “–” are the future, hidden by the causal mask. The Σ column shows each row's sum. Click a cell "
-        "to see that row as bars just below.",
+        "Cada linha é um token olhando para trás: a cor é o peso que ele dá a cada token anterior e a si "
+        "mesmo (0 a 1). Células cinzas com “–” são o futuro, que a máscara causal esconde. A coluna Σ mostra "
+        "a soma de cada linha. Clique numa célula para ver essa linha em barras logo abaixo.",
+        "Each row is one token looking back: the colour is the weight it gives to each earlier token and to "
+        "itself (0 to 1). Grey cells with “–” are the future, hidden by the causal mask. The Σ column shows "
+        "each row's sum. Click a cell to see that row as bars just below.",
     ),
     "attention.rowsum": (
         "Toda linha soma 1 (maior desvio nesta figura: {dev}; os pesos vêm em {dtype}, e o arredondamento explica "
@@ -140,8 +140,12 @@ STRINGS = {
     "attention.shape.4": ("consultas: “o que estou procurando?”", "queries: “what am I looking for?”"),
     "attention.shape.5": ("chaves: “o que eu ofereço?”", "keys: “what do I offer?”"),
     "attention.shape.6": ("valores: “qual é o meu conteúdo?”", "values: “what is my content?”"),
-    "attention.shape.7": ("as pontuações de cada consulta contra cada chave; a softmax de cada linha dá os pesos acima",
-                          "each query's scores against each key; each row's softmax gives the weights above"),
+    "attention.shape.7": (
+        "as pontuações de cada consulta contra cada chave; a máscara põe −∞ no futuro (e, nas camadas de "
+        "janela, além da janela), e a softmax de cada linha dá os pesos acima",
+        "each query's scores against each key; the mask puts −∞ on the future (and, in the window layers, "
+        "beyond the window), and each row's softmax gives the weights above",
+    ),
     "attention.shape.8": ("a mistura dos valores, pesada pela atenção", "the mix of values, weighted by attention"),
     "attention.shape.9": ("pesos que juntam as cabeças de volta", "weights that merge the heads back"),
     "attention.shape.10": ("o que a camada soma ao fluxo residual", "what the layer adds to the residual stream"),
@@ -207,12 +211,14 @@ STRINGS = {
     # banco
     "attention.banco.title": ("A mesma palavra, dois sentidos: “banco”", "One word, two meanings: “banco”"),
     "attention.banco.intro": (
-        "Na entrada, “banco” é sempre o mesmo vetor: o embedding não sabe se é o banco do dinheiro ou o da praça. "
-        "A cada camada, a atenção mistura no vetor dessa posição um pouco dos tokens à sua volta. O gráfico mede, "
-        "camada por camada, o quanto os dois vetores de “banco” ainda se parecem.",
-        "At the input, “banco” is always the same vector: the embedding does not know whether it is the bank with "
-        "money or the bench in the square. At every layer, attention mixes into that position's vector some of the "
-        "tokens around it. The chart measures, layer by layer, how alike the two “banco” vectors still are.",
+        "Na entrada, “banco” é sempre o mesmo vetor: o embedding não sabe se é o banco do dinheiro ou o da "
+        "praça. A cada camada, a atenção mistura no vetor dessa posição um pouco dos tokens **anteriores** (e "
+        "dele mesmo): o que vem depois não entra. O gráfico mede, camada por camada, o quanto os dois vetores "
+        "de “banco” ainda se parecem.",
+        "At the input, “banco” is always the same vector: the embedding does not know whether it is the bank "
+        "with money or the bench in the square. At every layer, attention mixes into that position's vector "
+        "some of the tokens **before** it (and itself): what comes after does not enter. The chart measures, "
+        "layer by layer, how alike the two “banco” vectors still are.",
     ),
     "attention.banco.seed": ("Exemplo do texto", "The text's example"),
     "attention.banco.before": ("Contexto antes da palavra", "Context before the word"),
