@@ -220,6 +220,18 @@ def associativity(a: float, b: float, c: float) -> Associativity:
                          exact=math.fsum([float(x), float(y), float(z)]))
 
 
+def commutativity(n: int = 10_000, seed: int = 0) -> tuple[int, int, int]:
+    """Count, over n pairs of the same mixed float32 numbers, how often a + b == b + a and how often the
+    triples' two groupings agree: (pairs tried, pairs that commute, triples whose groupings agree).
+
+    IEEE 754 rounds the exact sum, and a + b and b + a have the same exact sum: float addition is commutative.
+    What breaks is associativity, which is what the page shows (the course text says "não são comutativas")."""
+    a, b, c = (random_vector(n, seed + k) for k in range(3))
+    commute = int(np.count_nonzero((a + b) == (b + a)))
+    grouped = int(np.count_nonzero(((a + b) + c) == (a + (b + c))))
+    return n, commute, grouped
+
+
 @dataclass(frozen=True)
 class OrderedSum:
     """The float32 total of one vector added up in one order."""

@@ -166,6 +166,18 @@ def kv_bytes_per_position(info: ModelInfo) -> int:
     return 2 * info.n_layers * info.n_kv_heads * info.head_dim * bytes_per_value
 
 
+def kv_cache_bytes_at(info: ModelInfo, positions: int) -> int:
+    """The KV cache's size once it has seen `positions` tokens. A full-attention layer keeps every position;
+    a sliding-window layer keeps only the last sliding_window - 1 (transformers' DynamicSlidingWindowLayer:
+    the incoming token makes the window whole), so past the window the cost per position drops to the
+    full-attention layers' share."""
+    per_layer = kv_bytes_per_position(info) // max(info.n_layers, 1)  # keys and values of one position, one layer
+    window = (info.sliding_window or 0) - 1
+    kept = [min(positions, window) if kind == "sliding_attention" and window > 0 else positions
+            for kind in info.layer_types]
+    return per_layer * sum(kept)
+
+
 ROWS = 16_384  # rows of the output matrix converted to float32 at once (42 MB for d_model 640)
 
 
@@ -236,13 +248,21 @@ def attention_flops(info: ModelInfo, context: int) -> int:
     return 2 * 2 * context * info.head_dim * info.n_heads * info.n_layers
 
 
+def output_flops(info: ModelInfo) -> int:
+    """One position through the output matrix: V x D multiply-adds."""
+    return 2 * info.vocab_size * info.d_model
+
+
 def answer_flops(info: ModelInfo, n_prompt: int, n_new: int) -> AnswerFlops:
     """FLOPs for an answer of n_new tokens after an n_prompt-token prompt (n_new >= 1).
 
-    Prefill: each prompt position costs 2·N plus its attention over the positions up to it.
+    Prefill: each prompt position costs 2·N plus its attention over the positions up to it, less the output
+    matrix (2·V·D) at every position but the last: the loop asks for the last position's logits only
+    (stepping.py, logits_to_keep=1), so the others never go through it.
     Decode: new tokens 2 .. n_new each cost 2·N plus attention over the prompt and the tokens so far.
     """
     per = info.flops_per_token
-    prefill = n_prompt * per + sum(attention_flops(info, c) for c in range(1, n_prompt + 1))
+    skipped = (n_prompt - 1) * output_flops(info)  # prompt positions whose logits nobody asked for
+    prefill = n_prompt * per - skipped + sum(attention_flops(info, c) for c in range(1, n_prompt + 1))
     decode = sum(per + attention_flops(info, n_prompt + i) for i in range(1, n_new))
     return AnswerFlops(per_token=per, prefill=prefill, decode=decode, n_prompt=n_prompt, n_new=n_new)

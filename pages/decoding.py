@@ -3,11 +3,13 @@ and the shipped comparison. The model runs only when a button asks for it."""
 import streamlit as st
 
 from model_backend import decoding as dec
+from ui import backend
 from ui import decoding_view as view
 from ui.charts import projection_on, show
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import LINK_FROM, next_page_link
 from ui.share import publish, restore, share_box
+from ui.untrusted import escape_markdown
 from ui.widgets import data_table, intro, model_text, prompt_box
 
 PARAMS = view.link_params()
@@ -16,7 +18,7 @@ PARAMS = view.link_params()
 def side_by_side(prompt: str) -> dec.BeamRun | None:
     """Section 1; returns the beam run for section 2 once the visitor has run it."""
     st.header(t("decoding.side.header"))
-    st.markdown(t("decoding.side.text"))
+    st.markdown(t("decoding.side.text", k=dec.TOP_K, p=fmt_float(dec.TOP_P, 2), p_pct=fmt_pct(dec.TOP_P, 0)))
     if projection_on():  # large letters: two rows of two, so no label breaks inside a word
         c = st.columns(2, vertical_alignment="bottom") + st.columns(2, vertical_alignment="bottom")
     else:
@@ -196,7 +198,7 @@ def render() -> None:
     st.session_state.setdefault("decoding_sentence", view.SENTENCES[lang()])
     for p in PARAMS[1:]:
         st.session_state.setdefault(p.key, p.default)
-    intro("decoding")
+    intro("decoding", model=escape_markdown(backend.model_label()))
     publish("decoding", PARAMS)  # a notice here, at the top, if a link had bad values
     prompt = prompt_box("decoding")
     if prompt is not None:

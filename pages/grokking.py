@@ -1,6 +1,8 @@
 """Grokking: a model of a + b mod p memorises first and generalises thousands of steps later; inside, waves."""
 import streamlit as st
 
+from model_backend.grokking import GrokConfig
+from model_backend.grokking.training import GROKKED_AT
 from ui import grokking_view as view
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
@@ -38,7 +40,9 @@ def render() -> None:
     intro("grokking")
     shipped_section()
     st.header(t("grokking.live.header"))
-    st.markdown(t("grokking.live.text"))
+    secs, runs = view.measured_grok_seconds()
+    st.markdown(t("grokking.live.text", hidden=GrokConfig().d_hidden, secs=fmt_float(secs, 0), runs=runs,
+                  acc=fmt_pct(GROKKED_AT, 0)))
     view.live_panel()
     share_box("grokking", params)
     next_page_link("grokking")

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from model_backend.text import visible
-from ui import backend
+from ui import backend, weights_view
 from ui.charts import PRIMARY, show
 from ui.export import downloads
 from ui.i18n import fmt_int, fmt_pct, t
@@ -13,11 +13,14 @@ from ui.share import Param, restore, share_box
 from ui.untrusted import escape_markdown
 from ui.widgets import intro, prompt_box, truncation_notice
 
-PARAMS = [Param("prompt", "prompt_home", str, "A capital da França é")]
+
+def params() -> list[Param]:
+    """What a link to the home page carries: the prompt (its default in the visitor's language)."""
+    return [Param("prompt", "prompt_home", str, t("common.default_prompt"))]
 
 
 def render() -> None:
-    restore("home", PARAMS)
+    restore("home", params())
     intro("home")
     st.subheader(t("home.path"))
     for number, (name, icon) in enumerate(available()[1:], start=1):
@@ -39,14 +42,17 @@ def render() -> None:
         tooltip=[alt.Tooltip("token:N", title=t("home.col.token")), alt.Tooltip("label:N", title=t("home.col.prob"))],
     ).properties(height=alt.Step(28))
     show(bars + bars.mark_text(align="left", dx=4).encode(text="label:N"))
-    st.caption(t("home.try.caption", rest=fmt_int(tr.info.vocab_size - len(top))))
+    st.caption(t("home.try.caption", n=len(top), rest=fmt_int(tr.info.vocab_size - len(top))))
     downloads(df.drop(columns="label"), "next-token-top10", key="home_dl")
-    share_box("home", PARAMS)
+    share_box("home", params())
 
     info = tr.info
     st.subheader(t("home.model"))
     st.markdown(t("home.model.text", name=escape_markdown(info.name), params=fmt_int(info.n_params), layers=info.n_layers,
                   vocab=fmt_int(info.vocab_size), device=info.device, dtype=info.dtype))
+    note = weights_view.short(info)
+    if note:
+        st.markdown(note)
 
 
 render()

@@ -4,7 +4,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import sampling_views as sv
-from ui import penalties_view, presets_view
+from ui import backend, penalties_view, presets_view
 from ui import temperature_view as view
 from ui.charts import projection_on, save_buttons, show
 from ui.export import downloads
@@ -158,7 +158,7 @@ def render() -> None:
     st.session_state.setdefault("temperature_logits", t("temperature.seed.default"))  # in the visitor's style
     for p in links[1:]:
         st.session_state.setdefault(p.key, p.default)
-    intro("temperature")
+    intro("temperature", model=escape_markdown(backend.model_label()))
     publish("temperature", links)  # a notice here, at the top, if a link had bad values
     seed_example()
     st.header(t("temperature.real.header"))

@@ -5,12 +5,15 @@ import streamlit as st
 from model_backend.text import token_info
 from model_backend.tokenizers import parse_words, tokenizer_kind
 from ui import tokenizer_view as view
+from ui import weights_view
 from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
 from ui.widgets import data_table, intro, model_text
+
+FIRST_VALUES = 8  # the embedding row's first values, printed under its strip
 
 
 def _show(chart, caption: str, **kwargs) -> None:
@@ -110,7 +113,9 @@ def compare(text, items) -> None:
     costs = {e.label: view.language_cost(e.key, e.tokenizer) for e in items}
     st.subheader(t("tokenizer.cost.head"))
     show(view.cost_chart(costs))
-    each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(c.extra, 0)) for name, c in costs.items())
+    each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(abs(c.extra), 0),
+                       more=t("tokenizer.cost.more" if c.extra >= 0 else "tokenizer.cost.fewer"))
+                     for name, c in costs.items())
     st.caption(t("tokenizer.cost.caption", n=len(view.PARALLEL), each=each))
     downloads(view.cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
     with st.expander(t("tokenizer.cost.sentences")):
@@ -130,14 +135,16 @@ def embedding(shown, pick_key, tokenizer) -> None:
     _show(view.one_hot_chart(token_id, vocab, tokenizer), t("tokenizer.onehot.caption", id=fmt_int(token_id)))
     st.subheader(t("tokenizer.embed.head"))
     st.latex(rf"\underbrace{{x}}_{{1\times {vocab}}}\;\underbrace{{E}}_{{{vocab}\times {dim}}} = E_{{{token_id},:}}")
-    st.markdown(t("tokenizer.embed.text", v=fmt_int(vocab), d=fmt_int(dim), n=fmt_int(vocab * dim)))
+    bits = weights_view.embedding_bits()
+    st.markdown(t("tokenizer.embed.text", v=fmt_int(vocab), d=fmt_int(dim), n=fmt_int(vocab * dim),
+                  stored=t("tokenizer.embed.stored", bits=bits) if bits else ""))
     if look.exact:
         st.success(t("tokenizer.embed.exact", id=fmt_int(token_id)), icon=":material/check_circle:")
     else:
         st.warning(t("tokenizer.embed.inexact", diff=f"{abs(look.row - look.product).max():.3g}"))
     _show(view.strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id),
-                                         scale=fmt_float(look.embed_scale, 2)))
-    model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:8]) + ", …]")
+                                         scale=fmt_float(look.embed_scale, 2), k=FIRST_VALUES))
+    model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:FIRST_VALUES]) + ", …]")
     downloads(pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
               f"embedding-row-{token_id}", key="tok_dl_row")
 

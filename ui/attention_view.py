@@ -40,7 +40,7 @@ def link_params(info: mb.ModelInfo, old_link: bool = False) -> list[Param]:
     """
     shift = 0 if old_link else FIRST
     groups = tuple(layer_no(g) if not old_link else g for g in fig.grid_groups(info.n_layers))
-    return [Param("prompt", "prompt_attention", str, "A capital da França é"),
+    return [Param("prompt", "prompt_attention", str, t("common.default_prompt")),
             Param("layer", LAYER, int, min(DEFAULT_LAYER, info.n_layers - 1), low=AVG, high=info.n_layers - 1 + shift,
                   offset=shift),
             Param("head", HEAD, int, min(DEFAULT_HEAD, info.n_heads - 1), low=AVG, high=info.n_heads - 1 + shift,
@@ -160,8 +160,18 @@ def pickers(info: mb.ModelInfo) -> tuple[int, int]:
     layer = c1.selectbox(t("attention.pick.layer"), list(layers), key=LAYER, format_func=layers.get,
                          help=t("attention.pick.layer.help"))
     head = c2.radio(t("attention.pick.head"), list(heads), key=HEAD, format_func=heads.get, horizontal=True,
-                    help=t("attention.pick.head.help", n=info.n_heads))
+                    help=t("attention.pick.head.help", n=info.n_heads, share=t(
+                        f"attention.share.{kv_kind(info.n_heads, info.n_kv_heads)}",
+                        group=info.n_heads // max(info.n_kv_heads, 1))))
     return layer, head
+
+
+def kv_kind(n_heads: int, n_kv_heads: int) -> str:
+    """How the heads share keys and values: "mqa" (one key/value head for all: multi-query attention, the extreme
+    case of grouped-query attention), "gqa" (groups share one), or "mha" (every head has its own)."""
+    if n_kv_heads == 1 and n_heads > 1:
+        return "mqa"
+    return "gqa" if n_kv_heads < n_heads else "mha"
 
 
 # ---------------------------------------------------------------- the big heatmap
@@ -352,7 +362,7 @@ def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
     source = t("attention.scale.gemma" if m.scale_from == "query_pre_attn_scalar" else "attention.scale.plain",
                basis=m.scale_basis, dk=m.head_dim, scale=fmt_float(m.scale, 4))
     st.markdown(source + (" " + t("attention.qknorm") if m.qk_norm else ""))
-    st.markdown(t("attention.gqa", heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
+    st.markdown(t("attention.gqa", kind=t(f"attention.kind.{kv_kind(m.n_heads, m.n_kv_heads)}"), heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
                   full=fmt_int(2 * m.n_heads * m.head_dim), ratio=m.group))
     full = [i for i, k in enumerate(info.layer_types) if k == "full_attention"]
     st.markdown(t("attention.sliding", full=numbers(full), n_full=len(full),

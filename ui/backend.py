@@ -35,6 +35,13 @@ def current_model() -> str:
     return st.session_state.get("model") or settings().model
 
 
+def model_label(spec: str | None = None) -> str:
+    """The name of the model a page runs, as the catalogue (assets/models.json) labels it, or its spec."""
+    spec = spec or current_model()
+    entry = catalog_entry(spec)
+    return entry["label"] if entry else spec
+
+
 def current_dtype() -> str:
     return st.session_state.get("dtype") or settings().dtype
 

@@ -41,7 +41,7 @@ def panel() -> None:
     question = t("completion.question", **SUM)
     st.markdown(t("completion.chat"))
     model_text(chat_text(question))
-    n = len(backend.bundle_for().tokenizer(chat_text(question)[len("<bos>"):])["input_ids"])
+    n = len(backend.bundle_for().tokenizer(chat_text(question)[len("<bos>"):], add_special_tokens=False)["input_ids"])
     st.caption(t("completion.chat.caption", n=fmt_int(n)))
 
     st.subheader(t("completion.think.title"))
@@ -60,4 +60,4 @@ def panel() -> None:
             st.caption(t("completion.think.caption", n=fmt_int(len(gen.steps)),
                          right=t("completion.yes" if right_answer_in(gen.completion, answer) else "completion.no"),
                          answer=answer))
-    st.markdown(t("completion.think.moral"))
+    st.markdown(t("completion.think.moral", params=fmt_int(backend.bundle_for().info.n_params)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import answer_flops
+from model_backend.pipeline import answer_flops, output_flops
 from ui.i18n import fmt_float, fmt_int, t
 
 # Seed 003: a frontier model does "dezenas ou centenas de bilhões de FLOPs" per token, and an answer of a few
@@ -31,16 +31,30 @@ def fmt_flops_range(lo: float, hi: float) -> str:
     return f"{short(lo)} – {short(hi)} {unit}"
 
 
+def passed_tokens(n_prompt: int, n_new: int) -> int:
+    """Token positions that went through the network for this answer: the prompt's (prefill) and every generated
+    token but the last, which is never fed back. Both sides of the comparison count these same tokens."""
+    return n_prompt + max(n_new - 1, 0)
+
+
+def frontier_range(n_prompt: int, n_new: int) -> tuple[float, float]:
+    """The course text's frontier FLOPs per token, times the same tokens this answer passed."""
+    n = passed_tokens(n_prompt, n_new)
+    return FRONTIER_PER_TOKEN[0] * n, FRONTIER_PER_TOKEN[1] * n
+
+
 def answer_panel(info: mb.ModelInfo, n_prompt: int, steps: list[mb.Step]) -> None:
     """Three figures and a caption: this answer's FLOPs, its speed on this machine, a frontier model's range."""
     n_new = len(steps)
     f = answer_flops(info, n_prompt, n_new)
     seconds = sum(s.ms for s in steps) / 1000
-    lo, hi = (n_new * v for v in FRONTIER_PER_TOKEN)
+    lo, hi = frontier_range(n_prompt, n_new)
+    passed = fmt_int(passed_tokens(n_prompt, n_new))
     c = st.columns(3)
-    c[0].metric(t("compute.total", n=fmt_int(n_new)), fmt_flops(f.total))
+    c[0].metric(t("compute.total", n=passed), fmt_flops(f.total))
     c[1].metric(t("compute.rate"), fmt_flops(f.total / seconds) + "/s" if seconds > 0 else "—")
-    c[2].metric(t("compute.frontier", n=fmt_int(n_new)), fmt_flops_range(lo, hi))
+    c[2].metric(t("compute.frontier", n=passed), fmt_flops_range(lo, hi))
     st.caption(t("compute.caption", per=fmt_flops(f.per_token), params=fmt_int(info.n_params), p=fmt_int(n_prompt),
-                 prefill=fmt_flops(f.prefill), n=fmt_int(n_new), decode=fmt_flops(f.decode),
-                 secs=fmt_float(seconds, 2), lo=fmt_flops(FRONTIER_PER_TOKEN[0]), hi=fmt_flops(FRONTIER_PER_TOKEN[1])))
+                 prefill=fmt_flops(f.prefill), out=fmt_flops(output_flops(info)), n=fmt_int(n_new), fed=fmt_int(max(n_new - 1, 0)), passed=passed,
+                 decode=fmt_flops(f.decode), secs=fmt_float(seconds, 2), lo=fmt_flops(FRONTIER_PER_TOKEN[0]),
+                 hi=fmt_flops(FRONTIER_PER_TOKEN[1])))

@@ -75,7 +75,7 @@ def link_params() -> list[Param]:
 
 
 def strategy_label(strategy: str, width: int) -> str:
-    return t(f"decoding.strategy.{strategy}", w=width)
+    return t(f"decoding.strategy.{strategy}", w=width, k=dec.TOP_K, p=fmt_float(dec.TOP_P, 2))
 
 
 # ---------------------------------------------------------------- runs (cached, through the queue)

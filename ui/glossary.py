@@ -14,7 +14,8 @@ WHERE = {
     "sampling": "temperature", "temperature": "temperature", "nucleus": "temperature", "greedy": "temperature",
     "eos": "loop", "stop_sequence": "loop", "repetition_penalty": "temperature", "finish_reason": "loop",
     "seed": "nondeterminism", "centred": "attention", "rank": "hallucination", "checkpoint": "grokking",
-    "weight_decay": "grokking", "dequantize": None,
+    "weight_decay": "grokking", "dequantize": None, "full_attention": "attention", "query": "attention",
+    "key": "attention", "gqa": "attention", "mqa": "attention", "logit_lens": "pipeline", "quantization": "home",
 }
 # Seed 000, "Armadilhas": each pitfall and the page that shows it live.
 PITFALLS = (("think", "loop"), ("confidence", "hallucination"), ("dark", "temperature"),

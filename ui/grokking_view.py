@@ -5,6 +5,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import altair as alt
 import numpy as np
@@ -456,6 +457,13 @@ def _outcome(run: BackgroundRun) -> None:
         st.info(t("grokking.state.time_limit", steps=fmt_int(steps), limit=MAX_SECONDS))
     elif run.state in ("stopped", "abandoned"):
         st.info(t(f"grokking.state.{run.state}", steps=fmt_int(steps), secs=secs))
+
+
+def measured_grok_seconds() -> tuple[float, int]:
+    """(median seconds, runs) to grok at DEFAULTS, as bench/grok_bench.py measured and recorded it
+    (bench/results.json, figures.grok_s): a measured figure, never one typed into a sentence."""
+    fig = json.loads((Path(__file__).resolve().parents[1] / "bench" / "results.json").read_text())["figures"]["grok_s"]
+    return float(fig["median"]), int(fig["runs"])
 
 
 def live_panel() -> None:

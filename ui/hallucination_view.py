@@ -415,11 +415,14 @@ def summary(runs: list[PairRun], dtype: str) -> None:
     st.markdown(t("hallucination.summary.count", dtype=dtype, n=tally.lower_mean, k=tally.lower_logprob,
                   j=tally.lower_min, m=m))
     st.markdown(t(verdict_key(tally)))
-    st.markdown(t("hallucination.summary.facts", a=sum(r.states_fact for r in runs), m=m))
+    stated = sum(r.states_fact for r in runs)
+    st.markdown(t("hallucination.summary.facts" if stated < m else "hallucination.summary.facts_all", a=stated, m=m))
     for kind in ("miss", "invented"):
         top = most_confident(runs, kind)
         if top is not None:
             k, n = beaten(runs, top[1].mean_prob)
+            if n == 0:  # no completion stated its fact: nothing to compare with
+                continue
             st.markdown(t(f"hallucination.summary.{kind}", pair=t(f"hallucination.pair.{top[0].id}.label"),
                           p=fmt_pct(top[1].mean_prob), k=k, n=n))
     df = summary_frame(runs)

@@ -19,6 +19,8 @@ from ui.widgets import data_table
 
 GRID_HEIGHT = 180  # px of an 18 x 4 grid (also passed to st.altair_chart, which otherwise drew them flat)
 THRESHOLDS = {"bos": 0.5, "previous": 0.4, "same": 0.3}  # "more than this share" names a head for a pattern
+OUTLINED = 3  # the grid outlines this many highest heads, and its caption names them
+FEW = 0.5  # "few heads specialise" only when fewer than this share of the heads pass a pattern's threshold
 TOP = 5  # heads ranked per habit
 MARK = OKABE_ITO[5]  # vermilion outline on the top heads
 
@@ -93,7 +95,8 @@ def measure_name(habit: str) -> str:
 def sentences(h: hb.HeadHabits) -> list[str]:
     """The patterns a class can see, each sentence computed from the measurements (Markdown-safe)."""
     n = h.bos.size
-    out = [t("heads.sink", k=int((np.nan_to_num(h.bos) > THRESHOLDS["bos"]).sum()), n=n)]
+    sinks = int((np.nan_to_num(h.bos) > THRESHOLDS["bos"]).sum())
+    out = [t("heads.sink" if sinks else "heads.sink.none", k=sinks, n=n, pct=fmt_pct(THRESHOLDS["bos"], 0))]
     pct = fmt_pct(THRESHOLDS["previous"], 0)
     out.append(t("heads.prev", pct=pct, heads=names(above(h.previous, THRESHOLDS["previous"]))
                  or t("heads.nobody", pct=pct)))
@@ -103,8 +106,19 @@ def sentences(h: hb.HeadHabits) -> list[str]:
     items = [t("heads.item", measure=escape_markdown(measure_name(habit)), head=head_name(la, he),
                value=fmt_pct(v), median=fmt_pct(h.median(habit)))
              for habit in hb.HABITS for la, he, v in h.top(habit, 1)]
-    out.append(t("heads.far", items="; ".join(items)))
+    k = specialised(h)
+    out.append(t("heads.far", items="; ".join(items), k=k, n=n,
+                 verdict=t("heads.verdict.few" if k < FEW * n else "heads.verdict.many")))
     return out
+
+
+def specialised(h: hb.HeadHabits) -> int:
+    """How many heads pass the threshold of a content pattern (previous token, or duplicate token where the text
+    repeats one). <bos> is left out: resting there is what a head does when it does not specialise."""
+    hit = np.nan_to_num(h.previous, nan=-1.0) > THRESHOLDS["previous"]
+    if h.n_same:
+        hit |= np.nan_to_num(h.same, nan=-1.0) > THRESHOLDS["same"]
+    return int(hit.sum())
 
 
 def ranking(h: hb.HeadHabits, k: int = TOP) -> pd.DataFrame:
@@ -133,9 +147,9 @@ def positions(h: hb.HeadHabits, n_tokens: int, habit: str) -> int:
 
 
 def grid_caption(h: hb.HeadHabits, habit: str, n_tokens: int) -> str:
-    top = "; ".join(f"{head_name(la, he)} ({fmt_pct(v)})" for la, he, v in h.top(habit, 3))
+    top = "; ".join(f"{head_name(la, he)} ({fmt_pct(v)})" for la, he, v in h.top(habit, OUTLINED))
     n_layers, n_heads = h.bos.shape
-    return t("heads.grid.caption", measure=measure_name(habit), n=h.bos.size, layers=n_layers, heads=n_heads,
+    return t("heads.grid.caption", measure=measure_name(habit), n=h.bos.size, layers=n_layers, heads=n_heads, k=OUTLINED,
              q=positions(h, n_tokens, habit), top=top, median=fmt_pct(h.median(habit)))
 
 

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import kv_bytes_per_position
+from model_backend.pipeline import kv_bytes_per_position, kv_cache_bytes_at
 from model_backend.sampling_views import find_loop
 from model_backend.text import visible
 from ui import backend, finish_reasons
@@ -40,7 +40,7 @@ MAX_STOPS, MAX_STOP_CHARS = 8, 50  # what a link may carry as stop sequences
 
 def link_params(cap: int) -> list[Param]:
     """The prompt and every sampling setting; the course text's defaults (T 0.7, top-p 0.9)."""
-    return [Param("prompt", "prompt_loop", str, "A capital da França é"),
+    return [Param("prompt", "prompt_loop", str, t("common.default_prompt")),
             Param("temperature", "loop_temperature", float, 0.7, low=0.0, high=2.0),
             Param("top_k", "loop_top_k", int, 0, low=0, high=1000),
             Param("top_p", "loop_top_p", float, 0.9, low=0.05, high=1.0),
@@ -115,11 +115,12 @@ def settings_summary(params: mb.SamplingParams) -> str:
     parts = [t("loop.sum.greedy") if params.greedy else f"T = {fmt_float(params.temperature, 2)}",
              f"top-k {params.top_k if params.top_k else off}",
              f"top-p {fmt_float(params.top_p, 2) if params.top_p < 1 else off}",
-             t("loop.sum.penalty", v=fmt_float(params.repetition_penalty, 2) if params.repetition_penalty != 1 else off),
+             t("loop.sum.penalty", v=fmt_float(params.repetition_penalty, 2) if params.repetition_penalty != 1
+               else t("loop.sum.off_f")),
              f"max_new_tokens {params.max_new_tokens}",
              t("loop.sum.stops", n=len(params.stop))]
     if not params.greedy:
-        parts.append(f"seed {params.seed}")
+        parts.append(t("loop.sum.seed", seed=params.seed))
     return " · ".join(parts)
 
 
@@ -242,7 +243,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
     with chart_slot.container():
         if run.steps:
             step = run.steps[-1]
-            st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}")))
+            st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
             show_frame(candidates_chart, candidates_rows(step))
             st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
         else:
@@ -438,29 +439,52 @@ def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
                  per=fmt_float(steps[0].ms / n_prompt, 0), decode=fmt_float(median, 0)))
 
 
-def kv_rows(steps: list[mb.Step], n_prompt: int) -> pd.DataFrame:
-    return pd.DataFrame({"positions": [n_prompt + s.index for s in steps],
-                         "bytes": [s.kv_cache_bytes for s in steps],
-                         "shown": [fmt_bytes(s.kv_cache_bytes) for s in steps]})
+def kv_rows(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo | None = None, up_to: int = 0) -> pd.DataFrame:
+    """The measured cache size after each step ("measured"), and, with `info`, the formula's size at 1 .. up_to
+    positions ("formula", sampled, the bend at the window included): one table, so show_frame can send it."""
+    measured = pd.DataFrame({"positions": [n_prompt + s.index for s in steps], "bytes": [s.kv_cache_bytes for s in steps],
+                             "series": "measured"})
+    if info is None or up_to < 1:
+        frame = measured
+    else:
+        window = (info.sliding_window or 0) - 1
+        xs = sorted({1, up_to, *range(1, up_to + 1, max(up_to // 64, 1)), *([window] if 0 < window < up_to else [])})
+        formula = pd.DataFrame({"positions": xs, "bytes": [kv_cache_bytes_at(info, x) for x in xs], "series": "formula"})
+        frame = pd.concat([formula, measured], ignore_index=True)
+    frame["shown"] = [fmt_bytes(b) for b in frame["bytes"]]
+    return frame
 
 
 def kv_line(df: pd.DataFrame) -> alt.LayerChart:
-    """The KV cache's size against the positions it holds (drawn with `show_frame`)."""
+    """The KV cache's measured size (dots) against the positions it holds, over the formula's line (dashed);
+    drawn with `show_frame` (one table, series "measured" and "formula")."""
     base = alt.Chart(df).encode(
-        x=alt.X("positions:Q", title=t("loop.axis.positions"), scale=alt.Scale(zero=False),
-                axis=alt.Axis(tickMinStep=1, format="d")),
+        x=alt.X("positions:Q", title=t("loop.axis.positions"), axis=alt.Axis(tickMinStep=1, format="d")),
         y=alt.Y("bytes:Q", title=t("loop.axis.bytes")),
         tooltip=[alt.Tooltip("positions:Q", title=t("loop.axis.positions")),
                  alt.Tooltip("shown:N", title=t("loop.axis.bytes"))],
     )
-    return (base.mark_line(color=PRIMARY) + base.mark_point(color=PRIMARY, filled=True, size=50)).properties(height=300)
+    formula = base.transform_filter("datum.series == 'formula'").mark_line(color=CHOSEN, strokeDash=[6, 4])
+    measured = base.transform_filter("datum.series != 'formula'")
+    return (formula + measured.mark_line(color=PRIMARY)
+            + measured.mark_point(color=PRIMARY, filled=True, size=50)).properties(height=300)
 
 
 def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
-    show_frame(kv_line, kv_rows(steps, n_prompt))
+    window = info.sliding_window or 0
+    n_sliding = sum(1 for k in info.layer_types if k == "sliding_attention")
+    up_to = max(n_prompt + len(steps), 2 * window if n_sliding else 0)  # far enough to show the bend
+    show_frame(kv_line, kv_rows(steps, n_prompt, info, up_to))
     per = kv_bytes_per_position(info)
+    numbers = 2 * info.n_layers * info.n_kv_heads * info.head_dim
     st.caption(t("loop.kv.caption", per=fmt_bytes(per), layers=info.n_layers, kv=info.n_kv_heads,
-                 hd=info.head_dim, dtype=info.dtype, total=fmt_bytes(steps[-1].kv_cache_bytes)))
+                 hd=info.head_dim, numbers=fmt_int(numbers), b=per // numbers, dtype=info.dtype,
+                 total=fmt_bytes(steps[-1].kv_cache_bytes)))
+    if n_sliding and window:
+        n_full = info.n_layers - n_sliding
+        st.caption(t("loop.kv.window", n_sliding=n_sliding, kept=fmt_int(window - 1), window=fmt_int(window),
+                     after=fmt_bytes(per * n_full // info.n_layers), n_full=n_full, per=fmt_bytes(per),
+                     up_to=fmt_int(up_to)))
 
 
 def positions_panel(tr: mb.Trace, run: LoopRun) -> None:

@@ -1,6 +1,7 @@
 """The nondeterminism page's panels: sampled runs, the tree of runs, float order, the model two ways."""
 from __future__ import annotations
 
+import math
 import secrets
 
 import altair as alt
@@ -285,6 +286,9 @@ def associativity_table() -> None:
         t("nondeterminism.col.exact"): [number(r.exact, exact=True) for r in rows],
     }), hide_index=True, width="stretch")
     st.caption(t("nondeterminism.assoc.caption"))
+    n, commute, grouped = nd.commutativity()
+    st.info(t("nondeterminism.assoc.seed", n=fmt_int(n), commute=fmt_int(commute), grouped=fmt_int(grouped)),
+            icon=":material/rule:")
     downloads(pd.DataFrame({"a": [r.a for r in rows], "b": [r.b for r in rows], "c": [r.c for r in rows],
                             "left": [r.left for r in rows], "right": [r.right for r in rows],
                             "equal": [r.associative for r in rows], "exact": [r.exact for r in rows]}),
@@ -358,8 +362,8 @@ def _on_device(spec: str, device: str, prompt: str, n: int, max_prompt: int) -> 
     return nd.run_alone(_device_bundle(spec, device), prompt, n, device, max_prompt)
 
 
-def comparisons(prompt: str, n: int) -> list[tuple[str, nd.TwoWays, tuple[str, str]]]:
-    """Run (or fetch from the cache) every comparison, with a progress bar: [(title, result, way labels)]."""
+def comparisons(prompt: str, n: int) -> list[tuple[str, nd.TwoWays, tuple[str, str], str]]:
+    """Run (or fetch from the cache) every comparison, with a progress bar: [(title, result, way labels, kind)]."""
     spec, max_prompt = backend.current_model(), backend.settings().max_prompt_tokens
     batch = len(nd.BATCH_FILLERS) + 1
     ways = {k: t(f"nondeterminism.way.{k}") for k in ("float32", "bfloat16", "alone", "cpu", "cuda")}
@@ -376,15 +380,34 @@ def comparisons(prompt: str, n: int) -> list[tuple[str, nd.TwoWays, tuple[str, s
         done[key] = work()
     bar.empty()
     out = [(t("nondeterminism.cmp.dtype"), nd.compare(done["float32"], done["bfloat16"]),
-            (ways["float32"], ways["bfloat16"])),
+            (ways["float32"], ways["bfloat16"]), "dtype"),
            (t("nondeterminism.cmp.batch", n=batch), nd.compare(done["float32"], done["batch"]),
-            (ways["alone"], ways["batch"]))]
+            (ways["alone"], ways["batch"]), "batch")]
     if "cuda" in done:
-        out.append((t("nondeterminism.cmp.device"), nd.compare(done["cpu"], done["cuda"]), (ways["cpu"], ways["cuda"])))
+        out.append((t("nondeterminism.cmp.device"), nd.compare(done["cpu"], done["cuda"]), (ways["cpu"], ways["cuda"]),
+                    "device"))
     return out
 
 
-def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int) -> None:
+def mantissa_bits(dtype: torch.dtype) -> int:
+    """Significant bits a float type keeps, the implicit leading 1 included (bfloat16: 8, float32: 24)."""
+    return round(-math.log2(torch.finfo(dtype).eps)) + 1
+
+
+def cause_key(kind: str, result: nd.TwoWays) -> str:
+    """The sentence that says why this comparison's two ways differ: each comparison has its own cause.
+
+    float32 against bfloat16 is not a reordering: bfloat16 rounds every number to fewer bits, so the logits
+    move by whatever that rounding adds up to (not necessarily a tiny amount). A batch or another device does
+    the same arithmetic in another order of addition."""
+    if kind == "dtype":
+        return "nondeterminism.cause.dtype"
+    if result.max_abs_diff == 0:
+        return "nondeterminism.zero"
+    return "nondeterminism.tiny" if result.diverge_at is None else "nondeterminism.cause.order"
+
+
+def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int, kind: str = "batch") -> None:
     st.markdown(f"#### {title}")
     n = len(result.a.continuation.token_ids)
     m1, m2, m3 = st.columns(3)
@@ -394,10 +417,9 @@ def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int
     split = (t("nondeterminism.m.split.none") if result.diverge_at is None
              else t("nondeterminism.m.split.at", pos=result.diverge_at + 1))
     m3.metric(t("nondeterminism.m.split"), split, help=t("nondeterminism.m.split.help", n=n))
-    if result.max_abs_diff == 0:
-        st.caption(t("nondeterminism.zero"))
-    elif result.diverge_at is None:
-        st.caption(t("nondeterminism.tiny"))
+    bits = mantissa_bits(torch.bfloat16)
+    st.caption(t(cause_key(kind, result), bits=bits, bits32=mantissa_bits(torch.float32),
+                 digits=fmt_float(bits * math.log10(2), 1)))
     left, right = st.columns(2)
     for col, label, run in ((left, labels[0], result.a), (right, labels[1], result.b)):
         with col:
@@ -415,10 +437,10 @@ def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int
         st.caption(t("nondeterminism.split.caption"))
 
 
-def two_ways_frame(results: list[tuple[str, nd.TwoWays, tuple[str, str]]]) -> pd.DataFrame:
+def two_ways_frame(results: list[tuple[str, nd.TwoWays, tuple[str, str], str]]) -> pd.DataFrame:
     """The comparisons for download: one row per way, with the comparison's figures and its continuation."""
     rows = []
-    for title, result, labels in results:
+    for title, result, labels, _kind in results:
         at = result.diverge_at
         for label, run in zip(labels, (result.a, result.b)):
             c = run.continuation
@@ -435,8 +457,8 @@ def model_two_ways(prompt: str, n: int) -> None:
     results = comparisons(prompt, n)
     first = results[0][1].a
     truncation_notice(first.truncated_from, first.prompt_tokens)
-    for title, result, labels in results:
-        two_ways(title, result, labels, vocab=first.last_logits.shape[0])
+    for title, result, labels, kind in results:
+        two_ways(title, result, labels, vocab=first.last_logits.shape[0], kind=kind)
     downloads(two_ways_frame(results), "nondeterminism-model-two-ways", key="nd_dl_model")
     with st.expander(t("nondeterminism.fillers")):
         for filler in nd.BATCH_FILLERS:

@@ -14,6 +14,7 @@ from ui.i18n import fmt_float, t
 from ui.widgets import data_table, model_text
 
 CASES = (("loop", "muito", 30, 0), ("needed", "1, 2, 3, 4, 5,", 16, 6))  # (case, prompt, tokens, count from)
+KINDS = ("none", "multiplicative", "subtractive")  # each case is generated once per kind
 EXAMPLE_LOGITS = (2.0, 1.0, -1.0, 0.5)  # tokens A, B, C, D
 EXAMPLE_CONTEXT = (0, 1, 0, 2)  # generated so far: A, B, A, C (D never)
 
@@ -66,13 +67,13 @@ def panel() -> None:
     if st.button(t("pen.run"), icon=":material/play_arrow:", key="pen_go"):
         st.session_state["pen_ran"] = True
     if not st.session_state.get("pen_ran"):
-        st.caption(t("pen.hint"))
+        st.caption(t("pen.hint", n=len(CASES) * len(KINDS), cases=len(CASES), kinds=len(KINDS)))
     else:
         for case, prompt, n, count_from in CASES:
             st.subheader(t(f"pen.case.{case}"))
             model_text(prompt)
             cols = st.columns(3)
-            for col, kind in zip(cols, ("none", "multiplicative", "subtractive")):
+            for col, kind in zip(cols, KINDS):
                 with col:
                     res = run(prompt, kind, n, count_from, r, f, p)
                     st.markdown(t(f"pen.kind.{kind}", r=fmt_float(r, 1), f=fmt_float(f, 1), p=fmt_float(p, 1)))

@@ -21,11 +21,12 @@ from model_backend.pipeline import (
     visible_keys,
 )
 from model_backend.text import token_info, visible
-from ui import backend
+from ui import backend, weights_view
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.numbering import head_no, layer_index, layer_no
+from ui.published import GPT2_LAYERS, GPT2_PARAMS, GPT2_SEED_PARAMS, GPT3
 from ui.share import Param
 from ui.untrusted import escape_markdown
 from ui.widgets import data_table, model_text
@@ -36,12 +37,13 @@ ROW = 35  # table row height in px, so a table's height fits its rows exactly
 STAGES = ("input", "tokens", "embedding", "attention", "mlp", "softmax", "sampling", "output")
 # The course text's table (seed 004, section 6), with the published figures where they exist:
 # (model, layers, parameters per size, estimated?, FLOPs note key or None = 2 x parameters)
-# GPT-2: 117M (12 layers) to 1.5B (48), Radford et al. 2019. GPT-3 175B: 96 layers, Brown et al. 2020.
+# GPT-2: 124M (12 layers) to 1.5B (48), as OpenAI corrected the paper's counts (ui/published.py).
+# GPT-3 175B: 96 layers, Brown et al. 2020.
 # Llama 3.1 8B / 70B / 405B: 32 / 80 / 126 layers (Meta's model cards, "The Llama 3 Herd of Models" table 3).
 # GPT-4 and Claude 3.5: not published; GPT-4 is reportedly a mixture of experts, so only part of its
 # parameters work on each token: the seed (003) puts a frontier model at tens to hundreds of GFLOPs per token.
 SEED_MODELS = (
-    ("GPT-2", "12–48", (117e6, 1.5e9), False, None),
+    ("GPT-2", " / ".join(str(n) for n in GPT2_LAYERS), GPT2_PARAMS, False, None),
     ("GPT-3", "96", (175e9,), False, None),
     ("GPT-4", "~120", (1.7e12,), True, "pipeline.card.moe"),
     ("Claude 3.5", "?", (), False, None),
@@ -55,7 +57,7 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
 
     pos = -1 means the last token (the page's default), whatever the prompt's length.
     """
-    return [Param("prompt", "prompt_pipeline", str, "A capital da França é"),
+    return [Param("prompt", "prompt_pipeline", str, t("common.default_prompt")),
             Param("layer", "pipeline_att_layer", int, 1, low=1, high=info.n_layers),
             Param("head", "pipeline_att_head", int, 1, low=1, high=info.n_heads),
             Param("pos", "pipeline_emb_pos", int, -1, low=-1, high=MAX_POSITION),
@@ -267,6 +269,21 @@ def attention_panel(tr: mb.Trace) -> None:
     downloads(cells, f"pipeline-attention-L{layer_no(layer)}-H{head_no(head)}", key="pipeline_dl_att")
 
 
+LIT = 0.1  # a middle neuron "lights up" when its value is above this share of the largest one
+FEW_LIT = 0.25  # "few neurons light up" only when fewer than this share of them do
+
+
+def active_neurons(hidden: np.ndarray) -> int:
+    """How many of the MLP's middle values exceed LIT of the largest (in absolute value)."""
+    peak = float(np.abs(hidden).max())
+    return int((np.abs(hidden) > LIT * peak).sum()) if peak > 0 else 0
+
+
+def mlp_verdict(active: int, d_ff: int) -> str:
+    """The sentence that follows from the count: few neurons light up, or many (the key, filled with the share)."""
+    return "pipeline.mlp.few" if active < FEW_LIT * d_ff else "pipeline.mlp.many"
+
+
 def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     info = tr.info
     layer = layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
@@ -278,41 +295,58 @@ def mlp_panel(prompt: str, tr: mb.Trace) -> None:
     for key, values in (("in", view.x), ("hidden", view.hidden), ("out", view.out)):
         st.markdown(t(f"pipeline.mlp.{key}", n=fmt_int(len(values)), first=_numbers(values)))
         show(_strip(values, height=24))
-    active = int((np.abs(view.hidden) > 0.1 * np.abs(view.hidden).max()).sum())
-    st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff)))
+    active = active_neurons(view.hidden)
+    st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff),
+                 cut=fmt_pct(LIT, 0), verdict=t(mlp_verdict(active, view.d_ff), share=fmt_pct(active / view.d_ff, 0))))
     df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
                     (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
     downloads(df.assign(layer=layer_no(layer))[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer_no(layer)}",
               key="pipeline_dl_mlp")
 
 
+RESIDUAL_KINDS = ("embedding", "stream", "final")
+
+
+def residual_points(n_points: int) -> list[tuple[str, str]]:
+    """(x label, kind) for hidden_states[0..L]: point 0 is the scaled embedding (before any layer), point h
+    is after layer h, and the last point is after the last layer *and* the final norm (transformers gives the
+    last layer's output only normalized), so it is labelled as both."""
+    last = n_points - 1
+    points = [(t("pipeline.res.x.emb"), "embedding")]
+    points += [(str(layer_no(h - 1)), "stream") for h in range(1, last)]
+    points.append((t("pipeline.res.x.final", n=layer_no(last - 1)), "final"))
+    return points
+
+
 @cached_chart
 def residual_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame, np.ndarray]:
-    """The residual stream's norm per layer: the chart, its table and the norms (kept per trace)."""
+    """The residual stream's norm at each point: the chart, its table and the norms (kept per trace)."""
     norms = residual_norms(tr.hidden_states)
-    last = len(norms) - 1
-    df = pd.DataFrame({"layer": range(len(norms)), "norm": norms,
-                       "kind": [t("pipeline.res.final") if i == last else t("pipeline.res.stream")
-                                for i in range(len(norms))]})
+    points = residual_points(len(norms))
+    names = {k: t(f"pipeline.res.{k}") for k in RESIDUAL_KINDS}
+    df = pd.DataFrame({"point": range(len(norms)), "label": [p[0] for p in points], "norm": norms,
+                       "kind": [names[p[1]] for p in points]})
     df["shown"] = [fmt_float(v, 1) for v in norms]
     base = alt.Chart(df).encode(
-        x=alt.X("layer:O", title=t("pipeline.axis.layer"), axis=alt.Axis(labelAngle=0)),
+        x=alt.X("label:N", sort=list(df["label"]), title=t("pipeline.axis.point"), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("norm:Q", scale=alt.Scale(type="log"), title=t("pipeline.axis.norm")),
-        tooltip=[alt.Tooltip("layer:O", title=t("pipeline.axis.layer")),
+        tooltip=[alt.Tooltip("kind:N", title=t("pipeline.axis.point")), alt.Tooltip("label:N", title=t("pipeline.axis.layer")),
                  alt.Tooltip("shown:N", title=t("pipeline.axis.norm"))],
     )
-    kinds = [t("pipeline.res.stream"), t("pipeline.res.final")]
-    points = base.mark_point(filled=True, size=90).encode(
-        color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[PRIMARY, OKABE_ITO[1]]), title=None,
-                        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
-    return (base.mark_line(color=PRIMARY) + points).properties(height=320), df, norms
+    kinds = [names[k] for k in RESIDUAL_KINDS]
+    points_chart = base.mark_point(filled=True, size=90).encode(
+        color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[OKABE_ITO[2], PRIMARY, OKABE_ITO[1]]),
+                        title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
+    return (base.mark_line(color=PRIMARY) + points_chart).properties(height=320), df, norms
 
 
 def residual_panel(tr: mb.Trace) -> None:
     chart, df, norms = residual_chart(tr)
-    _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(norms[:-1].max(), 0),
-          last=fmt_float(norms[-1], 1), layers=tr.info.n_layers)
-    downloads(df[["layer", "norm"]], "pipeline-residual-norms", key="pipeline_dl_res")
+    inner = norms[1:-1]  # after layers 1 .. L-1: the points that are neither the embedding nor normalized
+    _show(chart, "pipeline.res.caption", first=fmt_float(norms[0], 1), peak=fmt_float(inner.max(), 0),
+          at=layer_no(int(inner.argmax())), upto=layer_no(len(norms) - 3), last=fmt_float(norms[-1], 1),
+          layers=tr.info.n_layers)
+    downloads(df[["point", "label", "norm"]], "pipeline-residual-norms", key="pipeline_dl_res")
 
 
 @cached_chart
@@ -350,7 +384,7 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
         logit, prob = softmax_charts(sm, tuple(names))
         show(logit)
         show(prob)
-    st.caption(t("pipeline.sm.caption", top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
+    st.caption(t("pipeline.sm.caption", k=len(names), top=fmt_pct(sm.top_sum, 1), rest=fmt_pct(sm.rest_sum, 1),
                  v=fmt_int(sm.vocab_size), total=fmt_pct(sm.total, 4)))
     downloads(pd.DataFrame({"rank": range(1, len(names) + 1), "id": list(sm.ids), "token": names,
                             "logit": [float(v) for v in sm.logits], "prob": [float(p) for p in sm.probs]}),
@@ -371,7 +405,8 @@ def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
         st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(tr.info.embed_scale, 2)))
     else:
         st.markdown(t("pipeline.out.untied", equal=t("pipeline.out.yes" if out.equal_values else "pipeline.out.no")))
-    st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), dtype=tr.info.dtype,
+    why = t("pipeline.out.why.order") if tr.info.dtype == "float32" else t("pipeline.out.why.round", dtype=tr.info.dtype)
+    st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), why=why,
                  top=t("pipeline.out.yes" if out.same_top else "pipeline.out.no"))
                + (" " + t("pipeline.out.softcap", cap=fmt_float(out.softcap, 1)) if out.softcap else ""))
 
@@ -448,7 +483,7 @@ def lens_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame]:
 
 def lens_panel(tr: mb.Trace) -> None:
     chart, df = lens_chart(tr)
-    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"))
+    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"), k=int(df["rank"].max()))
     downloads(df.rename(columns={"layer": "stage", "n": "layer"})[["layer", "stage", "rank", "id", "token", "prob"]],
               "pipeline-logit-lens", key="pipeline_dl_lens")
 
@@ -467,15 +502,24 @@ def model_card(info: mb.ModelInfo) -> None:
         st.markdown(t("pipeline.card.ours", name=escape_markdown(info.name)))  # a model path or hub id
         st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],
                                t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
+        for paragraph in weights_view.detail(info):  # what the weights are: the GGUF's mix, and its cost
+            st.markdown(paragraph)
     with right:
         st.markdown(t("pipeline.card.seed"))
-        st.table(models_frame(info), hide_index=True)
-        st.caption(t("pipeline.card.caption"))
+        st.table(models_frame(info, backend.model_label()), hide_index=True)
+        gpt4 = next(m[2][0] for m in SEED_MODELS if m[0] == "GPT-4")
+        st.caption(t("pipeline.card.caption", llama=next(m[1] for m in SEED_MODELS if m[0] == "Llama 3.1"),
+                     gpt2=" / ".join(fmt_params(v) for v in GPT2_PARAMS),
+                     gpt2_seed=" – ".join(fmt_params(v) for v in GPT2_SEED_PARAMS),
+                     gpt4=fmt_params(gpt4), gpt4_flops=fmt_flops(2 * gpt4)))
+        st.caption(t("pipeline.card.gpt3", d=fmt_int(GPT3["d_model"]), layers=GPT3["n_layers"], heads=GPT3["n_heads"],
+                     ours_d=fmt_int(info.d_model), ours_layers=info.n_layers, ours_heads=info.n_heads))
 
 
-def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
-    """The comparison table: the model running now (from its config), then the course text's models."""
-    models = [("**Gemma 3 270M**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
+def models_frame(info: mb.ModelInfo, label: str) -> pd.DataFrame:
+    """The comparison table: the model running now (named as loaded, sized from its config), then the course
+    text's models."""
+    models = [(f"**{escape_markdown(label)}**", fmt_int(info.n_layers), (info.n_params,), False, None), *SEED_MODELS]
     return pd.DataFrame({
         t("pipeline.col.model"): [m[0] for m in models],
         t("pipeline.card.layers"): [m[1] for m in models],
@@ -486,7 +530,7 @@ def models_frame(info: mb.ModelInfo) -> pd.DataFrame:
 
 
 def _sizes(values: tuple[float, ...], estimated: bool, fmt) -> str:
-    """'117 M – 1,5 B' for a range (GPT-2's four sizes), '8 B / 70 B / 405 B' for each size of a family,
+    """'124 M / 355 M / 774 M / 1,5 B' for each size of a family (GPT-2, Llama 3.1), a range 'a – b' for two,
     '~1,7 T (estimated)'; 'unknown' when unpublished."""
     if not values:
         return t("pipeline.card.unknown")

@@ -29,10 +29,16 @@ def runs(prompt: str) -> list[tuple[str, int | None, mb.Generation]]:
     return out
 
 
+def preset_name(name: str) -> str:
+    """A preset's label with its settings read from PRESETS (never typed into the string)."""
+    p = PRESETS[name]
+    return t(f"presets.{name}", t=fmt_float(p.temperature, 1), p=fmt_float(p.top_p, 1))
+
+
 def runs_frame(results: list[tuple[str, int | None, mb.Generation]]) -> pd.DataFrame:
     """A table of the completions: model text goes into a dataframe cell (shown as text, never Markdown)."""
     return pd.DataFrame({
-        t("presets.col.preset"): [t(f"presets.{name}") for name, _, _ in results],
+        t("presets.col.preset"): [preset_name(name) for name, _, _ in results],
         t("presets.col.seed"): ["—" if seed is None else str(seed) for _, seed, _ in results],
         t("presets.col.text"): [g.completion.replace("\n", " ↵ ") for _, _, g in results],
     })
@@ -47,10 +53,11 @@ def panel(prompt: str) -> None:
     if st.button(t("presets.run"), icon=":material/play_arrow:", key="presets_go"):
         st.session_state["presets_for"] = prompt
     if st.session_state.get("presets_for") != prompt:
-        st.caption(t("presets.hint"))
+        st.caption(t("presets.hint", n=1 + len(CREATIVE_SEEDS)))  # the factual run, then one per seed
         return
     with st.spinner(t("presets.running")):
         results = runs(prompt)
     data_table(runs_frame(results), hide_index=True, width="stretch")
     distinct = len({g.completion for name, _, g in results if name == "creative"})
-    st.caption(t("presets.caption", distinct=distinct, seeds=len(CREATIVE_SEEDS)))
+    st.caption(t("presets.caption", distinct=distinct, seeds=len(CREATIVE_SEEDS),
+                 verdict=t("presets.verdict.differ" if distinct > 1 else "presets.verdict.same")))

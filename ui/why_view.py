@@ -455,7 +455,8 @@ def induction_panel(model: mb.ModelBundle) -> None:
     df = loss_frame(ind)
     show(loss_chart(df))
     first, second = ind.loss[: ind.n].mean(), ind.loss[ind.n + 1 :].mean()
-    st.caption(t("why.ind.loss.caption", a=fmt_float(first, 2), b=fmt_float(second, 2)))
+    st.caption(t("why.ind.loss.caption", a=fmt_float(first, 2), b=fmt_float(second, 2),
+                 verdict=t("why.ind.drop" if second < first else "why.ind.nodrop")))
     top = ind.top(3)
     show(head_grid(head_frame(ind.scores), t("why.ind.axis.score"), diverging=False,
                    marked=[(la, he) for la, he, _s in top]), height=GRID_HEIGHT + 60)

@@ -9,10 +9,11 @@ from ui.i18n import fmt_int, t
 from ui.untrusted import escape_frame, message_values
 
 
-def intro(page: str) -> None:
-    """Title and the two or three sentences that say what to look at."""
+def intro(page: str, **values) -> None:
+    """Title and the two or three sentences that say what to look at ({placeholders} filled from values,
+    which the caller escapes for Markdown)."""
     st.title(t(f"{page}.title"))
-    st.markdown(t(f"{page}.intro"))  # our own text from the table, never a visitor's
+    st.markdown(t(f"{page}.intro", **values))  # our own text from the table, never a visitor's
     glossary.button(page)  # the PT <-> EN glossary and the course text's pitfalls, on every page
 
 

@@ -121,7 +121,7 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
     assert picked(at).get("attention_cols", 32) == 32  # the last 30 tokens
     query_box = at.selectbox(key="attention_query")
     assert query_box.value == len(query_box.options) - 1
-    assert at.text_area(key="prompt_attention").value == (value if as_text else "A capital da França é")
+    assert at.text_area(key="prompt_attention").value == (value if as_text else "The capital of France is")
     assert at.text_input(key="attention_banco_a").value == (value if as_text else "Fui ao banco sacar dinheiro")
     for md in at.markdown:
         assert "<img" not in md.value

@@ -95,8 +95,8 @@ def test_hostile_input_gets_a_message_or_is_shown_as_text(prompt):
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("pt-BR", ["O que cada cabeça faz", "cabeças põem mais da metade da atenção", "Camada"]),
-    ("en", ["What each head does", "heads put more than half their attention", "Layer"]),
+    ("pt-BR", ["O que cada cabeça faz", "cabeças põem mais de 50% da atenção", "Camada"]),
+    ("en", ["What each head does", "heads put more than 50% of their attention", "Layer"]),
 ])
 def test_head_habits_are_measured_on_a_click_without_running_the_model(lang, words, captured):
     at = run_page("attention", lang=lang)

@@ -79,7 +79,7 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
         assert name in notice, (name, notice)
     assert _settings(at) == {"temperature": 0.7, "top_k": 0, "top_p": 0.9, "rep": 1.0, "max_new": 20, "seed": 42}
     assert at.multiselect(key="loop_stop").value == []
-    assert at.text_area(key="prompt_loop").value == ("A capital da França é" if len(value) > 2_000 else value)
+    assert at.text_area(key="prompt_loop").value == ("The capital of France is" if len(value) > 2_000 else value)
     for md in at.markdown:
         assert "<img" not in md.value
 

@@ -95,8 +95,8 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
     for name in rejected:
         assert name in notice, (name, notice)
     assert _settings(at) == DEFAULTS
-    assert at.text_area(key="prompt_nondeterminism").value == ("A capital da França é" if len(value) > 2_000 else value)
-    assert at.text_input(key="nd_model_prompt").value == ("A capital da França é" if len(value) > 2_000 else value)
+    assert at.text_area(key="prompt_nondeterminism").value == ("The capital of France is" if len(value) > 2_000 else value)
+    assert at.text_input(key="nd_model_prompt").value == ("The capital of France is" if len(value) > 2_000 else value)
     for md in at.markdown:
         assert "<img" not in md.value
 

@@ -74,6 +74,6 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
     assert at.slider(key="pipeline_att_layer").value == 1 and at.selectbox(key="pipeline_att_head").value == 1
     assert at.slider(key="pipeline_mlp_layer").value == 9 and at.number_input(key="pipeline_seed").value == 0
     box = at.text_area(key="prompt_pipeline").value
-    assert box == ("A capital da França é" if too_long else value)
+    assert box == ("The capital of France is" if too_long else value)
     for md in at.markdown:
         assert "<img" not in md.value

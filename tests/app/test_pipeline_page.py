@@ -10,16 +10,18 @@ def _passes() -> int:
     return backend.forward_passes()
 
 
-@pytest.mark.parametrize("lang, title, vocab", [("pt-BR", "Visão geral do pipeline", "262.144"),
-                                                ("en", "Pipeline overview", "262,144")])
-def test_pipeline_runs_in_both_languages_with_real_numbers(lang, title, vocab):
+@pytest.mark.parametrize("lang, title, vocab, prompt", [
+    ("pt-BR", "Visão geral do pipeline", "262.144", "A capital da França é"),
+    ("en", "Pipeline overview", "262,144", "The capital of France is"),  # each language its own default prompt
+])
+def test_pipeline_runs_in_both_languages_with_real_numbers(lang, title, vocab, prompt):
     at = run_page("pipeline", lang=lang)
     assert not at.exception
     shown = texts(at)
     assert title in shown
     assert vocab in shown  # the one-hot length / softmax size is the real vocabulary
     assert "640 → 2" in shown and "gelu_pytorch_tanh" in shown  # MLP expansion, activation from the config
-    assert any(c.value.startswith("A capital da França é") for c in at.code)  # the output stage
+    assert any(c.value.startswith(prompt) for c in at.code)  # the output stage
     assert len(at.get("vega_lite_chart")) >= 8  # one-hot, embedding, attention, residual, lens, ...
 
 

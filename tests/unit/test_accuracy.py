@@ -65,11 +65,14 @@ def test_finish_reason_names_follow_the_providers():
 
 def test_the_model_table_cites_published_layers_and_no_dense_gpt4_flops(tiny_bundle):
     from ui.pipeline_view import models_frame
-    df = models_frame(tiny_bundle.info)
+    df = models_frame(tiny_bundle.info, "Tiny test model")
     rows = {name.strip("*"): list(row) for name, row in zip(df.iloc[:, 0], df.iloc[:, 1:].values)}
     assert rows["Llama 3.1"][0] == "32 / 80 / 126" and rows["Llama 3.1"][1] == "8 B / 70 B / 405 B"
     assert rows["Llama 3.1"][2] == "16 GFLOPs / 140 GFLOPs / 810 GFLOPs"
     assert rows["GPT-3"][0] == "96" and rows["GPT-3"][2] == "350 GFLOPs"
     assert "GFLOPs" in rows["GPT-4"][2] and "TFLOPs" not in rows["GPT-4"][2]  # a mixture of experts, not 2 x 1.7 T
     assert rows["GPT-4"][1].startswith("~")  # estimated
-    assert rows["Gemma 3 270M"][0] == str(tiny_bundle.info.n_layers)
+    assert rows["Tiny test model"][0] == str(tiny_bundle.info.n_layers)  # the loaded model, by its name
+    assert not any("Gemma" in name for name in rows)  # never a name typed in for the model that runs
+    assert rows["GPT-2"][0] == "12 / 24 / 36 / 48"  # OpenAI's corrected counts, not the paper's 117M
+    assert rows["GPT-2"][1] == "124 M / 355 M / 774 M / 1.5 B" or rows["GPT-2"][1] == "124 M / 355 M / 774 M / 1,5 B"

@@ -87,7 +87,9 @@ def _loop_frames():
                           "shown": ["60%", "30%", "10%"], "chosen": ["chosen", "not chosen", "not chosen"]})
     timing = pd.DataFrame({"step": [1, 2, 3], "ms": [120.5, 40.25, 38.0], "phase": ["prefill", "decode", "decode"],
                            "shown": ["120.5 ms", "40.2 ms", "38.0 ms"]})
-    kv = pd.DataFrame({"positions": [6, 7, 8], "bytes": [1000, 1200, 1400], "shown": ["1 kB", "1.2 kB", "1.4 kB"]})
+    kv = pd.DataFrame({"positions": [1, 6, 7, 8], "bytes": [200, 1000, 1200, 1400],
+                       "series": ["formula", "measured", "measured", "measured"],
+                       "shown": ["200 B", "1 kB", "1.2 kB", "1.4 kB"]})
     return [(loop_view.candidates_chart, cands), (loop_view.timing_bars, timing), (loop_view.kv_line, kv)]
 
 

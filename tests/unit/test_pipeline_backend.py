@@ -182,7 +182,8 @@ def test_answer_flops_add_prefill_and_decode_with_attention(tiny_bundle):
     assert attention_flops(info, 10) == 10 * per_att
     f = answer_flops(info, n_prompt=3, n_new=4)
     assert f.per_token == 2 * info.n_params
-    assert f.prefill == 3 * f.per_token + (1 + 2 + 3) * per_att
+    out = 2 * info.vocab_size * info.d_model  # the output matrix, skipped at the 2 prompt positions before the last
+    assert f.prefill == 3 * f.per_token - 2 * out + (1 + 2 + 3) * per_att
     assert f.decode == 3 * f.per_token + (4 + 5 + 6) * per_att  # new tokens 2..4 see 4, 5, 6 positions
     assert f.total == f.prefill + f.decode
     assert answer_flops(info, 3, 1).decode == 0  # one new token: the prefill made it

@@ -3,14 +3,14 @@
 STRINGS = {
     "attention.title": ("Atenção: a quem cada token presta atenção?", "Attention: what does each token look at?"),
     "attention.intro": (
-        "Em cada camada, cada token **olha para os tokens anteriores** e decide quanto cada um importa: esses são "
-        "os pesos de atenção, e cada linha soma 1. Escolha uma camada e uma cabeça, veja a matriz do modelo de "
-        "verdade para o seu texto e note o triângulo cinza: o futuro fica **mascarado**. No fim da página, a mesma "
-        "palavra (“banco”) muda de sentido conforme o contexto.",
-        "In every layer, each token **looks at the tokens before it** and decides how much each one matters: those "
-        "are the attention weights, and each row sums to 1. Pick a layer and a head, see the real model's matrix "
-        "for your text, and notice the grey triangle: the future is **masked**. At the end of the page, the same "
-        "word (“banco”, bank or bench) changes meaning with its context.",
+        "Em cada camada, cada token **olha para si mesmo e para os tokens anteriores** e decide quanto cada "
+        "um importa: esses são os pesos de atenção, e cada linha soma 1. Escolha uma camada e uma cabeça, "
+        "veja a matriz do modelo de verdade para o seu texto e note o triângulo cinza: o futuro fica "
+        "**mascarado**. No fim da página, a mesma palavra (“banco”) muda de sentido conforme o contexto.",
+        "In every layer, each token **looks at itself and at the tokens before it** and decides how much each "
+        "one matters: those are the attention weights, and each row sums to 1. Pick a layer and a head, see "
+        "the real model's matrix for your text, and notice the grey triangle: the future is **masked**. At "
+        "the end of the page, the same word (“banco”, bank or bench) changes meaning with its context.",
     ),
     # the big heatmap
     "attention.big.title": ("Uma cabeça de atenção, em tamanho grande", "One attention head, large"),
@@ -27,10 +27,8 @@ STRINGS = {
     "attention.layer.avg": ("Média das {n} camadas", "Average of the {n} layers"),
     "attention.pick.head": ("Cabeça", "Head"),
     "attention.pick.head.help": (
-        "As {n} cabeças de uma camada calculam pesos diferentes, mas compartilham as mesmas chaves e valores "
-        "(atenção de consulta agrupada).",
-        "The {n} heads of a layer compute different weights but share the same keys and values (grouped-query "
-        "attention).",
+        "As {n} cabeças de uma camada calculam pesos diferentes; {share}",
+        "The {n} heads of a layer compute different weights; {share}",
     ),
     "attention.head.one": ("Cabeça {n}", "Head {n}"),
     "attention.head.avg": ("Média das {n} cabeças", "Average of the {n} heads"),
@@ -49,12 +47,12 @@ STRINGS = {
     "attention.hidden_col": ("… {n} anteriores", "… {n} earlier"),
     "attention.hidden_tip": ("{n} tokens do meio, somados", "{n} middle tokens, summed"),
     "attention.heatmap.caption": (
-        "Cada linha é um token olhando para trás: a cor é o peso que ele dá a cada token anterior (0 a 1). Células "
-        "cinzas com “–” são o futuro, que a máscara causal esconde. A coluna Σ mostra a soma de cada linha. Clique "
-        "numa célula para ver essa linha em barras logo abaixo.",
-        "Each row is one token looking back: the colour is the weight it gives to each earlier token (0 to 1). Grey "
-        "cells with “–” are the future, hidden by the causal mask. The Σ column shows each row's sum. Click a cell "
-        "to see that row as bars just below.",
+        "Cada linha é um token olhando para trás: a cor é o peso que ele dá a cada token anterior e a si "
+        "mesmo (0 a 1). Células cinzas com “–” são o futuro, que a máscara causal esconde. A coluna Σ mostra "
+        "a soma de cada linha. Clique numa célula para ver essa linha em barras logo abaixo.",
+        "Each row is one token looking back: the colour is the weight it gives to each earlier token and to "
+        "itself (0 to 1). Grey cells with “–” are the future, hidden by the causal mask. The Σ column shows "
+        "each row's sum. Click a cell to see that row as bars just below.",
     ),
     "attention.rowsum": (
         "Toda linha soma 1 (maior desvio nesta figura: {dev}; os pesos vêm em {dtype}, e o arredondamento explica "
@@ -142,8 +140,12 @@ STRINGS = {
     "attention.shape.4": ("consultas: “o que estou procurando?”", "queries: “what am I looking for?”"),
     "attention.shape.5": ("chaves: “o que eu ofereço?”", "keys: “what do I offer?”"),
     "attention.shape.6": ("valores: “qual é o meu conteúdo?”", "values: “what is my content?”"),
-    "attention.shape.7": ("as pontuações de cada consulta contra cada chave; a softmax de cada linha dá os pesos acima",
-                          "each query's scores against each key; each row's softmax gives the weights above"),
+    "attention.shape.7": (
+        "as pontuações de cada consulta contra cada chave; a máscara põe −∞ no futuro (e, nas camadas de "
+        "janela, além da janela), e a softmax de cada linha dá os pesos acima",
+        "each query's scores against each key; the mask puts −∞ on the future (and, in the window layers, "
+        "beyond the window), and each row's softmax gives the weights above",
+    ),
     "attention.shape.8": ("a mistura dos valores, pesada pela atenção", "the mix of values, weighted by attention"),
     "attention.shape.9": ("pesos que juntam as cabeças de volta", "weights that merge the heads back"),
     "attention.shape.10": ("o que a camada soma ao fluxo residual", "what the layer adds to the residual stream"),
@@ -171,14 +173,31 @@ STRINGS = {
         "Before the dot product, Gemma 3 also normalises Q and K (RMSNorm) and rotates both by position (RoPE), "
         "which is how the model knows the order of the tokens.",
     ),
-    "attention.gqa": (
-        "**Cabeças agrupadas.** Há {heads} cabeças de consulta, mas só {kv} cabeça de chave/valor: as {group} "
-        "consultas comparam-se com as mesmas chaves e misturam os mesmos valores. Por isso o cache de chaves e "
-        "valores guarda {per} números por token e camada, e não {full}: {ratio}× menos memória.",
-        "**Grouped heads.** There are {heads} query heads but only {kv} key/value head: the {group} queries are "
-        "compared with the same keys and mix the same values. That is why the key/value cache keeps {per} numbers "
-        "per token and layer instead of {full}: {ratio}× less memory.",
+    "attention.share.mqa": (
+        "todas compartilham as mesmas chaves e valores (uma só cabeça de chave/valor: atenção multi-consulta, "
+        "MQA, o caso extremo da atenção de consulta agrupada, GQA).",
+        "they all share the same keys and values (a single key/value head: multi-query attention, MQA, the "
+        "extreme case of grouped-query attention, GQA).",
     ),
+    "attention.share.gqa": (
+        "cada grupo de {group} cabeças compartilha as mesmas chaves e valores (atenção de consulta agrupada, GQA).",
+        "each group of {group} heads shares the same keys and values (grouped-query attention, GQA).",
+    ),
+    "attention.share.mha": ("cada uma tem as suas próprias chaves e valores.", "each has its own keys and values."),
+    "attention.gqa": (
+        "**{kind}.** Há {heads} cabeças de consulta e {kv} de chave/valor: cada grupo de {group} consultas "
+        "compara-se com as mesmas chaves e mistura os mesmos valores. Por isso o cache de chaves e valores guarda "
+        "{per} números por token e camada, e não {full}: {ratio}× menos memória.",
+        "**{kind}.** There are {heads} query heads and {kv} key/value heads: each group of {group} queries is "
+        "compared with the same keys and mixes the same values. That is why the key/value cache keeps {per} "
+        "numbers per token and layer instead of {full}: {ratio}× less memory.",
+    ),
+    "attention.kind.mqa": (
+        "Atenção multi-consulta (MQA), o caso extremo da atenção de consulta agrupada (GQA)",
+        "Multi-query attention (MQA), the extreme case of grouped-query attention (GQA)",
+    ),
+    "attention.kind.gqa": ("Atenção de consulta agrupada (GQA)", "Grouped-query attention (GQA)"),
+    "attention.kind.mha": ("Atenção multi-cabeça", "Multi-head attention"),
     "attention.sliding": (
         "**Janela deslizante × atenção completa.** {n_sliding} camadas olham só para os últimos {window} tokens; "
         "{n_full} camadas ({full}) olham para o texto inteiro. Esta página aceita até {limit} tokens de prompt, "
@@ -192,12 +211,14 @@ STRINGS = {
     # banco
     "attention.banco.title": ("A mesma palavra, dois sentidos: “banco”", "One word, two meanings: “banco”"),
     "attention.banco.intro": (
-        "Na entrada, “banco” é sempre o mesmo vetor: o embedding não sabe se é o banco do dinheiro ou o da praça. "
-        "A cada camada, a atenção mistura no vetor dessa posição um pouco dos tokens à sua volta. O gráfico mede, "
-        "camada por camada, o quanto os dois vetores de “banco” ainda se parecem.",
-        "At the input, “banco” is always the same vector: the embedding does not know whether it is the bank with "
-        "money or the bench in the square. At every layer, attention mixes into that position's vector some of the "
-        "tokens around it. The chart measures, layer by layer, how alike the two “banco” vectors still are.",
+        "Na entrada, “banco” é sempre o mesmo vetor: o embedding não sabe se é o banco do dinheiro ou o da "
+        "praça. A cada camada, a atenção mistura no vetor dessa posição um pouco dos tokens **anteriores** (e "
+        "dele mesmo): o que vem depois não entra. O gráfico mede, camada por camada, o quanto os dois vetores "
+        "de “banco” ainda se parecem.",
+        "At the input, “banco” is always the same vector: the embedding does not know whether it is the bank "
+        "with money or the bench in the square. At every layer, attention mixes into that position's vector "
+        "some of the tokens **before** it (and itself): what comes after does not enter. The chart measures, "
+        "layer by layer, how alike the two “banco” vectors still are.",
     ),
     "attention.banco.seed": ("Exemplo do texto", "The text's example"),
     "attention.banco.before": ("Contexto antes da palavra", "Context before the word"),
@@ -276,7 +297,7 @@ STRINGS = {
     "attention.dl.tokens": ("Os {n} tokens: posição, id, o token como aparece nos eixos e o texto dele.",
                             "The {n} tokens: position, id, the token as the axes show it, and its text."),
     "attention.dl.matrix": (
-        "{what}: as {n} células desenhadas, com o peso exato (vazio onde a máscara esconde o token; camada ou "
+        "{what}: as {n} células desenhadas, com o peso exato (vazio onde a máscara esconde a chave; camada ou "
         "cabeça -1 = média; key_pos -1 = a coluna que soma o meio de um texto longo).",
         "{what}: the {n} cells drawn, with the exact weight (empty where the mask hides the key; layer or head "
         "-1 = average; key_pos -1 = the column summing the middle of a long text).",

@@ -17,11 +17,13 @@ STRINGS = {
         "markers, that ends where the model's turn begins. This is what a chat interface sends to a Gemma:",
     ),
     "completion.chat.caption": (
-        "O formato de turnos publicado para o Gemma ({n} tokens para este tokenizador, sem contar o <bos>). O modelo "
-        "continua depois de \"model\" e para quando escreve <end_of_turn>. O modelo desta página é a versão base, "
-        "sem ajuste para chat: ele conhece as marcas, mas não foi treinado para segui-las.",
-        "Gemma's published turn format ({n} tokens for this tokenizer, not counting <bos>). The model continues "
-        "after \"model\" and stops when it writes <end_of_turn>. This page's model is the base version, not tuned "
+        "O formato de turnos publicado para o Gemma ({n} tokens para este tokenizador, sem contar o <bos>). "
+        "Uma interface de chat para quando o modelo escreve <end_of_turn>; o loop desta app só para no token "
+        "de parada (EOS), no limite de tokens ou numa sequência de parada. O modelo desta página é a versão "
+        "base, sem ajuste para chat: ele conhece as marcas, mas não foi treinado para segui-las.",
+        "Gemma's published turn format ({n} tokens for this tokenizer, not counting <bos>). A chat front end "
+        "stops when the model writes <end_of_turn>; this app's loop stops only at the end-of-sequence token "
+        "(EOS), at the token limit or at a stop sequence. This page's model is the base version, not tuned "
         "for chat: it knows the markers but was not trained to follow them.",
     ),
     "completion.question": (
@@ -36,11 +38,11 @@ STRINGS = {
                                  "**Step by step:** the model writes the working first"),
     "completion.think.title": ("O modelo não pensa e depois escreve", "The model does not think and then write"),
     "completion.think.text": (
-        "Não há rascunho escondido: cada token é uma passada pela rede e um sorteio (aqui, o modo guloso). Para "
+        "Não há rascunho escondido: cada token é uma passada pela rede e uma escolha (aqui gulosa: o token mais provável, sem sorteio). Para "
         "dar uma resposta em um token, o modelo tem uma passada. Se ele escreve os passos antes, cada token "
         "escrito vira entrada das passadas seguintes: o texto é todo o \"pensamento\" que ele tem. Mesma pergunta, "
         "duas vezes, ao vivo:",
-        "There is no hidden draft: each token is one pass through the network and one draw (here, greedy). To give "
+        "There is no hidden draft: each token is one pass through the network and one choice (here greedy: the most likely token, nothing drawn). To give "
         "an answer in one token, the model has one pass. If it writes out steps first, every token written becomes "
         "input to the passes that follow: the text is all the \"thinking\" it has. The same question, twice, live:",
     ),
@@ -55,10 +57,10 @@ STRINGS = {
     "completion.yes": ("sim", "yes"),
     "completion.no": ("não", "no"),
     "completion.think.moral": (
-        "Um modelo de 270 milhões de parâmetros erra contas com frequência, dos dois jeitos; o ponto é outro: "
+        "Um modelo de {params} parâmetros erra contas com frequência, dos dois jeitos; o ponto é outro: "
         "escrever os passos dá ao modelo mais passadas e mais texto para ler antes do número. Os \"reasoning "
         "models\" fazem isso em escala: gastam muitos tokens \"pensando em voz alta\" antes da resposta final.",
-        "A 270-million-parameter model often gets sums wrong, both ways; the point is another: writing the steps "
+        "A model of {params} parameters often gets sums wrong, both ways; the point is another: writing the steps "
         "gives the model more passes, and more text to read, before the number. \"Reasoning models\" do this at "
         "scale: they spend many tokens \"thinking aloud\" before the final answer.",
     ),

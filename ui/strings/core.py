@@ -7,7 +7,7 @@ STRINGS = {
     "side.model": ("Modelo", "Model"),
     "side.dtype": ("Precisão numérica", "Numeric precision"),
     "side.dtype.auto": ("automática (neste servidor: {auto})", "automatic (on this server: {auto})"),
-    "side.dtype.float32": ("float32 (mais precisa)", "float32 (more precise)"),
+    "side.dtype.float32": ("float32 (mais bits; não desfaz a quantização dos pesos)", "float32 (more bits; does not undo the weights' quantization)"),
     "side.dtype.bfloat16": ("bfloat16 (metade da memória)", "bfloat16 (half the memory)"),
     "side.advanced": ("Avançado", "Advanced"),
     "side.presets": ("Exemplos de prompt", "Prompt examples"),
@@ -28,7 +28,7 @@ STRINGS = {
     "nav.next": ("Próxima página: {page}", "Next page: {page}"),
     # shared widgets
     "common.prompt": ("Prompt (o texto que o modelo vai continuar)", "Prompt (the text the model will continue)"),
-    "common.default_prompt": ("A capital da França é", "A capital da França é"),
+    "common.default_prompt": ("A capital da França é", "The capital of France is"),  # each language its own
     "common.truncated": (
         "O texto tinha {n} tokens; o modelo vê só os primeiros {kept}. Nada foi apagado da sua caixa de texto.",
         "The text had {n} tokens; the model sees only the first {kept}. Nothing was removed from your text box.",
@@ -72,22 +72,72 @@ STRINGS = {
     # home
     "home.title": ("Token a Token", "Token by Token"),
     "home.intro": (
-        "Bem-vindos! Aqui um modelo de linguagem **de verdade** escreve diante de vocês, **um token por vez**. "
-        "Cada página abre uma etapa: do texto aos tokens, da atenção às probabilidades, e do sorteio de volta ao texto.",
-        "Welcome! Here a **real** language model writes in front of you, **one token at a time**. "
-        "Each page opens one stage: from text to tokens, from attention to probabilities, and from the draw back to text.",
+        "Bem-vindos! Aqui um modelo de linguagem **de verdade** escreve diante de vocês, **um token por "
+        "vez**. Cada página abre uma etapa ou um fenômeno: do texto aos tokens, da atenção às probabilidades, "
+        "e da amostragem (ou da escolha gulosa) de volta ao texto.",
+        "Welcome! Here a **real** language model writes in front of you, **one token at a time**. Each page "
+        "opens one stage or one phenomenon: from text to tokens, from attention to probabilities, and from "
+        "sampling (or the greedy choice) back to text.",
     ),
-    "home.path": ("O caminho, na ordem do pipeline", "The path, in pipeline order"),
+    "home.path": (
+        "O caminho sugerido",
+        "The suggested path",
+    ),
     "home.try": ("Experimente: qual é o próximo token?", "Try it: what is the next token?"),
     "home.try.caption": (
-        "Os 10 próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "
+        "Os {n} próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "
         "porque os outros {rest} tokens do vocabulário dividem o resto.",
-        "The model's 10 most likely continuations, computed just now. The bars add up to less than 100% "
+        "The model's {n} most likely next tokens, computed just now. The bars add up to less than 100% "
         "because the other {rest} tokens of the vocabulary share the rest.",
     ),
     "home.col.token": ("token", "token"),
     "home.col.prob": ("probabilidade", "probability"),
     "home.model": ("O modelo", "The model"),
+    # the weights: a quantized copy (ui/weights_view.py; figures from assets/models.json and ui/published.py)
+    "weights.short": (
+        "**Os pesos são uma cópia quantizada**, não os números do treino: o arquivo que vem com a instalação usa "
+        "a receita {file_type} (só {q4} dos pesos em 4 bits; em média {bpw} bits por peso), e o app o desquantiza "
+        "para {dtype}. Por isso cada logit aqui difere um pouco do que dariam os pesos originais publicados pelo Google. A ficha do "
+        "modelo, na página do pipeline, mostra a mistura e o custo.",
+        "**The weights are a quantized copy**, not the numbers from training: the file that ships with the install "
+        "uses the {file_type} recipe (only {q4} of the weights at 4 bits; {bpw} bits per weight on average), and "
+        "the app de-quantizes it to {dtype}. That is why every logit here differs a little from what Google's "
+        "original published weights would give. The model card, on the pipeline page, shows the mix and the cost.",
+    ),
+    "weights.detail": (
+        "**Os pesos.** O arquivo é um GGUF do llama.cpp com a receita de quantização {file_type}: cada bloco de "
+        "pesos guarda poucos bits e uma escala. Lido do próprio arquivo: só {q4} dos pesos ficam de fato em 4 bits "
+        "(Q4_K, {q4_bits} bits por peso com as escalas). A matriz de embedding, que também é a matriz de saída, "
+        "tem {emb_share} dos pesos e fica em {emb} ({emb_bits} bits). O resto: {rest}; o Q4_K trabalha em blocos "
+        "de {block} números, e as matrizes cujas linhas têm {d_model} números não se dividem nesses blocos, então "
+        "a receita usa outro tipo nelas. Em média: {bpw} bits por peso. Ao preparar o modelo, o app desquantiza "
+        "tudo para {dtype}, que guarda esses valores arredondados sem perder nada, mas não recupera os originais.",
+        "**The weights.** The file is a llama.cpp GGUF with the {file_type} quantization recipe: each block of "
+        "weights keeps a few bits and a scale. Read from the file itself: only {q4} of the weights are really at "
+        "4 bits (Q4_K, {q4_bits} bits per weight with the scales). The embedding matrix, which is also the output "
+        "matrix, holds {emb_share} of the weights and is stored as {emb} ({emb_bits} bits). The rest: {rest}; Q4_K "
+        "works in blocks of {block} numbers, and matrices whose rows have {d_model} numbers do not split into "
+        "those blocks, so the recipe uses another type for them. On average: {bpw} bits per weight. When it "
+        "prepares the model, the app de-quantizes everything to {dtype}, which keeps those rounded values without "
+        "losing anything, but cannot bring back the originals.",
+    ),
+    "weights.cost": (
+        "**Quanto isso custa.** Medir o custo neste modelo exige uma cópia em ponto flutuante dele, e não há "
+        "nenhuma disponível offline aqui: só o GGUF {file_type} vem com a instalação. Um número publicado, de "
+        "outros modelos ({source}, Wikitext-2): com {file_type}, o {model} fica a uma divergência KL média de "
+        "{kld} da versão FP16, escolhe o mesmo token mais provável em {top} das posições e tem perplexidade "
+        "{ppl} maior; o {model2} fica a {kld2}, com o mesmo token mais provável em {top2}. O custo depende do "
+        "modelo e da mistura de tipos: é uma ordem de grandeza, não a medida deste modelo. Comparar float32 com "
+        "bfloat16 (página Não-determinismo) mede o arredondamento da conta, não o da quantização.",
+        "**What it costs.** Measuring the cost on this model needs a floating-point copy of it, and none can be "
+        "had offline here: only the {file_type} GGUF ships with the install. A published figure, for other models "
+        "({source}, Wikitext-2): with {file_type}, {model} sits at a mean KL divergence of {kld} from its FP16 "
+        "version, picks the same most likely token at {top} of positions and has a {ppl} higher perplexity; "
+        "{model2} sits at {kld2}, with the same most likely token at {top2}. The cost depends on the model and "
+        "on the mix of types: an order of magnitude, not this model's measurement. Comparing float32 with "
+        "bfloat16 (Nondeterminism page) measures the rounding of the arithmetic, not that of the quantization.",
+    ),
+    "weights.emb_bits": ("{bits} bits ({kind})", "{bits} bits ({kind})"),
     "home.model.text": (
         "**{name}**: {params} parâmetros, {layers} camadas, vocabulário de {vocab} tokens. "
         "Roda em **{device}** com **{dtype}**.",

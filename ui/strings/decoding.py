@@ -9,28 +9,28 @@ STRINGS = {
         "(*The Curious Case of Neural Text Degeneration*, 2019) mostraram que buscar o texto **mais provável** "
         "(guloso, beam search) dá texto repetitivo e sem graça, que sortear da distribuição inteira dá texto "
         "incoerente, e propuseram o **top-p** (amostragem por núcleo) entre os dois. Aqui isso roda de verdade, no "
-        "Gemma 3 270M, com o `generate()` da biblioteca transformers. Nada roda até você apertar um botão.",
+        "{model}, com o `generate()` da biblioteca transformers. Nada roda até você apertar um botão.",
         "The same model, the same prompt, five ways to pick the next token. Holtzman and colleagues (*The "
         "Curious Case of Neural Text Degeneration*, 2019) showed that searching for the **most likely** text "
         "(greedy, beam search) gives repetitive, bland text, that sampling from the whole distribution gives "
-        "incoherent text, and proposed **top-p** (nucleus sampling) in between. Here it runs for real, on Gemma 3 "
-        "270M, with the transformers library's own `generate()`. Nothing runs until you press a button.",
+        "incoherent text, and proposed **top-p** (nucleus sampling) in between. Here it runs for real, on {model}, "
+        "with the transformers library's own `generate()`. Nothing runs until you press a button.",
     ),
     # 1. side by side
     "decoding.side.header": ("1. Cinco estratégias, um prompt", "1. Five strategies, one prompt"),
     "decoding.side.text": (
         "- **guloso**: sempre o token mais provável;\n"
-        "- **beam search**: mantém as *k* sequências de maior probabilidade acumulada e devolve a melhor;\n"
+        "- **beam search**: mantém as *w* sequências (a largura do beam) de maior probabilidade acumulada e devolve a melhor;\n"
         "- **amostragem pura** (T = 1): sorteia da distribuição inteira do modelo;\n"
-        "- **top-k 40**: sorteia entre os 40 tokens mais prováveis;\n"
-        "- **top-p 0,95**: sorteia do menor conjunto de tokens que soma 95% da probabilidade.\n\n"
+        "- **top-k {k}**: sorteia entre os {k} tokens mais prováveis;\n"
+        "- **top-p {p}**: sorteia do menor conjunto de tokens que soma {p_pct} da probabilidade.\n\n"
         "As três amostragens rodam juntas num único `generate()` em lote, e a semente fixa os sorteios.",
         "- **greedy**: always the most likely token;\n"
-        "- **beam search**: keeps the *k* sequences with the highest cumulative probability and returns the "
+        "- **beam search**: keeps the *w* sequences (the beam width) with the highest cumulative probability and returns the "
         "best;\n"
         "- **pure sampling** (T = 1): draws from the model's whole distribution;\n"
-        "- **top-k 40**: draws among the 40 most likely tokens;\n"
-        "- **top-p 0.95**: draws from the smallest set of tokens that adds up to 95% of the probability.\n\n"
+        "- **top-k {k}**: draws among the {k} most likely tokens;\n"
+        "- **top-p {p}**: draws from the smallest set of tokens that adds up to {p_pct} of the probability.\n\n"
         "The three sampled strategies run together in one batched `generate()`, and the seed fixes the draws.",
     ),
     "decoding.ctl.width": ("Largura do beam", "Beam width"),
@@ -55,8 +55,8 @@ STRINGS = {
     "decoding.strategy.greedy": ("guloso", "greedy"),
     "decoding.strategy.beam": ("beam {w}", "beam {w}"),
     "decoding.strategy.sampling": ("amostragem pura (T = 1)", "pure sampling (T = 1)"),
-    "decoding.strategy.top_k": ("top-k 40", "top-k 40"),
-    "decoding.strategy.top_p": ("top-p 0,95", "top-p 0.95"),
+    "decoding.strategy.top_k": ("top-k {k}", "top-k {k}"),
+    "decoding.strategy.top_p": ("top-p {p}", "top-p {p}"),
     "decoding.col.strategy": ("estratégia", "strategy"),
     "decoding.col.measure": ("medida", "measure"),
     "decoding.col.tokens": ("tokens", "tokens"),
@@ -76,7 +76,7 @@ STRINGS = {
     "decoding.batch": ("{s} (lote)", "{s} (batch)"),  # the caption says how many rows: short, the table fits
     "decoding.dtype.note": (
         "Aqui as cinco estratégias rodam em {dtype}, não em {was}: este processador não tem o caminho rápido "
-        "do oneDNN para {was}, e o beam search multiplica uma linha por feixe a cada passo, o que no caminho "
+        "do oneDNN para {was}, e o beam search multiplica uma linha por sequência do beam a cada passo, o que no caminho "
         "comum de {was} sai várias vezes mais lento.",
         "Here the five strategies run in {dtype}, not {was}: this CPU lacks oneDNN's fast path for {was}, and "
         "beam search multiplies one row per beam at every step, which on {was}'s plain path is several times "
@@ -89,19 +89,19 @@ STRINGS = {
         "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
         "`generate()` de cada estratégia; as três amostragens rodam juntas num lote de {n} linhas, e o tempo é "
         "o do lote.",
-        "**Repeated 4-grams**: share of the continuation's 4-token sequences that had already appeared earlier "
+        "**Repeated 4-grams**: share of the completion's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
         "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
-        "prompt + continuation; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
+        "prompt + completion; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
         "the three sampled strategies run together in one batch of {n} rows, and the time is the batch's.",
     ),
     "decoding.text.caption": (
         "Cada completação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
         "mesma completação (a primeira ocorrência fica branca). Passe o mouse para ver cada token.",
-        "Each continuation, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
-        "in the same continuation (its first occurrence stays white). Hover to see each token.",
+        "Each completion, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
+        "in the same completion (its first occurrence stays white). Hover to see each token.",
     ),
-    "decoding.text.plain": ("O texto de cada completação", "The text of each continuation"),
+    "decoding.text.plain": ("O texto de cada completação", "The text of each completion"),
     # 2. beam tree
     "decoding.tree.header": ("2. Dentro do beam search: os primeiros passos",
                              "2. Inside beam search: the first steps"),
@@ -109,12 +109,12 @@ STRINGS = {
         "O beam search da seção 1, passo a passo, como o `generate()` o fez (um *LogitsProcessor* só "
         "anota o que a biblioteca lhe entrega, sem mudar nada). A cada passo, cada sequência mantida "
         "propõe tokens; todas as propostas são ordenadas pela **log-probabilidade acumulada** (a soma dos "
-        "log p de todos os seus tokens), e só as *k* melhores seguem. Azul: mantidas. Cinza: cortadas. "
+        "log p de todos os seus tokens), e só as *w* melhores seguem (*w*, a largura do beam). Azul: mantidas. Cinza: cortadas. "
         "Laranja: o caminho da sequência que venceu no fim. Clique num nó para ver as propostas daquele passo.",
         "Section 1's beam search, step by step, as `generate()` ran it (a *LogitsProcessor* only records what "
         "the library hands it, and changes nothing). At each step, every kept sequence proposes tokens; all "
         "proposals are ranked by **cumulative log-probability** (the sum of the log p of all their tokens), and "
-        "only the best *k* go on. Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
+        "only the best *w* go on (*w*, the beam width). Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
         "end. Click a node to see that step's proposals.",
     ),
     "decoding.tree.root": ("prompt", "prompt"),
@@ -125,24 +125,24 @@ STRINGS = {
     "decoding.tree.status": ("situação", "status"),
     "decoding.status.kept": ("mantida", "kept"),
     "decoding.status.pruned": ("cortada", "pruned"),
-    "decoding.status.ended": ("terminou (<eos>)", "ended (<eos>)"),
+    "decoding.status.ended": ("terminou (token de parada, EOS)", "ended (end-of-sequence token, EOS)"),
     "decoding.status.winner": ("caminho vencedor", "winning path"),
     "decoding.col.cum": ("log-prob acumulada", "cumulative log-prob"),
     "decoding.col.logp": ("log p(token)", "log p(token)"),
-    "decoding.col.rank": ("posição", "rank"),
+    "decoding.col.rank": ("colocação", "rank"),
     "decoding.col.beam": ("sequência até aqui", "sequence so far"),
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
         "cortadas. A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
         "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada. Repare: "
-        "o caminho vencedor nem sempre é o primeiro na colocação de cada passo.",
+        "o caminho vencedor nem sempre tem a colocação 1 em cada passo.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
         "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
-        "returns in `sequences_scores`), recomputed here in one pass. Note: the winning path is not always first "
-        "in its step's ranking.",
+        "returns in `sequences_scores`), recomputed here in one pass. Note: the winning path is not always rank 1 "
+        "in each step.",
     ),
     "decoding.tree.step": ("Propostas do passo {n}", "Proposals of step {n}"),
-    "decoding.tree.picked": ("Nó escolhido: posição {rank} do passo {n}.", "Picked node: rank {rank} of step {n}."),
+    "decoding.tree.picked": ("Nó escolhido: colocação {rank} no passo {n}.", "Picked node: rank {rank} of step {n}."),
     # 3. feedback loop
     "decoding.loop.header": ("3. Por que o loop se alimenta", "3. Why the loop feeds itself"),
     "decoding.loop.text": (
@@ -208,22 +208,24 @@ STRINGS = {
     "decoding.cmp.caption": (
         "Médias sobre os {n} prompts. **termina em loop**: fração das completações cujo fim é um ciclo de "
         "tokens repetido ao menos 3 vezes seguidas.",
-        "Means over the {n} prompts. **Ends in a loop**: share of the continuations whose end is a cycle of "
+        "Means over the {n} prompts. **Ends in a loop**: share of the completions whose end is a cycle of "
         "tokens repeated at least 3 times in a row.",
     ),
     "decoding.cmp.chart.caption": (
-        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo encontra guloso e beam "
-        "em cima à direita (prováveis e repetitivos), a amostragem pura embaixo à esquerda (variada e "
-        "improvável) e o top-p entre os dois.",
-        "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper finds greedy and beam "
-        "at the top right (likely and repetitive), pure sampling at the bottom left (varied and unlikely) and "
-        "top-p between the two.",
+        "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo não tem este gráfico: "
+        "pela sua Tabela 1, guloso e beam têm perplexidade muito baixa e muita repetição, a amostragem pura "
+        "perplexidade alta, e a amostragem por núcleo fica perto do texto humano. Neste gráfico, isso seria guloso e beam em "
+        "cima à direita, a amostragem pura embaixo à esquerda e o top-p entre os dois.",
+        "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper has no such chart: by "
+        "its Table 1, greedy and beam have very low perplexity and much repetition, pure sampling high "
+        "perplexity, and nucleus sampling sits close to human text. On this chart that would put greedy and "
+        "beam at the top right, pure sampling at the bottom left and top-p between the two.",
     ),
     "decoding.cmp.verdict.yes": (
-        "**A ordem do artigo se reproduz neste modelo**: guloso e beam são os mais repetitivos ({rep_det}), a "
+        "**A ordem esperada pelo artigo se reproduz neste modelo**: guloso e beam são os mais repetitivos ({rep_det}), a "
         "amostragem pura é a menos provável ({lp_pure}), e a log-prob do top-p ({lp_p}) fica entre a da amostragem "
         "pura e a do guloso e do beam, com {rep_p} dos seus 4-gramas repetidos.",
-        "**The paper's ordering holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
+        "**The ordering the paper leads one to expect holds for this model**: greedy and beam are the most repetitive ({rep_det}), pure "
         "sampling is the least likely ({lp_pure}), and top-p's log-prob ({lp_p}) sits between pure sampling's and "
         "greedy's and beam's, with {rep_p} of its 4-grams repeated.",
     ),
@@ -244,7 +246,7 @@ STRINGS = {
         "{n} completações de {tokens} tokens e uma passada para pontuar cada uma. Mostra os números ao lado dos "
         "guardados.",
         "Runs the five strategies on this prompt with the table's settings, seed and precision ({dtype}): {n} "
-        "continuations of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
+        "completions of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "

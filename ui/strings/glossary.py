@@ -7,17 +7,20 @@ STRINGS = {
     "gloss.col.en": ("inglês", "English"),
     "gloss.col.where": ("onde ver", "where to see it"),
     "gloss.caption": (
-        "Um nome para cada coisa, em todas as páginas (a tabela de termos do código, conferida por um teste). "
-        "Os termos seguem o glossário do texto do curso.",
-        "One name for each thing, on every page (the code's term table, checked by a test). The terms follow the "
-        "course text's glossary.",
+        "Um nome para cada coisa, em todas as páginas: a tabela de termos do código, e um teste que confere "
+        "as variantes proibidas e que cada frase nomeia o conceito nas duas línguas ou em nenhuma. Os termos "
+        "seguem o glossário do texto do curso.",
+        "One name for each thing, on every page: the code's term table, and a test that checks its forbidden "
+        "variants and that each sentence names a concept in both languages or in neither. The terms follow "
+        "the course text's glossary.",
     ),
     "gloss.pitfalls": ("Armadilhas (do texto do curso)", "Pitfalls (from the course text)"),
     "gloss.pit.think": (
-        "**Achar que o modelo \"pensa\" e depois \"escreve\".** Não há rascunho interno: cada token é uma passada e "
-        "uma amostragem. O que existe de \"pensar\" é o próprio texto gerado.",
+        "**Achar que o modelo \"pensa\" e depois \"escreve\".** Não há rascunho interno: cada token é uma passada "
+        "e uma escolha (gulosa ou sorteada na amostragem). O que existe de \"pensar\" é o próprio texto gerado.",
         "**Believing the model \"thinks\" and then \"writes\".** There is no hidden draft: each token is one pass "
-        "and one draw. What \"thinking\" there is, is the generated text itself.",
+        "and one choice (greedy, or drawn in sampling). What \"thinking\" there is, is the generated text "
+        "itself.",
     ),
     "gloss.pit.confidence": (
         "**Confundir confiança com verdade.** O modelo sempre tem uma distribuição e sempre escolhe dela. "
@@ -26,16 +29,20 @@ STRINGS = {
         "probability is not a fact.",
     ),
     "gloss.pit.dark": (
-        "**Mexer em temperatura e top-p ao mesmo tempo, no escuro.** São dois cortes na mesma distribuição; "
-        "combinados sem critério, dão resultado imprevisível.",
-        "**Turning temperature and top-p at once, in the dark.** They are two cuts of the same distribution; "
-        "combined without a reason, the result is unpredictable.",
+        "**Mexer em temperatura e top-p ao mesmo tempo, no escuro.** A temperatura remodela a distribuição e "
+        "o top-p corta a cauda dessa distribuição já remodelada: mexendo nos dois juntos, sem critério, fica "
+        "difícil prever o efeito.",
+        "**Turning temperature and top-p at once, in the dark.** Temperature reshapes the distribution and "
+        "top-p cuts the tail of the reshaped one: turning both together, without a reason, makes the effect "
+        "hard to predict.",
     ),
     "gloss.pit.determinism": (
-        "**Esperar determinismo com temperatura > 0.** Qualquer temperatura positiva sorteia. Para reproduzir, "
-        "temperatura 0 (guloso), e ainda assim a ordem das contas em GPU ou em lote pode variar.",
-        "**Expecting determinism with temperature > 0.** Any positive temperature draws. To reproduce, temperature "
-        "0 (greedy), and even then the order of the arithmetic on a GPU or in a batch can vary.",
+        "**Esperar determinismo com temperatura > 0.** Qualquer temperatura positiva sorteia. Para "
+        "reproduzir, temperatura 0 (guloso) ou uma semente fixa (como nesta app; numa API sem semente, só "
+        "temperatura 0), e ainda assim a ordem das contas em GPU ou em lote pode variar.",
+        "**Expecting determinism with temperature > 0.** Any positive temperature draws. To reproduce, "
+        "temperature 0 (greedy) or a fixed seed (as in this app; with an API that has no seed, only "
+        "temperature 0), and even then the order of the arithmetic on a GPU or in a batch can vary.",
     ),
     "gloss.pit.finish": (
         "**Ignorar o motivo de parada.** Tratar toda saída como completa, sem checar se foi o token de parada "

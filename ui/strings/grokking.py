@@ -23,16 +23,15 @@ STRINGS = {
         "training pair at every step, for {steps} steps.",
     ),
     "grokking.shipped.same": (
-        "O script `scripts/train_grokking.py` refaz esta execução. Na mesma máquina (mesma CPU, mesmo número de "
-        "threads, mesma versão do PyTorch) e com a mesma semente, as curvas saem iguais, número por número. Em "
-        "outra CPU, as somas são feitas em outra ordem: os primeiros passos concordam em 4 a 5 algarismos "
-        "significativos, e essas pequenas diferenças podem crescer ao longo de milhares de passos. É o mesmo "
-        "efeito da ordem do ponto flutuante que a página de não determinismo mostra.",
+        "O script `scripts/train_grokking.py` refaz esta execução. Na mesma máquina (mesma CPU, mesmo número "
+        "de threads, mesma versão do PyTorch) e com a mesma semente, as curvas saem iguais, número por "
+        "número. Em outra CPU as somas podem sair em outra ordem, e diferenças pequenas podem crescer ao "
+        "longo de milhares de passos. É o mesmo efeito da ordem do ponto flutuante que a página de não "
+        "determinismo mostra.",
         "The script `scripts/train_grokking.py` makes this run again. On the same machine (same CPU, same "
         "thread count, same PyTorch build) and with the same seed, the curves come out the same, number for "
-        "number. On another CPU the sums are done in another order: the first steps agree to 4 or 5 "
-        "significant digits, and those small differences can grow over thousands of steps. It is the same "
-        "floating-point order effect that the nondeterminism page shows.",
+        "number. On another CPU the sums may be done in another order, and small differences can grow over "
+        "thousands of steps. It is the same floating-point order effect that the nondeterminism page shows.",
     ),
     "grokking.missing": (
         "A execução pronta não está em `assets/grokking/`. Rode `scripts/train_grokking.py` para criá-la; "
@@ -67,10 +66,10 @@ STRINGS = {
     ),
     "grokking.acc.reading": ("{acc} no passo {step}", "{acc} at step {step}"),
     "grokking.loss.caption": (
-        "Perda (entropia cruzada) no treino e no teste, as duas em escala log. Na memorização a perda de teste "
-        "até sobe: o modelo tem certeza de respostas erradas.",
-        "Loss (cross-entropy) on train and test, both on log scales. During memorisation the test loss even "
-        "rises: the model is confident about wrong answers.",
+        "Perda (entropia cruzada) no treino e no teste, as duas em escala log. Na memorização a perda de "
+        "teste pode até subir: o modelo fica confiante em respostas erradas (veja se sobe nesta execução).",
+        "Loss (cross-entropy) on train and test, both on log scales. During memorisation the test loss can "
+        "even rise: the model grows confident about wrong answers (see whether it rises in this run).",
     ),
     "grokking.metric.memo": ("Treino ≥ 99% no passo", "Train ≥ 99% at step"),
     "grokking.metric.jump": ("Teste ≥ 95% no passo", "Test ≥ 95% at step"),
@@ -81,14 +80,16 @@ STRINGS = {
     # Fourier view
     "grokking.fourier.header": ("Por dentro: senos e cossenos", "Inside: sines and cosines"),
     "grokking.fourier.text": (
-        "A matriz de embedding dá um vetor a cada número a = 0 … p−1. Lendo cada dimensão desse vetor ao longo "
-        "de a e decompondo em ondas (transformada de Fourier), vemos quanta energia cada frequência k tem. "
-        "Antes do salto a energia está espalhada; depois, umas poucas **frequências-chave** concentram quase "
-        "tudo. Arraste o passo para ver a mudança.",
+        "A matriz de embedding dá um vetor a cada número a = 0 … p−1. Lendo cada dimensão desse vetor ao "
+        "longo de a e decompondo em ondas (transformada de Fourier), vemos quanta energia cada frequência k "
+        "tem. As frequências-chave aparecem **antes** do salto e vão ganhando energia aos poucos; o salto no "
+        "teste vem quando esse circuito está formado e a memorização é limpa (Nanda et al., 2023). Arraste o "
+        "passo e leia, na legenda, a parte da energia em cada passo.",
         "The embedding matrix gives each number a = 0 … p−1 a vector. Reading each dimension of that vector "
         "along a and splitting it into waves (a Fourier transform) shows how much power each frequency k has. "
-        "Before the jump the power is spread out; after it, a few **key frequencies** hold almost all of it. "
-        "Drag the step to watch the change.",
+        "The key frequencies appear **before** the jump and gain power gradually; the test jump comes when "
+        "that circuit is formed and the memorisation is cleaned up (Nanda et al., 2023). Drag the step and "
+        "read, in the caption, the share of power at each step.",
     ),
     "grokking.step.label": ("Passo salvo", "Checkpoint step"),
     "grokking.step.help": (
@@ -137,45 +138,53 @@ STRINGS = {
     "grokking.waves.fit": ("caem sobre as ondas ({fit} de ajuste)", "lie on the waves ({fit} fit)"),
     "grokking.waves.nofit": ("ainda não seguem as ondas ({fit} de ajuste)", "do not follow the waves yet ({fit} fit)"),
     "grokking.identity": (
-        "**Por que ondas servem para somar.** Se o modelo guarda cada número como um ângulo, a ↦ 2π·k·a/p, "
-        "somar números vira somar ângulos, e a trigonometria faz isso com multiplicações: "
-        "cos(a+b) = cos a·cos b − sen a·sen b (e sen(a+b) = sen a·cos b + cos a·sen b). A atenção e o MLP só "
-        "precisam multiplicar os cossenos e senos de a e de b que o embedding entrega. Como o ângulo dá a volta "
-        "a cada p, o \"mod p\" sai de graça. Na saída, a resposta c que mais pontua é a de maior cos(a+b−c), "
-        "que é máximo quando c = a + b mod p. Memorizar exige um peso para cada par; esse circuito usa poucas "
-        "frequências, por isso o decaimento de pesos (weight decay), que pune pesos grandes, acaba preferindo-o.",
-        "**Why waves help to add.** If the model stores each number as an angle, a ↦ 2π·k·a/p, then adding "
-        "numbers becomes adding angles, and trigonometry does that with multiplications: "
-        "cos(a+b) = cos a·cos b − sin a·sin b (and sin(a+b) = sin a·cos b + cos a·sin b). Attention and the MLP "
-        "only have to multiply the cosines and sines of a and b that the embedding hands them. Because the "
-        "angle wraps around every p, the \"mod p\" comes for free. At the output, the answer c that scores "
-        "highest is the one with the largest cos(a+b−c), which peaks when c = a + b mod p. Memorising needs a "
-        "weight for every pair; this circuit needs only a few frequencies, which is why weight decay, which "
-        "punishes large weights, ends up preferring it.",
+        "**Por que ondas servem para somar.** Se o modelo guarda cada número como um ângulo, θ_a = 2π·k·a/p, "
+        "somar números vira somar ângulos, e a trigonometria faz isso com multiplicações: cos(θ_a+θ_b) = cos "
+        "θ_a·cos θ_b − sen θ_a·sen θ_b (e sen(θ_a+θ_b) = sen θ_a·cos θ_b + cos θ_a·sen θ_b). A atenção e o "
+        "MLP só precisam multiplicar os cossenos e senos de a e de b que o embedding entrega. Como o ângulo "
+        "dá a volta a cada p, o \"mod p\" sai de graça. Na saída, a resposta c que mais pontua é a de maior "
+        "soma, sobre as frequências-chave k, de cos(2π·k·(a+b−c)/p), máxima quando c = a + b mod p (com p "
+        "primo e k ≠ 0). O texto do curso escreve cos(a+b) sem o fator 2π·k/p: com ele de fora, a conta não "
+        "dá a soma mod p. Memorizar exige um peso para cada par; esse circuito usa poucas frequências, por "
+        "isso o decaimento de pesos (weight decay), que pune pesos grandes, acaba preferindo-o.",
+        "**Why waves help to add.** If the model stores each number as an angle, θ_a = 2π·k·a/p, then adding "
+        "numbers becomes adding angles, and trigonometry does that with multiplications: cos(θ_a+θ_b) = cos "
+        "θ_a·cos θ_b − sin θ_a·sin θ_b (and sin(θ_a+θ_b) = sin θ_a·cos θ_b + cos θ_a·sin θ_b). Attention and "
+        "the MLP only have to multiply the cosines and sines of a and b that the embedding hands them. "
+        "Because the angle wraps around every p, the \"mod p\" comes for free. At the output, the answer c that "
+        "scores highest is the one with the largest sum, over the key frequencies k, of cos(2π·k·(a+b−c)/p), "
+        "which peaks when c = a + b mod p (p prime, k ≠ 0). The course text writes cos(a+b) without the "
+        "2π·k/p factor: left out, the formula does not give the sum mod p. Memorising needs a weight for "
+        "every pair; this circuit needs only a few frequencies, which is why weight decay, which punishes "
+        "large weights, ends up preferring it.",
     ),
     # live training
     "grokking.live.header": ("Treine você mesmo", "Train it yourself"),
     "grokking.live.text": (
         "Aqui o treino roda de verdade, na CPU do servidor, enquanto você olha. O padrão é um MLP de duas "
-        "camadas sobre embeddings de a e b (256 unidades ocultas), que faz grokking por volta do passo 700 (bem "
-        "menos de um minuto em 2 núcleos de CPU). "
-        "Depois, compare com decaimento de pesos 0: no mesmo número de passos ele decora e não generaliza.",
+        "camadas sobre embeddings de a e b ({hidden} unidades ocultas); o gráfico mostra o passo em que ele faz "
+        "grokking. Medido: {secs} s até {acc} de acerto no teste (mediana de {runs} execuções, "
+        "`bench/grok_bench.py`, com outros processos na máquina). "
+        "Depois, compare com decaimento de pesos 0 e veja nas curvas se ele generaliza no mesmo número de passos.",
         "Here training really runs, on the server's CPU, while you watch. The default is a two-layer MLP over "
-        "embeddings of a and b (256 hidden units), which groks around step 700 (well under a minute on 2 CPU "
-        "cores). Then compare with weight "
-        "decay 0: in the same number of steps it memorises and does not generalise.",
+        "embeddings of a and b ({hidden} hidden units); the chart shows the step where it groks. Measured: {secs} s "
+        "to {acc} test accuracy (median of {runs} runs, `bench/grok_bench.py`, with other processes on the "
+        "machine). Then compare with weight "
+        "decay 0 and see in the curves whether it generalises in the same number of steps.",
     ),
     "grokking.ctl.model": ("Modelo", "Model"),
-    "grokking.model.mlp": ("MLP de 2 camadas (rápido)", "2-layer MLP (fast)"),
-    "grokking.model.transformer": ("Transformer de 1 camada (~4× mais lento)", "1-layer transformer (~4× slower)"),
+    "grokking.model.mlp": ("MLP de duas camadas (rápido)", "Two-layer MLP (fast)"),
+    "grokking.model.transformer": ("Transformer de uma camada (mais lento)", "One-layer transformer (slower)"),
     "grokking.ctl.p": ("p (o módulo)", "p (the modulus)"),
     "grokking.ctl.frac": ("Fração dos pares para treino", "Fraction of pairs used for training"),
     "grokking.ctl.wd": ("Decaimento de pesos (weight decay)", "Weight decay"),
     "grokking.ctl.wd.help": (
         "Puxa todos os pesos para zero a cada passo. Forte: favorece a solução compacta (ondas). Zero: "
-        "nada empurra o modelo para além de decorar.",
-        "Pulls every weight towards zero at each step. Strong: favours the compact solution (waves). Zero: "
-        "nothing pushes the model beyond memorising.",
+        "nenhuma penalidade puxa os pesos; com os ajustes padrão, o modelo decora e não generaliza no limite "
+        "de passos.",
+        "Pulls every weight towards zero at each step. Strong: favours the compact solution (waves). Zero: no "
+        "penalty pulls the weights; with the default settings the model memorises and does not generalise "
+        "within the step limit.",
     ),
     "grokking.ctl.lr": ("Taxa de aprendizado", "Learning rate"),
     "grokking.ctl.seed": ("Semente", "Seed"),

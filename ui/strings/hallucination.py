@@ -23,11 +23,12 @@ STRINGS = {
         "Einstein was born in”). Compare with what the model writes below, and with how sure it was of each piece.",
     ),
     "hallucination.preset.gondwana.note": (
-        "**O que é verdade:** Gondwana foi um supercontinente que começou a se partir há cerca de 180 milhões de anos. Nunca "
-        "teve presidente. O modelo aprendeu o padrão “O presidente de [país] foi [nome]” e o preenche assim mesmo.",
-        "**What is true:** Gondwana was a supercontinent that began to break apart about 180 million years ago. It never "
-        "had a president. The prompt is Portuguese (“The first president of Gondwana was”); the model learned the "
-        "pattern “The president of [country] was [name]” and fills it in anyway.",
+        "**O que é verdade:** Gondwana foi um supercontinente que começou a se partir há cerca de 180 milhões "
+        "de anos. Nunca teve presidente. Veja se o modelo diz isso ou se completa a frase assim mesmo, e com "
+        "que confiança.",
+        "**What is true:** Gondwana was a supercontinent that began to break apart about 180 million years "
+        "ago. It never had a president. The prompt is Portuguese (“The first president of Gondwana was”); see "
+        "whether the model says so or completes the sentence anyway, and how confidently.",
     ),
     # controls
     "hallucination.mode": ("Como escolher cada token", "How each token is chosen"),
@@ -46,10 +47,10 @@ STRINGS = {
     "hallucination.tokens": ("Tokens a gerar", "Tokens to generate"),
     "hallucination.dtype": ("Precisão nesta página", "Precision on this page"),
     "hallucination.dtype.help": (
-        "float32 é mais precisa (guarda cerca de 7 dígitos; não é exata) e é a precisão em que o exemplo de "
+        "float32 faz as contas com mais dígitos (cerca de 7; não é exata, e não desfaz a quantização dos pesos) e é a precisão em que o exemplo de "
         "Einstein foi medido. bfloat16 guarda só 2 ou 3 dígitos: onde dois tokens quase empatam ele pode escolher "
         "o outro, e o resto da frase muda.",
-        "float32 is more precise (it keeps about 7 digits; it is not exact) and is the precision the Einstein "
+        "float32 computes with more digits (about 7; it is not exact, and it does not undo the weights' quantization) and is the precision the Einstein "
         "example was measured in. bfloat16 keeps only 2 or 3 digits: where two tokens nearly tie it can pick the "
         "other one, and the rest of the sentence changes.",
     ),
@@ -93,21 +94,21 @@ STRINGS = {
         "A soma dos logaritmos (naturais) das probabilidades dos tokens = o log da probabilidade da frase inteira. "
         "Aqui: {whole} de chance para esta completação exata.",
         "The sum of the (natural) logs of the tokens' probabilities = the log of the probability of the whole "
-        "sentence. Here: a {whole} chance for this exact continuation.",
+        "sentence. Here: a {whole} chance for this exact completion.",
     ),
     # one step
     "hallucination.inspect": ("Um passo de perto: o que mais o modelo considerou", "One step up close: what else the model considered"),
     "hallucination.inspect.step": ("Passo", "Step"),
     "hallucination.inspect.text": (
-        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (em {rank}º lugar entre as "
+        "No passo **{step}** o modelo escreveu um token com **{prob}** de probabilidade (colocação {rank} entre as "
         "opções dele). A melhor alternativa tinha **{other}**. Entropia do passo: {bits} bits.",
         "At step **{step}** the model wrote a token with **{prob}** probability (rank {rank} among its options). "
         "The best alternative had **{other}**. Entropy of the step: {bits} bits.",
     ),
     "hallucination.inspect.caption": (
-        "As {n} completações mais prováveis neste passo, em laranja a que o modelo escreveu. Juntas somam {total}; "
+        "Os {n} próximos tokens mais prováveis neste passo (candidatos, não completações), em laranja o que o modelo escreveu. Juntas somam {total}; "
         "os outros tokens do vocabulário dividem o resto.",
-        "The {n} most likely continuations at this step, in orange the one the model wrote. Together they add up "
+        "The {n} most likely next tokens at this step (candidates, not completions), in orange the one the model wrote. Together they add up "
         "to {total}; the other tokens of the vocabulary share the rest.",
     ),
     # per-token charts
@@ -139,10 +140,12 @@ STRINGS = {
     "hallucination.pairs.header": ("Fato ou invenção: a confiança separa?", "Fact or invention: does confidence tell them apart?"),
     "hallucination.pairs.intro": (
         "Cada par tem o mesmo padrão de frase: uma vez com algo real, outra com algo inventado (um país, uma "
-        "pessoa, um monumento que não existem). As duas completações são gulosas, com {n} tokens cada.",
+        "pessoa, um monumento que não existem) ou com uma pergunta sem resposta (Gondwana existiu, mas nunca "
+        "teve presidente). As duas completações são gulosas, com {n} tokens cada.",
         "Each pair has the same sentence pattern: once with something real, once with something made up (a "
-        "country, a person, a monument that do not exist). Both completions are greedy, {n} tokens each. The "
-        "prompts are Portuguese.",
+        "country, a person, a monument that do not exist) or with a question that has no answer (Gondwana "
+        "existed, but never had a president). Both completions are greedy, {n} tokens each. The prompts are "
+        "Portuguese.",
     ),
     "hallucination.pairs.pick": ("Par", "Pair"),
     "hallucination.pair.real": ("Assunto real", "Real subject"),
@@ -194,12 +197,12 @@ STRINGS = {
     # the measurement over all pairs
     "hallucination.summary.header": ("O que os {m} pares mostram", "What the {m} pairs show"),
     "hallucination.summary.count": (
-        "Medido agora, com este modelo em {dtype}: em **{n} de {m}** pares o prompt inventado teve a probabilidade "
-        "média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token menos provável, em {j} "
-        "de {m}.",
-        "Measured just now, with this model in {dtype}: in **{n} of {m}** pairs the invented prompt had the "
-        "**lower** mean probability; by sequence log-probability, in {k} of {m}; by the least likely token, in {j} "
-        "of {m}.",
+        "Medido agora, com este modelo em {dtype}: em **{n} de {m}** pares a completação do prompt inventado "
+        "teve a probabilidade média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token "
+        "menos provável, em {j} de {m}.",
+        "Measured just now, with this model in {dtype}: in **{n} of {m}** pairs the invented prompt's "
+        "completion had the **lower** mean probability; by sequence log-probability, in {k} of {m}; by the "
+        "least likely token, in {j} of {m}.",
     ),
     "hallucination.verdict.all": (
         "Aqui o assunto inventado baixou a confiança média em todos os pares. Mesmo assim o modelo escreveu uma "
@@ -225,6 +228,10 @@ STRINGS = {
         "pelo menos metade das vezes.",
         "In these pairs confidence does not tell fact from invention: the invented twin came out as confident as "
         "the real one at least half of the time.",
+    ),
+    "hallucination.summary.facts_all": (
+        "Com o assunto real, o modelo acertou o fato conhecido nas **{m}** completações.",
+        "With the real subject, the model stated the known fact in all **{m}** completions.",
     ),
     "hallucination.summary.facts": (
         "E mesmo com o assunto real o modelo acertou o fato conhecido em só **{a} de {m}** completações.",

@@ -26,9 +26,9 @@ STRINGS = {
     "heads.axis.head": ("Cabeça", "Head"),
     "heads.grid.caption": (
         "A {measure} de cada uma das {n} cabeças (colunas = camadas 1 a {layers}, linhas = cabeças 1 a {heads}), "
-        "média sobre {q} posições; contorno laranja nas 3 mais altas: {top}. Mediana das cabeças: {median}.",
+        "média sobre {q} posições; contorno laranja nas {k} mais altas: {top}. Mediana das cabeças: {median}.",
         "Each of the {n} heads' {measure} (columns = layers 1 to {layers}, rows = heads 1 to {heads}), averaged "
-        "over {q} positions; an orange outline on the 3 highest: {top}. Median head: {median}.",
+        "over {q} positions; an orange outline on the {k} highest: {top}. Median head: {median}.",
     ),
     "heads.none": (
         "Nenhum token se repete neste texto, então não há o que medir para “o mesmo token antes”. Escreva uma "
@@ -38,10 +38,14 @@ STRINGS = {
     ),
     "heads.seen": ("O que a turma pode ver, medido neste texto:", "What the class can see, measured on this text:"),
     "heads.sink": (
-        "{k} de {n} cabeças põem mais da metade da atenção no `<bos>`: ele funciona como um lugar para “descansar” "
-        "quando nada no texto interessa a essa cabeça.",
-        "{k} of {n} heads put more than half their attention on `<bos>`: it works as a place to “rest” when nothing "
-        "in the text matters to that head.",
+        "{k} de {n} cabeças põem mais de {pct} da atenção no `<bos>`: para elas, ele funciona como um lugar para "
+        "“descansar” quando nada no texto interessa a essa cabeça.",
+        "{k} of {n} heads put more than {pct} of their attention on `<bos>`: for them it works as a place to “rest” "
+        "when nothing in the text matters to that head.",
+    ),
+    "heads.sink.none": (
+        "Nenhuma das {n} cabeças põe mais de {pct} da atenção no `<bos>` neste texto.",
+        "None of the {n} heads puts more than {pct} of its attention on `<bos>` in this text.",
     ),
     "heads.prev": (
         "Cabeças do token anterior: {heads} — cada uma põe mais de {pct} da atenção no token logo antes.",
@@ -55,11 +59,15 @@ STRINGS = {
     ),
     "heads.nobody": ("nenhuma acima de {pct}", "none above {pct}"),
     "heads.far": (
-        "A mais forte em cada medida, comparada com a cabeça mediana: {items}. Poucas cabeças se especializam; a "
-        "maioria fica longe disso.",
-        "The strongest for each measure, against the median head: {items}. A few heads specialise; most are far "
-        "from it.",
+        "A mais forte em cada medida, comparada com a cabeça mediana: {items}. {k} de {n} cabeças passam do "
+        "limite do token anterior ou do token repetido: {verdict}",
+        "The strongest for each measure, against the median head: {items}. {k} of {n} heads pass the previous-token "
+        "or the duplicate-token threshold: {verdict}",
     ),
+    "heads.verdict.few": ("poucas se especializam; a maioria fica longe disso.",
+                          "few specialise; most are far from it."),
+    "heads.verdict.many": ("neste texto, a maioria se especializa num desses hábitos.",
+                           "on this text, most specialise in one of these habits."),
     "heads.item": ("{measure}: {head} ({value}; mediana {median})", "{measure}: {head} ({value}; median {median})"),
     "heads.rank": ("As {k} cabeças mais altas em cada medida", "The {k} highest heads for each measure"),
     "heads.col.rank": ("Colocação", "Rank"),

@@ -13,15 +13,17 @@ STRINGS = {
     # controls
     "loop.ctl.title": ("Configurações de amostragem", "Sampling settings"),
     "loop.sum.off": ("desligado", "off"),
+    "loop.sum.off_f": ("desligada", "off"),  # agrees with a feminine noun (a penalidade)
+    "loop.sum.seed": ("semente {seed}", "seed {seed}"),
     "loop.sum.greedy": ("guloso (T = 0)", "greedy (T = 0)"),
     "loop.sum.penalty": ("penalidade {v}", "penalty {v}"),
     "loop.sum.stops": ("sequências de parada: {n}", "stop sequences: {n}"),
     "loop.ctl.temperature": ("Temperatura (0 = guloso)", "Temperature (0 = greedy)"),
     "loop.ctl.temperature.help": (
         "Divide os logits antes do softmax. Abaixo de 1 afia a distribuição; acima de 1 achata. 0 pega sempre "
-        "o mais provável.",
+        "o mais provável (depois da penalidade de repetição, se ligada).",
         "Divides the logits before softmax. Below 1 sharpens the distribution; above 1 flattens it. 0 always "
-        "takes the most likely token.",
+        "takes the most likely token (after the repetition penalty, if it is on).",
     ),
     "loop.ctl.top_k": ("top-k (0 = desligado)", "top-k (0 = off)"),
     "loop.ctl.top_k.help": ("Sorteia só entre os k tokens mais prováveis.",
@@ -48,17 +50,19 @@ STRINGS = {
         "No token generated yet. Click **Next token** for the first turn of the loop (the prefill).",
     ),
     "loop.link.hint": (
-        "Este link trouxe o prompt e as configurações, não os tokens. Clique em **Gerar até o fim**: as mesmas "
-        "configurações, com a mesma semente, geram os mesmos tokens.",
-        "This link brought the prompt and the settings, not the tokens. Click **Generate to the end**: the same "
-        "settings, with the same seed, generate the same tokens.",
+        "Este link trouxe o prompt e as configurações, não os tokens. Clique em **Gerar até o fim**: as "
+        "mesmas configurações, com a mesma semente, geram os mesmos tokens no mesmo tipo de servidor e na "
+        "mesma precisão.",
+        "This link brought the prompt and the settings, not the tokens. Click **Generate to the end**: the "
+        "same settings, with the same seed, generate the same tokens on the same kind of server and in the "
+        "same precision.",
     ),
     # live area
     "loop.text.label": ("**Prompt + o que o modelo escreveu** (tokens novos: {n}):",
                         "**Prompt + what the model wrote** (new tokens: {n}):"),
     "loop.tokens.label": ("Os tokens que ele escreveu, um por volta do loop:",
                           "The tokens it wrote, one per turn of the loop:"),
-    "loop.cand.title": ("**Passo {n}** ({phase}): os 10 candidatos", "**Step {n}** ({phase}): the 10 candidates"),
+    "loop.cand.title": ("**Passo {n}** ({phase}): os {k} candidatos", "**Step {n}** ({phase}): the {k} candidates"),
     "loop.cand.chosen": ("escolhido", "chosen"),
     "loop.cand.other": ("candidato", "candidate"),
     "loop.cand.caption": (
@@ -73,16 +77,18 @@ STRINGS = {
     "loop.phase.decode": ("decode", "decode"),
     # finish reasons (seed 000, "Controle do loop: quando parar")
     "loop.finish.stop": (
-        "**Motivo de parada: token de parada.** O modelo sorteou o token de parada (`<eos>`, de fim de sequência), que "
-        "aprendeu a emitir quando o texto está completo. É o término natural.",
-        "**Finish reason: end-of-sequence token.** The model drew the end-of-sequence token (`<eos>`), which it "
-        "learned to emit when the text is complete. This is the natural end.",
+        "**Motivo de parada: token de parada.** O modelo escolheu o token de parada (`<eos>`, de fim de "
+        "sequência), que aprendeu a emitir quando o texto está completo. É o término natural.",
+        "**Finish reason: end-of-sequence token.** The model picked the end-of-sequence token (`<eos>`), "
+        "which it learned to emit when the text is complete. This is the natural end.",
     ),
     "loop.greedy_loop": (
-        "**O guloso caiu num loop**: o fim do texto repete um ciclo de {period} token(s) {repeats} vezes seguidas. "
-        "Cada cópia torna a próxima mais provável, e o guloso sempre pega a mais provável.",
-        "**Greedy fell into a loop**: the end of the text repeats a cycle of {period} token(s) {repeats} times in a "
-        "row. Every copy makes the next one more likely, and greedy always takes the most likely.",
+        "**O guloso caiu num loop**: o fim do texto repete um ciclo de {period} token(s) {repeats} vezes "
+        "seguidas. O guloso sempre pega o mais provável (depois da penalidade, se ligada); a página "
+        "Decodificação mede como cada cópia torna a próxima mais provável.",
+        "**Greedy fell into a loop**: the end of the text repeats a cycle of {period} token(s) {repeats} "
+        "times in a row. Greedy always takes the most likely token (after the penalty, if on); the Decoding "
+        "page measures how each copy makes the next one more likely.",
     ),
     "loop.finish.length": (
         "**Motivo de parada: limite de tokens.** Bateu o teto de max_new_tokens ({n}) e cortou, mesmo no meio de uma "
@@ -115,8 +121,11 @@ STRINGS = {
     ),
     # flowchart (seed 000)
     "loop.flow.seq": ("Sequência atual", "Current sequence"),
-    "loop.flow.pass": ("Passada pelo transformer (atenção em todo o contexto)",
-                       "Transformer pass (attention over the whole context)"),
+    "loop.flow.pass": (
+        "Passada pelo transformer (atenção sobre o contexto; as camadas de janela deslizante veem só os "
+        "últimos tokens)",
+        "Transformer pass (attention over the context; sliding-window layers see only the latest tokens)",
+    ),
     "loop.flow.logits": ("Logits: {v} pontuações", "Logits: {v} scores"),
     "loop.flow.softmax": ("Softmax: distribuição de probabilidade", "Softmax: probability distribution"),
     "loop.flow.sample": ("Amostragem (guloso, top-k, top-p, temperatura)", "Sampling (greedy, top-k, top-p, temperature)"),
@@ -167,11 +176,21 @@ STRINGS = {
     "loop.axis.bytes": ("tamanho do KV cache (bytes)", "KV cache size (bytes)"),
     "loop.kv.caption": (
         "O KV cache guarda as chaves e valores de cada posição já vista, para o decode não recalcular tudo a "
-        "cada passo. Cada posição a mais custa {per} (2 × {layers} camadas × {kv} cabeça K/V × {hd} números, "
-        "em {dtype}); agora são {total}.",
+        "cada passo. Cada posição a mais custa {per}: 2 (chave e valor) × {layers} camadas × {kv} cabeça K/V × "
+        "{hd} números = {numbers} números, × {b} bytes por número em {dtype}. Agora são {total} (pontos: medido "
+        "no cache; linha tracejada: a fórmula).",
         "The KV cache keeps the keys and values of every position already seen, so decode does not recompute "
-        "everything at each step. Each extra position costs {per} (2 × {layers} layers × {kv} K/V head × {hd} "
-        "numbers, in {dtype}); now it holds {total}.",
+        "everything at each step. Each extra position costs {per}: 2 (key and value) × {layers} layers × {kv} K/V "
+        "head × {hd} numbers = {numbers} numbers, × {b} bytes per number in {dtype}. It now holds {total} (dots: "
+        "measured in the cache; dashed line: the formula).",
+    ),
+    "loop.kv.window": (
+        "Isso vale até a janela: as {n_sliding} camadas de janela deslizante só guardam as últimas {kept} posições "
+        "(com o token novo, {window}). Depois disso, só as {n_full} camadas de atenção completa crescem, e cada "
+        "posição a mais custa {after} em vez de {per}: a linha tracejada (até {up_to} posições) dobra ali.",
+        "That holds up to the window: the {n_sliding} sliding-window layers keep only the last {kept} positions "
+        "(with the new token, {window}). After that, only the {n_full} full-attention layers grow, and each extra "
+        "position costs {after} instead of {per}: the dashed line (up to {up_to} positions) bends there.",
     ),
     # only the last position matters (seed 000)
     "loop.pos.title": ("Só a última posição importa", "Only the last position matters"),

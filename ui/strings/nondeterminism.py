@@ -4,14 +4,18 @@ STRINGS = {
     "nondeterminism.title": ("Por que o mesmo prompt dá respostas diferentes",
                              "Why the same prompt gives different answers"),
     "nondeterminism.intro": (
-        "Até os logits, o modelo é só aritmética. A variação entra por três portas, e aqui cada uma roda no "
-        "modelo de verdade: **o sorteio** do próximo token, **o efeito cascata** de um único token diferente e "
-        "**a ordem das contas** em ponto flutuante. No fim: o que fazer quando você precisa de respostas "
-        "reproduzíveis.",
-        "Up to the logits, the model is only arithmetic. Variation comes in through three doors, and here each "
-        "one runs on the real model: **the draw** of the next token, **the cascade** from a single different "
-        "token, and **the order of the arithmetic** in floating point. At the end: what to do when you need "
-        "reproducible answers.",
+        "Até os logits, o modelo é só aritmética. A variação entra por duas portas, **o sorteio** do próximo "
+        "token e **a ordem das contas** em ponto flutuante, e **o efeito cascata** a amplia: um único token "
+        "diferente muda o resto (o texto do curso conta a cascata como uma terceira fonte; ela não cria "
+        "diferença, só a espalha). O sorteio e o modelo calculado de dois jeitos rodam no modelo de verdade; "
+        "as somas em ordens diferentes, em números de exemplo. No fim: o que fazer quando você precisa de "
+        "respostas reproduzíveis.",
+        "Up to the logits, the model is only arithmetic. Variation comes in through two doors, **the draw** "
+        "of the next token and **the order of the arithmetic** in floating point, and **the cascade** "
+        "amplifies it: a single different token changes the rest (the course text counts the cascade as a "
+        "third source; it creates no difference, it only spreads one). The draw and the model computed two "
+        "ways run on the real model; the sums in different orders, on example numbers. At the end: what to do "
+        "when you need reproducible answers.",
     ),
     # 1. sampling
     "nondeterminism.sample.head": ("1. Amostragem: o sorteio do próximo token", "1. Sampling: the draw of the next token"),
@@ -56,26 +60,32 @@ STRINGS = {
     "nondeterminism.finish.length": ("length (limite)", "length (limit)"),
     "nondeterminism.finish.stop_sequence": ("stop (sequência de parada)", "stop (stop sequence)"),
     "nondeterminism.table.caption": (
-        "Cada linha é uma execução completa do mesmo prompt. Texto do modelo, mostrado como texto (↵ = quebra de "
-        "linha). O motivo de parada (`finish_reason`) diz por que a execução parou.",
-        "Each row is one complete run of the same prompt. Model text, shown as text (↵ = line break). "
-        "The finish reason (`finish_reason`) says why the run stopped.",
+        "Cada linha é uma execução do mesmo prompt (execuções com a mesma semente, ou gulosas, são calculadas "
+        "uma vez só). Texto do modelo, mostrado como texto (↵ = quebra de linha). O motivo de parada "
+        "(`finish_reason`) diz por que a execução parou.",
+        "Each row is one run of the same prompt (runs with the same seed, or greedy ones, are computed once). "
+        "Model text, shown as text (↵ = line break). The finish reason (`finish_reason`) says why the run "
+        "stopped.",
     ),
     "nondeterminism.same.greedy": (
-        "As {n} execuções geraram exatamente o mesmo texto: com temperatura 0 o modelo sempre pega o token mais "
-        "provável, então não há sorteio.",
-        "All {n} runs produced exactly the same text: at temperature 0 the model always takes the most likely "
-        "token, so nothing is drawn.",
+        "As {n} linhas têm o mesmo texto: com temperatura 0 o modelo sempre pega o token mais provável, nada "
+        "é sorteado, e por isso a execução é calculada uma vez e repetida nas {n} linhas.",
+        "All {n} rows have the same text: at temperature 0 the model always takes the most likely token, "
+        "nothing is drawn, so the run is computed once and repeated in the {n} rows.",
     ),
     "nondeterminism.same.seeded": (
-        "As {n} execuções geraram exatamente o mesmo texto: a mesma semente repete os mesmos sorteios.",
-        "All {n} runs produced exactly the same text: the same seed repeats the same draws.",
+        "As {n} linhas têm o mesmo texto porque têm a mesma semente: a execução é calculada uma vez e "
+        "repetida nas {n} linhas, já que a mesma semente repete os mesmos sorteios (a seção 4 e a página do "
+        "loop mostram isso rodando de novo).",
+        "All {n} rows have the same text because they share one seed: the run is computed once and repeated "
+        "in the {n} rows, since the same seed repeats the same draws (section 4 and the loop page show it "
+        "running again).",
     ),
     "nondeterminism.same.fresh": (
-        "Desta vez as {n} execuções saíram iguais, apesar das sementes diferentes: o modelo tinha muita certeza "
-        "em cada passo. Sorteie de novo ou aumente a temperatura.",
-        "This time all {n} runs came out the same despite different seeds: the model was very sure at every "
-        "step. Draw again or raise the temperature.",
+        "Desta vez as {n} execuções saíram iguais, apesar das sementes diferentes: nesta temperatura, a "
+        "distribuição estava concentrada num token em cada passo. Sorteie de novo ou aumente a temperatura.",
+        "This time all {n} runs came out the same despite different seeds: at this temperature, the "
+        "distribution was concentrated on one token at every step. Draw again or raise the temperature.",
     ),
     "nondeterminism.split": (
         "As execuções concordam nos primeiros **{k}** tokens e se separam no **token nº {pos}**. O que cada uma "
@@ -142,6 +152,18 @@ STRINGS = {
         "numbers without rounding. The inputs are float32 too: 0.1 is stored as 0.100000001, which is why even "
         "the exact sum is not 0.8.",
     ),
+    "nondeterminism.assoc.seed": (
+        "**Um erro do texto do curso.** Ele diz que somas de ponto flutuante \"não são comutativas\". São: "
+        "a + b e b + a dão sempre o mesmo float, porque o resultado é o valor exato arredondado, e o valor exato é "
+        "o mesmo. Calculado agora com {n} pares de float32: a + b = b + a em {commute}. O que falha é a "
+        "**associatividade**, a fórmula que o próprio texto escreve, (a + b) + c ≠ a + (b + c): com os mesmos "
+        "números em trios, os dois agrupamentos coincidiram em só {grouped} de {n}.",
+        "**An error in the course text.** It says floating-point sums are \"not commutative\" (\"não são "
+        "comutativas\"). They are: a + b and b + a always give the same float, because the result is the exact "
+        "value rounded, and the exact value is the same. Computed just now on {n} float32 pairs: a + b = b + a in "
+        "{commute}. What fails is **associativity**, the formula the text itself writes, (a + b) + c ≠ a + (b + c): "
+        "on the same numbers in triples, the two groupings agreed in only {grouped} of {n}.",
+    ),
     "nondeterminism.assoc.own": ("Teste os seus números", "Try your own numbers"),
     "nondeterminism.assoc.result": ("(a + b) + c = **{left}** · a + (b + c) = **{right}** · exato: {exact}",
                                     "(a + b) + c = **{left}** · a + (b + c) = **{right}** · exact: {exact}"),
@@ -156,20 +178,31 @@ STRINGS = {
     "nondeterminism.sum.head": ("Um vetor longo somado em ordens diferentes",
                                 "A long vector summed in different orders"),
     "nondeterminism.sum.text": (
-        "Os mesmos números float32 (sinais e tamanhos variados, como as ativações de uma rede), somados em seis "
-        "ordens. Uma GPU divide cada soma entre milhares de threads, e a ordem em que as partes se juntam pode "
-        "mudar de uma execução para outra.",
+        "Os mesmos números float32 (sinais e tamanhos variados, como as ativações de uma rede), somados em "
+        "seis ordens. Uma GPU divide cada soma entre muitos threads, e a ordem em que as partes se juntam "
+        "depende da forma do cálculo (tamanho do lote, kernel escolhido). Com o mesmo lote, os kernels usuais "
+        "repetem a mesma ordem; num servidor, o lote muda a cada pedido (He et al., Thinking Machines, 2025). "
+        "O texto do curso atribui a variação à ordem paralela em si; é o lote que a muda.",
         "The same float32 numbers (mixed signs and sizes, like a network's activations), added up in six "
-        "orders. A GPU splits every sum across thousands of threads, and the order in which the parts are "
-        "combined can change from one run to the next.",
+        "orders. A GPU splits every sum across many threads, and the order in which the parts are combined "
+        "depends on the shape of the computation (batch size, the kernel chosen). With the same batch, the "
+        "usual kernels repeat the same order; on a server, the batch changes with every request (He et al., "
+        "Thinking Machines, 2025). The course text blames the parallel order itself; it is the batch that "
+        "changes it.",
     ),
     "nondeterminism.sum.n": ("Tamanho do vetor", "Vector length"),
     "nondeterminism.col.order": ("Ordem", "Order"),
     "nondeterminism.col.total": ("Total em float32", "float32 total"),
     "nondeterminism.col.error": ("Diferença para a soma exata", "Difference from the exact sum"),
     "nondeterminism.order.stored": ("da esquerda para a direita", "left to right"),
-    "nondeterminism.order.ascending": ("crescente (menor primeiro)", "ascending (smallest first)"),
-    "nondeterminism.order.descending": ("decrescente (maior primeiro)", "descending (largest first)"),
+    "nondeterminism.order.ascending": (
+        "crescente (do mais negativo ao mais positivo)",
+        "ascending (most negative first)",
+    ),
+    "nondeterminism.order.descending": (
+        "decrescente (do mais positivo ao mais negativo)",
+        "descending (most positive first)",
+    ),
     "nondeterminism.order.shuffled": ("embaralhada", "shuffled"),
     "nondeterminism.order.pairwise": ("em pares, como uma árvore (numpy.sum)", "in pairs, as a tree (numpy.sum)"),
     "nondeterminism.order.torch": ("em blocos paralelos (torch.sum)", "in parallel blocks (torch.sum)"),
@@ -187,10 +220,10 @@ STRINGS = {
         "(temperatura 0, sem nenhum sorteio).",
         "A server may compute the same prompt in different ways: in bfloat16 for speed, or together with other "
         "people's requests in a batch, padded on the left. Here the real model does both. Compare the "
-        "next-token logits and the greedy continuations (temperature 0, nothing drawn).",
+        "next-token logits and the greedy completions (temperature 0, nothing drawn).",
     ),
     "nondeterminism.model.prompt": ("Prompt da comparação", "Prompt for the comparison"),
-    "nondeterminism.model.default_prompt": ("A capital da França é", "A capital da França é"),
+    "nondeterminism.model.default_prompt": ("A capital da França é", "The capital of France is"),
     "nondeterminism.model.tokens": ("Tokens gerados", "Generated tokens"),
     "nondeterminism.model.run": ("Comparar", "Compare"),
     "nondeterminism.model.hint": (
@@ -222,7 +255,7 @@ STRINGS = {
     "nondeterminism.m.split.help": (
         "Onde as duas completações gulosas (temperatura 0) de {n} tokens escolhem tokens diferentes pela "
         "primeira vez.",
-        "Where the two greedy (temperature 0) continuations of {n} tokens first choose different tokens.",
+        "Where the two greedy (temperature 0) completions of {n} tokens first choose different tokens.",
     ),
     "nondeterminism.zero": (
         "Aqui a diferença foi exatamente zero: nesta máquina, os dois jeitos fizeram as mesmas contas na mesma "
@@ -235,6 +268,20 @@ STRINGS = {
         "quando os dois melhores candidatos estão quase empatados.",
         "The difference is tiny, but not zero: the same arithmetic, another order of addition. It only swaps a "
         "token when the two best candidates are almost tied.",
+    ),
+    "nondeterminism.cause.order": (
+        "Mesmas contas, outra ordem de soma: em ponto flutuante, (a + b) + c pode não dar a + (b + c). Aqui essa "
+        "diferença pequena bastou para trocar um token, porque os dois melhores candidatos estavam quase empatados.",
+        "The same arithmetic, another order of addition: in floating point, (a + b) + c need not equal a + (b + c). "
+        "Here that small difference was enough to swap a token, because the two best candidates were nearly tied.",
+    ),
+    "nondeterminism.cause.dtype": (
+        "Aqui a causa não é a ordem das somas: em bfloat16, cada peso e cada resultado intermediário é arredondado "
+        "para {bits} bits de mantissa (o float32 guarda {bits32}), cerca de {digits} algarismos decimais. Esse erro se acumula "
+        "camada após camada, então a diferença nos logits não precisa ser pequena.",
+        "Here the cause is not the order of the sums: in bfloat16, every weight and every intermediate result is "
+        "rounded to {bits} bits of mantissa (float32 keeps {bits32}), about {digits} decimal digits. That error adds up layer "
+        "after layer, so the difference in the logits need not be small.",
     ),
     "nondeterminism.col.way": ("Jeito", "Way"),
     "nondeterminism.col.at": ("Token nº {pos}", "Token #{pos}"),

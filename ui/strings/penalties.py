@@ -8,13 +8,13 @@ STRINGS = {
         "gerado: a penalidade de frequência tira α_freq a cada vez, e a de presença tira α_pres uma vez só, se o "
         "token já apareceu. A penalidade de repetição da transformers, usada acima, é de outro tipo: **divide** o "
         "logit (ou multiplica, se negativo) uma vez, não importa quantas vezes o token apareceu, e conta também o "
-        "prompt. As duas rodam aqui como processadores de logits da transformers.",
+        "prompt. A de repetição é a da transformers (`RepetitionPenaltyLogitsProcessor`); a que subtrai foi escrita neste projeto com a fórmula publicada, na mesma interface `LogitsProcessor`, e roda no mesmo `generate()`.",
         "The course text describes penalties that **subtract** from the logits of tokens already used: the API kind "
         "(frequency and presence). By the providers' published formula, with c_j = how many times token j has been "
         "generated: the frequency penalty takes α_freq off each time, and the presence penalty takes α_pres off "
         "once, if the token has appeared at all. transformers' repetition penalty, used above, is another kind: it "
         "**divides** the logit (or multiplies it, if negative) once, however often the token appeared, and it counts "
-        "the prompt too. Both run here as transformers logits processors.",
+        "the prompt too. The repetition penalty is transformers' own (`RepetitionPenaltyLogitsProcessor`); the subtracting one was written in this project from the published formula, on the same `LogitsProcessor` interface, and runs in the same `generate()`.",
     ),
     "pen.ctl.r": ("Penalidade de repetição (divide)", "Repetition penalty (divides)"),
     "pen.ctl.f": ("Penalidade de frequência α_freq", "Frequency penalty α_freq"),
@@ -34,10 +34,10 @@ STRINGS = {
     ),
     "pen.run": ("Gerar com as duas, lado a lado", "Generate with both, side by side"),
     "pen.hint": (
-        "O botão roda o modelo seis vezes (dois textos, sem penalidade e com cada uma, no modo guloso); cada "
-        "resultado fica guardado.",
-        "The button runs the model six times (two texts, without a penalty and with each one, greedy); each result "
-        "is kept.",
+        "O botão roda o modelo {n} vezes ({cases} textos × {kinds}: sem penalidade e com cada uma, no modo "
+        "guloso); cada resultado fica guardado.",
+        "The button runs the model {n} times ({cases} texts × {kinds}: without a penalty and with each one, greedy); "
+        "each result is kept.",
     ),
     "pen.case.loop": ("Um loop de verdade", "A real loop"),
     "pen.case.needed": ("Um texto que precisa repetir", "A text that needs to repeat"),

@@ -26,9 +26,9 @@ STRINGS = {
     "pipeline.ov.softmax": ("{v} probabilidades, Σ = {total}", "{v} probabilities, Σ = {total}"),
     "pipeline.ov.caption": (
         "As oito etapas com os números deste prompt. Atenção e MLP se repetem {layers} vezes, uma por camada; "
-        "a escolha aqui é gulosa (o token mais provável). Os detalhes de cada etapa vêm abaixo.",
+        "a escolha aqui é gulosa (o token mais provável, sem sorteio). Os detalhes de cada etapa vêm abaixo.",
         "The eight stages with this prompt's numbers. Attention and MLP repeat {layers} times, once per layer; "
-        "sampling here is greedy (the most likely token). The details of each stage follow below.",
+        "the choice here is greedy (the most likely token, nothing drawn). The details of each stage follow below.",
     ),
     # 1 input
     "pipeline.input.what": ("O texto que você digitou. Para o computador, ainda são só caracteres.",
@@ -49,9 +49,11 @@ STRINGS = {
     # 3 one-hot and embedding
     "pipeline.embedding.what": (
         "Cada ID vira um vetor one-hot (um único 1 entre zeros), que seleciona uma linha da matriz de embedding: "
-        "uma lista densa de números aprendidos no treino.",
+        "uma lista densa de números aprendidos no treino (nesta cópia, arredondados pela quantização: veja a ficha "
+        "do modelo).",
         "Each ID becomes a one-hot vector (a single 1 among zeros), which selects one row of the embedding "
-        "matrix: a dense list of numbers learned in training.",
+        "matrix: a dense list of numbers learned in training (in this copy, rounded by quantization: see the "
+        "model card).",
     ),
     "pipeline.emb.pick": ("Token", "Token"),
     "pipeline.onehot.text": (
@@ -77,22 +79,24 @@ STRINGS = {
     "pipeline.axis.vocab_index": ("posição no vocabulário", "position in the vocabulary"),
     # 4 attention
     "pipeline.attention.what": (
-        "Em cada camada, cada token olha para os tokens anteriores e mistura o que eles carregam. "
-        "Cada linha do mapa é um token (query) e mostra quanto ele olha para cada token (key); a linha inteira soma 100%.",
-        "In each layer, each token looks at the earlier tokens and mixes in what they carry. "
-        "Each row of the map is one token (query) and shows how much it looks at each token (key); a whole row sums to 100%.",
+        "Em cada camada, cada token olha para si mesmo e para os tokens anteriores e mistura o que eles carregam. "
+        "Cada linha do mapa é um token (a consulta) e mostra quanto ele olha para cada token (a chave); a linha inteira soma "
+        "100%.",
+        "In each layer, each token looks at itself and at the earlier tokens and mixes in what they carry. "
+        "Each row of the map is one token (the query) and shows how much it looks at each token (the key); a whole row "
+        "sums to 100%.",
     ),
     "pipeline.att.layer": ("Camada", "Layer"),
     "pipeline.att.head": ("Cabeça", "Head"),
     "pipeline.att.masked": ("mascarado (futuro)", "masked (future)"),
-    "pipeline.att.full_attention": ("atenção global", "global attention"),
+    "pipeline.att.full_attention": ("atenção completa", "full attention"),
     "pipeline.att.sliding_attention": ("janela deslizante de {window} tokens", "sliding window of {window} tokens"),
     "pipeline.att.caption": (
         "Pesos de atenção da camada {layer}, cabeça {head} ({kind}). As células cinzas são a máscara causal: "
-        "um token não pode ver o futuro, então esses pesos nem existem (não são zeros aprendidos). "
+        "um token não pode ver o futuro: a máscara põe −∞ nesses pesos antes do softmax, e eles saem exatamente 0 (não são zeros aprendidos). "
         "Mostra no máximo os últimos {n} tokens.",
         "Attention weights of layer {layer}, head {head} ({kind}). Grey cells are the causal mask: a token "
-        "cannot see the future, so those weights do not exist (they are not learned zeros). "
+        "cannot see the future: the mask puts −∞ on those weights before the softmax, and they come out exactly 0 (they are not learned zeros). "
         "Shows at most the last {n} tokens.",
     ),
     "pipeline.att.cropped": (
@@ -103,8 +107,8 @@ STRINGS = {
         "That is why the rows drawn sum to {lo} to {hi}, not 100%: the rest of the weight goes to the tokens off the "
         "map (the Attention page shows that part as one column).",
     ),
-    "pipeline.axis.query": ("quem olha (query)", "who looks (query)"),
-    "pipeline.axis.key": ("para quem (key)", "at whom (key)"),
+    "pipeline.axis.query": ("quem olha (consulta)", "who looks (query)"),
+    "pipeline.axis.key": ("para quem (chave)", "at whom (key)"),
     "pipeline.axis.weight": ("peso", "weight"),
     # 5 MLP
     "pipeline.mlp.what": (
@@ -132,12 +136,14 @@ STRINGS = {
                          "Output, back to the model's width: **{n}** numbers {first}"),
     "pipeline.mlp.caption": (
         "Os valores reais do MLP da camada {layer} para o último token, um quadradinho por número "
-        "(laranja > 0, azul < 0). Só {active} dos {f} neurônios do meio passam de 10% do maior: cada token "
-        "acende poucos neurônios.",
+        "(laranja > 0, azul < 0). {active} dos {f} neurônios do meio passam de {cut} do maior: {verdict}",
         "The real values of layer {layer}'s MLP for the last token, one little square per number "
-        "(orange > 0, blue < 0). Only {active} of the {f} middle neurons exceed 10% of the largest: each "
-        "token lights up few neurons.",
+        "(orange > 0, blue < 0). {active} of the {f} middle neurons exceed {cut} of the largest: {verdict}",
     ),
+    "pipeline.mlp.few": ("aqui este token acende poucos neurônios ({share}).",
+                         "here this token lights up few neurons ({share})."),
+    "pipeline.mlp.many": ("aqui este token acende muitos neurônios ({share}): não é um padrão esparso.",
+                          "here this token lights up many neurons ({share}): not a sparse pattern."),
     # residual stream
     "pipeline.res.title": ("O fluxo residual: camada após camada", "The residual stream: layer after layer"),
     "pipeline.res.what": (
@@ -146,15 +152,23 @@ STRINGS = {
         "Attention and the MLP do not replace the token's vector: they *add* something to it (residual "
         "connection). The same vector goes through the layers and keeps being enriched.",
     ),
+    "pipeline.res.embedding": ("embedding (antes de qualquer camada)", "embedding (before any layer)"),
     "pipeline.res.stream": ("depois da camada", "after the layer"),
-    "pipeline.res.final": ("depois da norma final", "after the final norm"),
+    "pipeline.res.final": ("depois da última camada e da norma final", "after the last layer and the final norm"),
+    "pipeline.res.x.emb": ("emb.", "emb."),
+    "pipeline.res.x.final": ("{n} + norma", "{n} + norm"),
+    "pipeline.axis.point": ("ponto do fluxo", "point of the stream"),
     "pipeline.axis.layer": ("camada", "layer"),
     "pipeline.axis.norm": ("norma do vetor", "vector norm"),
     "pipeline.res.caption": (
-        "Tamanho (norma L2, escala log) do vetor do último token: {first} na entrada, até {peak} ao longo das "
-        "{layers} camadas, e {last} depois da normalização final que vai para os logits.",
-        "Length (L2 norm, log scale) of the last token's vector: {first} at the input, up to {peak} through the "
-        "{layers} layers, and {last} after the final normalization that feeds the logits.",
+        "Tamanho (norma L2, escala log) do vetor do último token: {first} no embedding (o ponto 'emb.', antes de "
+        "qualquer camada), até {peak} depois das camadas 1 a {upto} (o máximo, depois da camada {at}), e {last} "
+        "no último ponto: depois da camada {layers} e da normalização final que vai para os logits (a saída da "
+        "camada {layers} antes da norma não é guardada).",
+        "Length (L2 norm, log scale) of the last token's vector: {first} at the embedding (the 'emb.' point, before "
+        "any layer), up to {peak} after layers 1 to {upto} (the largest, after layer {at}), and {last} at the last "
+        "point: after layer {layers} and the final normalization that feeds the logits (layer {layers}'s output "
+        "before the norm is not kept).",
     ),
     # 6 softmax
     "pipeline.softmax.what": (
@@ -186,11 +200,15 @@ STRINGS = {
         "**In this model W is a matrix of its own, apart from the embedding** (weights not tied; equal values: {equal}).",
     ),
     "pipeline.out.check": (
-        "Conferido agora: W·h calculado à mão em float32 difere dos logits do modelo em no máximo {diff} (o modelo "
-        "calcula em {dtype}, que arredonda); mesmo token mais provável: {top}.",
-        "Checked just now: W·h computed by hand in float32 differs from the model's logits by at most {diff} (the "
-        "model computes in {dtype}, which rounds); same most likely token: {top}.",
+        "Conferido agora: W·h calculado à mão em float32 difere dos logits do modelo em no máximo {diff} "
+        "({why}); mesmo token mais provável: {top}.",
+        "Checked just now: W·h computed by hand in float32 differs from the model's logits by at most {diff} "
+        "({why}); same most likely token: {top}.",
     ),
+    "pipeline.out.why.round": ("o modelo calcula em {dtype}, que arredonda cada logit",
+                               "the model computes in {dtype}, which rounds every logit"),
+    "pipeline.out.why.order": ("as duas contas são float32; a diferença vem da ordem das somas",
+                               "both are float32; the difference comes from the order of the sums"),
     "pipeline.out.softcap": (
         "Este modelo ainda limita os logits: {cap} · tanh(logit / {cap}).",
         "This model also caps the logits: {cap} · tanh(logit / {cap}).",
@@ -202,9 +220,9 @@ STRINGS = {
     "pipeline.sm.rest": ("outros {n}", "other {n}"),
     "pipeline.sm.total": ("TOTAL", "TOTAL"),
     "pipeline.sm.caption": (
-        "Os 10 maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os 10 somam {top}; "
+        "Os {k} maiores logits (laranja) e suas probabilidades depois do softmax (azul). Os {k} somam {top}; "
         "o resto ({rest}) está espalhado pelos outros tokens; a soma sobre todos os {v} tokens dá {total}.",
-        "The 10 largest logits (orange) and their probabilities after softmax (blue). The 10 add up to {top}; "
+        "The {k} largest logits (orange) and their probabilities after softmax (blue). The {k} add up to {top}; "
         "the rest ({rest}) is spread over the other tokens; the sum over all {v} tokens comes to {total}.",
     ),
     # 7 sampling
@@ -237,7 +255,7 @@ STRINGS = {
     ),
     "pipeline.output.caption": ("Prompt + o token escolhido, como texto.", "Prompt + the chosen token, as text."),
     # logit lens
-    "pipeline.lens.title": ("Lente de logits: a previsão se formando", "Logit lens: the prediction taking shape"),
+    "pipeline.lens.title": ("Lente de logit: a previsão se formando", "Logit lens: the prediction taking shape"),
     "pipeline.lens.what": (
         "E se o modelo parasse numa camada do meio? Aplicamos a norma final e a matriz de saída ao vetor do "
         "último token depois de cada camada e vemos qual token ele preveria.",
@@ -249,11 +267,14 @@ STRINGS = {
     "pipeline.lens.out": ("saída final", "final output"),
     "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
     "pipeline.lens.caption": (
-        "Os 3 tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. Nas primeiras "
-        "camadas a previsão costuma ser ruído; ela se forma nas últimas e chega à linha '{out}', a que o modelo usa.",
-        "The 3 most likely tokens at each layer, at the last position; colour is the probability. In the first "
-        "layers the prediction tends to be noise; it forms in the last ones and arrives at the '{out}' row, the one the "
-        "model uses.",
+        "Os {k} tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. A linha "
+        "'embedding' só devolve o próprio token de entrada: com pesos amarrados, W·e é maior para o próprio "
+        "token. Nas camadas seguintes a previsão muda, nem sempre numa direção só, e a linha '{out}' é a que "
+        "o modelo usa.",
+        "The {k} most likely tokens at each layer, at the last position; colour is the probability. The "
+        "'embedding' row only gives back the input token itself: with tied weights, W·e is largest for the "
+        "token itself. In the layers after it the prediction changes, not always in one direction, and the "
+        "'{out}' row is the one the model uses.",
     ),
     # model card
     "pipeline.card.title": ("Ficha do modelo e a escala dos outros", "Model card and the scale of others"),
@@ -279,16 +300,29 @@ STRINGS = {
     "pipeline.card.est": ("estimado", "estimated"),
     "pipeline.card.flops_short": ("FLOPs por token", "FLOPs per token"),
     "pipeline.card.moe": ("dezenas a centenas de GFLOPs (estimado)", "tens to hundreds of GFLOPs (estimated)"),
+    "pipeline.card.gpt3": (
+        "**Um erro do texto do curso.** Ele dá ao GPT-4 embeddings de {d} dimensões e {heads} cabeças em cada "
+        "uma de {layers}+ camadas. Esses são os números publicados do **GPT-3** (Brown et al., 2020, tabela "
+        "2.1: {d} dimensões, {layers} camadas, {heads} cabeças); os do GPT-4 não foram publicados. O modelo "
+        "carregado aqui: {ours_d} dimensões, {ours_layers} camadas, {ours_heads} cabeças.",
+        "**An error in the course text.** It gives GPT-4 {d}-dimensional embeddings and {heads} heads in each of "
+        "its {layers}+ layers. Those are **GPT-3**'s published figures (Brown et al., 2020, table 2.1: {d} "
+        "dimensions, {layers} layers, {heads} heads); GPT-4's were never published. The model loaded here: "
+        "{ours_d} dimensions, {ours_layers} layers, {ours_heads} heads.",
+    ),
     "pipeline.card.caption": (
-        "Camadas e parâmetros como no texto do curso, corrigidos pelas fichas publicadas: o Llama 3.1 8B tem 32 "
-        "camadas, o 70B 80 e o 405B 126. FLOPs por token gerado ≈ 2 × os parâmetros que trabalham nesse token. "
-        "O GPT-4 não foi publicado: os números são estimativas, e, segundo relatos não oficiais, ele é uma mistura de especialistas (MoE), em "
-        "que cada token passa só por uma parte dos parâmetros. Por isso não são 2 × 1,7 T = 3,4 TFLOPs por token, "
-        "e sim \"dezenas ou centenas de bilhões de FLOPs\", como diz o texto.",
-        "Layers and parameters as in the course text, corrected by the published model cards: Llama 3.1 8B has 32 "
-        "layers, 70B has 80 and 405B has 126. FLOPs per generated token ≈ 2 × the parameters that work on that "
+        "Camadas e parâmetros como no texto do curso, corrigidos pelas fichas publicadas: o Llama 3.1 tem "
+        "{llama} camadas (um número por tamanho, não uma faixa), e o GPT-2 tem {gpt2} parâmetros, as contagens que "
+        "a OpenAI corrigiu (o texto diz {gpt2_seed}). FLOPs por token gerado ≈ 2 × os parâmetros que trabalham "
+        "nesse token. O GPT-4 não foi publicado: os números são estimativas, e, segundo relatos não oficiais, ele "
+        "é uma mistura de especialistas (MoE), em que cada token passa só por uma parte dos parâmetros. Por isso "
+        "não são 2 × {gpt4} = {gpt4_flops} por token, e sim \"dezenas ou centenas de bilhões de FLOPs\", como "
+        "diz o texto.",
+        "Layers and parameters as in the course text, corrected by the published model cards: Llama 3.1 has "
+        "{llama} layers (one number per size, not a range), and GPT-2 has {gpt2} parameters, the counts OpenAI "
+        "corrected (the text says {gpt2_seed}). FLOPs per generated token ≈ 2 × the parameters that work on that "
         "token. GPT-4 was not published: its numbers are estimates, and it is reportedly a mixture of experts "
-        "(MoE), where each token goes through only part of the parameters. So it is not 2 × 1.7 T = 3.4 TFLOPs "
-        "per token but \"tens or hundreds of billions of FLOPs\", as the text says.",
+        "(MoE), where each token goes through only part of the parameters. So it is not 2 × {gpt4} = "
+        "{gpt4_flops} per token but \"tens or hundreds of billions of FLOPs\", as the text says.",
     ),
 }

@@ -13,18 +13,21 @@ STRINGS = {
         "seeds. {n} tokens each.",
     ),
     "presets.run": ("Gerar os dois", "Generate both"),
-    "presets.hint": ("O botão roda o modelo quatro vezes; cada resultado fica guardado.",
-                     "The button runs the model four times; each result is kept."),
+    "presets.hint": ("O botão roda o modelo {n} vezes; cada resultado fica guardado.",
+                     "The button runs the model {n} times; each result is kept."),
     "presets.running": ("Gerando…", "Generating…"),
+    "presets.verdict.differ": ("a mesma pergunta, respostas diferentes.", "the same question, different answers."),
+    "presets.verdict.same": ("desta vez os sorteios coincidiram (o modelo estava concentrado nestes tokens).",
+                             "this time the draws agreed (the model was concentrated on these tokens)."),
     "presets.factual": ("factual (T = 0)", "factual (T = 0)"),
-    "presets.creative": ("criativo (T = 0,8, top-p 0,9)", "creative (T = 0.8, top-p 0.9)"),
+    "presets.creative": ("criativo (T = {t}, top-p {p})", "creative (T = {t}, top-p {p})"),
     "presets.col.preset": ("ajuste", "setting"),
     "presets.col.seed": ("semente", "seed"),
     "presets.col.text": ("texto gerado", "generated text"),
     "presets.caption": (
-        "O factual dá sempre o mesmo texto (não há sorteio). O criativo deu {distinct} texto(s) diferente(s) em "
-        "{seeds} sorteios: a mesma pergunta, respostas diferentes. Mexa em um botão de cada vez.",
-        "Factual always gives the same text (nothing is drawn). Creative gave {distinct} different text(s) in "
-        "{seeds} draws: the same question, different answers. Turn one knob at a time.",
+        "O factual não sorteia: rodado de novo, dá o mesmo texto. O criativo deu {distinct} texto(s) "
+        "diferente(s) em {seeds} sorteios: {verdict}",
+        "Factual draws nothing: run again, it gives the same text. Creative gave {distinct} different text(s) "
+        "in {seeds} draws: {verdict}",
     ),
 }

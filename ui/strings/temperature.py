@@ -6,13 +6,13 @@ STRINGS = {
         "Na mesma máquina, com o mesmo lote e a mesma precisão, a mesma entrada dá os mesmos logits. A variação "
         "que você controla entra **na hora de escolher** o token (a página Não-determinismo mostra a outra: a "
         "ordem das contas). Primeiro o exemplo do texto, com três tokens; depois a distribuição "
-        "de verdade do Gemma 3 270M, passando pela cadeia que o `generate()` da biblioteca transformers usa: "
+        "de verdade do {model}, passando pela cadeia que o `generate()` da biblioteca transformers usa: "
         "penalidade de repetição → temperatura → top-k → top-p. Mexa nos controles: o modelo **não roda de "
         "novo**, só a matemática da amostragem.",
         "On the same machine, with the same batch and the same precision, the same input gives the same logits. "
         "The variety you control comes in **when a token is chosen** (the Nondeterminism page shows the other "
         "kind: the order of the arithmetic). First the text's example with three tokens; then the real "
-        "distribution of Gemma 3 270M, through the chain that the transformers library's `generate()` uses: "
+        "distribution of {model}, through the chain that the transformers library's `generate()` uses: "
         "repetition penalty → temperature → top-k → top-p. Move the controls: the model **does not run "
         "again**, only the sampling math does.",
     ),
@@ -39,10 +39,11 @@ STRINGS = {
     "temperature.seed.match": ("sim, ao ponto percentual", "yes, to the percent"),
     "temperature.seed.diff": ("{name}: exato {exact}, o texto diz {seed}%", "{name}: exact {exact}, the text says {seed}%"),
     "temperature.seed.caption_seed": (
-        "Tudo confere ao ponto percentual, exceto: {diffs} (o texto arredondou para a linha somar "
-        "100). Os valores exatos são calculados aqui, não copiados.",
-        "Everything matches to the percent except: {diffs} (the text rounded so that the row adds "
-        "up to 100). The exact values are computed here, not copied.",
+        "Tudo confere ao ponto percentual, exceto: {diffs}. O texto não diz como obteve os seus números "
+        "(talvez tenha arredondado para a linha somar 100). Os valores exatos são calculados aqui, não "
+        "copiados.",
+        "Everything matches to the percent except: {diffs}. The text does not say how it got its numbers (it "
+        "may have rounded so that the row adds up to 100). The exact values are computed here, not copied.",
     ),
     "temperature.seed.caption_diff": ("o token {name} em T = {t} dá {exact}, e o texto imprime {seed}%",
                                       "token {name} at T = {t} is {exact}, and the text prints {seed}%"),
@@ -54,15 +55,18 @@ STRINGS = {
     "temperature.curve.seed": ("pontos do texto", "the text's points"),
     "temperature.curve.kind": ("série", "series"),
     "temperature.curve.caption_seed": (
-        "Linha: a probabilidade do token mais provável para cada T, calculada. Quadrados: os pontos que o texto "
-        "desenhou. Os pontos do texto são aproximados à mão, e {n} deles não conferem ao ponto percentual: "
-        "{diffs}. A forma é a mesma: cai de quase 100% em direção a {floor} (um terço) conforme T cresce.",
-        "Line: the probability of the most likely token at each T, computed. Squares: the points the text drew. "
-        "The text's points are hand-rounded, and {n} of them do not match to the percent: {diffs}. The shape is "
-        "the same: it falls from almost 100% towards {floor} (one third) as T grows.",
+        "Linha: a probabilidade do token mais provável para cada T, calculada. Quadrados: os pontos que o "
+        "texto desenhou. {n} deles não conferem com a conta ao ponto percentual: {diffs}; o texto não diz "
+        "como os obteve. A forma é a mesma: cai de quase 100% em direção a {floor} (um terço) conforme T "
+        "cresce.",
+        "Line: the probability of the most likely token at each T, computed. Squares: the points the text "
+        "drew. {n} of them do not match the computation to the percent: {diffs}; the text does not say how it "
+        "got them. The shape is the same: it falls from almost 100% towards {floor} (one third) as T grows.",
     ),
-    "temperature.curve.diff": ("em T = {t} o exato é {exact} (o texto diz {seed})",
-                               "at T = {t} the exact value is {exact} (the text says {seed})"),
+    "temperature.curve.diff": (
+        "em T = {t} o exato é {exact} (o texto diz {seed}%)",
+        "at T = {t} the exact value is {exact} (the text says {seed}%)",
+    ),
     "temperature.curve.caption_own": (
         "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
         "{floor} (todos iguais); com T perto de 0, a 100% (guloso).",
@@ -100,7 +104,8 @@ STRINGS = {
     "temperature.ctl.p.help": (
         "Mantém o menor conjunto de tokens cuja probabilidade somada chega a p (o núcleo): é a amostragem por "
         "núcleo.",
-        "Keeps the smallest set of tokens whose probabilities add up to at least p (the nucleus).",
+        "Keeps the smallest set of tokens whose probabilities add up to at least p (the nucleus): this is nucleus "
+        "sampling.",
     ),
     "temperature.ctl.r": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
     "temperature.ctl.r.help": (
@@ -182,12 +187,14 @@ STRINGS = {
     "temperature.draw.seen": ("frequência observada", "observed frequency"),
     "temperature.draw.other": ("(outros tokens)", "(other tokens)"),
     "temperature.draw.caption": (
-        "{n} sorteios da distribuição final com `torch.multinomial` e um `torch.Generator` com semente {seed}, "
-        "como o `generate()` sorteia um token. Tokens diferentes que saíram: {distinct}. A mesma semente dá sempre os "
-        "mesmos sorteios; com mais sorteios, as barras laranja se aproximam das azuis.",
-        "{n} draws from the final distribution with `torch.multinomial` and a `torch.Generator` seeded with "
-        "{seed}, the way `generate()` draws one token. Different tokens that came out: {distinct}. The same seed always "
-        "gives the same draws; with more draws, the orange bars get closer to the blue ones.",
+        "{n} sorteios da distribuição final com `torch.multinomial` (a função com que o `generate()` sorteia "
+        "cada token), aqui com um `torch.Generator` próprio de semente {seed} e {n} sorteios com reposição. "
+        "Tokens diferentes que saíram: {distinct}. A mesma semente dá sempre os mesmos sorteios; com mais "
+        "sorteios, as barras laranja se aproximam das azuis.",
+        "{n} draws from the final distribution with `torch.multinomial` (the function `generate()` draws each "
+        "token with), here with a `torch.Generator` of its own seeded with {seed} and {n} draws with "
+        "replacement. Different tokens that came out: {distinct}. The same seed always gives the same draws; "
+        "with more draws, the orange bars get closer to the blue ones.",
     ),
     # confident vs uncertain
     "temperature.pair.header": ("O top-p se adapta: confiante × incerto", "Top-p adapts: confident vs uncertain"),

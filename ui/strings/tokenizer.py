@@ -27,8 +27,10 @@ STRINGS = {
     "tokenizer.m.chars": ("Caracteres", "Characters"),
     "tokenizer.m.tokens": ("Tokens", "Tokens"),
     "tokenizer.m.tokens.help": (
-        "Tokens do próprio texto. Tokens especiais, como o <bos> que o modelo põe no início, não entram na conta.",
-        "Tokens of the text itself. Special tokens, such as the <bos> the model puts at the start, are not counted.",
+        "Tokens do próprio texto. Tokens especiais, como o <bos> que o tokenizador põe no início, não entram "
+        "na conta.",
+        "Tokens of the text itself. Special tokens, such as the <bos> the tokenizer puts at the start, are "
+        "not counted.",
     ),
     "tokenizer.m.ratio": ("Caracteres por token", "Characters per token"),
     # chips
@@ -87,14 +89,19 @@ STRINGS = {
     "tokenizer.cost.lang": ("idioma", "language"),
     "tokenizer.cost.pt": ("Português", "Portuguese"),
     "tokenizer.cost.en": ("Inglês", "English"),
-    "tokenizer.cost.each": ("{pct} a mais em {name}", "{pct} more in {name}"),
+    "tokenizer.cost.more": ("a mais", "more"),
+    "tokenizer.cost.fewer": ("a menos", "fewer"),
+    "tokenizer.cost.each": (
+        "{pct} {more} em {name}",
+        "{pct} {more} in {name}",
+    ),
     "tokenizer.cost.caption": (
-        "As mesmas {n} frases em português e em inglês. Português custa {each}. Mais tokens significam mais "
-        "dinheiro por chamada, mais espera por resposta e menos texto cabendo no contexto: é o que quem usa estes "
-        "modelos em português paga.",
-        "The same {n} sentences in Portuguese and in English. Portuguese costs {each}. More tokens mean more money "
-        "per call, more waiting for an answer and less text fitting in the context: that is what people using "
-        "these models in Portuguese pay.",
+        "As mesmas {n} frases em português e em inglês. Nestas frases, o português usa {each}. Numa API paga "
+        "por token, mais tokens significam mais custo por chamada; em qualquer modelo, mais espera por "
+        "resposta e menos texto cabendo no contexto.",
+        "The same {n} sentences in Portuguese and in English. In these sentences, Portuguese uses {each}. On "
+        "an API paid per token, more tokens mean more cost per call; on any model, more waiting for an answer "
+        "and less text fitting in the context.",
     ),
     "tokenizer.cost.sentences": ("Ver as frases comparadas", "See the sentences compared"),
     # table
@@ -129,11 +136,16 @@ STRINGS = {
                              "Embedding: the one-hot vector selects a row of the matrix"),
     "tokenizer.embed.text": (
         "A matriz de embeddings **E** tem {v} linhas (uma por token) e {d} colunas: {n} números aprendidos no "
-        "treino. Multiplicar o vetor one-hot por **E** soma as linhas de E pesadas pelo vetor: como só uma posição "
-        "vale 1, sobra exatamente a linha do token. Por isso, na prática, o modelo só consulta a linha.",
-        "The embedding matrix **E** has {v} rows (one per token) and {d} columns: {n} numbers learned in training. "
+        "treino{stored}. Multiplicar o vetor one-hot por **E** soma as linhas de E pesadas pelo vetor: como só uma posição "
+        "vale 1, sobra exatamente a linha do token. Por isso, na prática, o modelo só lê a linha.",
+        "The embedding matrix **E** has {v} rows (one per token) and {d} columns: {n} numbers learned in training{stored}. "
         "Multiplying the one-hot vector by **E** adds up E's rows weighted by the vector: since only one position "
         "is 1, exactly the token's row is left. That is why, in practice, the model just looks the row up.",
+    ),
+    "tokenizer.embed.stored": (
+        " e depois quantizados (o arquivo que vem com a instalação os guarda em {bits}; o app os desquantiza)",
+        " and then quantized (the file that ships with the install stores them as {bits}; the app de-quantizes "
+        "them)",
     ),
     "tokenizer.embed.exact": (
         "Calculado agora com o modelo: one-hot × E é **exatamente igual** à linha {id} de E (diferença máxima: 0).",
@@ -146,18 +158,19 @@ STRINGS = {
     "tokenizer.embed.caption": (
         "Os {d} números da linha {id}, um por célula: azul negativo, laranja positivo. Nenhuma dimensão sozinha "
         "quer dizer \"gato\" ou \"Paris\"; o significado está espalhado por todas. O Gemma multiplica a linha por "
-        "{scale} (a raiz quadrada de d_model) antes da primeira camada. Abaixo, os 8 primeiros valores.",
+        "{scale} (a raiz quadrada de d_model) antes da primeira camada. Abaixo, os {k} primeiros valores.",
         "The {d} numbers of row {id}, one per cell: blue negative, orange positive. No single dimension means "
         "\"cat\" or \"Paris\"; the meaning is spread over all of them. Gemma multiplies the row by {scale} (the "
-        "square root of d_model) before the first layer. Below, the first 8 values.",
+        "square root of d_model) before the first layer. Below, the first {k} values.",
     ),
     # neighbours
     "tokenizer.nb.head": ("Significado em vetores: os vizinhos mais próximos", "Meaning in vectors: nearest neighbours"),
     "tokenizer.nb.text": (
-        "Tokens usados em contextos parecidos terminam com linhas parecidas. Escolha uma palavra: o modelo compara "
-        "a linha dela com **todas** as linhas da matriz pela similaridade do cosseno (1 = mesma direção).",
-        "Tokens used in similar contexts end up with similar rows. Pick a word: its row is compared with **every** "
-        "row of the matrix by cosine similarity (1 = same direction).",
+        "Tokens usados em contextos parecidos terminam com linhas parecidas. Escolha uma palavra: a página "
+        "compara a linha dela com **todas** as linhas da matriz pela similaridade do cosseno (1 = mesma "
+        "direção).",
+        "Tokens used in similar contexts end up with similar rows. Pick a word: the page compares its row "
+        "with **every** row of the matrix by cosine similarity (1 = same direction).",
     ),
     "tokenizer.nb.word": ("Palavra", "Word"),
     "tokenizer.nb.space": ("Com espaço antes, como no meio de uma frase", "With a space before it, as in the middle of a sentence"),

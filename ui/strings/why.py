@@ -19,10 +19,10 @@ STRINGS = {
         "copies from the context.",
     ),
     "why.prompt.cap": (
-        "Nesta página o prompt é cortado em {n} tokens e a completação tem {m}: cada atribuição roda o modelo "
-        "várias vezes, com gradientes.",
-        "On this page the prompt is cut to {n} tokens and the completion has {m}: each attribution runs the model "
-        "several times, with gradients.",
+        "Nesta página o prompt é cortado em {n} tokens e a completação tem {m}: a atribuição da entrada roda "
+        "o modelo várias vezes, com gradientes.",
+        "On this page the prompt is cut to {n} tokens and the completion has {m}: the input attribution runs "
+        "the model several times, with gradients.",
     ),
     "why.running": ("O modelo está escrevendo a completação (float32)…", "The model is writing the completion (float32)…"),
     "why.gen.title": ("A completação do modelo", "The model's completion"),
@@ -135,10 +135,10 @@ STRINGS = {
         'Integrated gradients add up exactly to F(input) − F(baseline) when the integral is exact; here it is approximated by points on the path. Rounds: {tried} points. With {n} points a residual of {pct} of the difference is left (accepted: {bound} of the difference, or {floor} logit).',
     ),
     "why.check.gxi": (
-        "O gradiente é medido só no ponto da entrada: como o modelo não é linear, a soma passa longe da "
-        "diferença (resíduo de {pct}). É isso que “gradientes são locais” quer dizer.",
-        "The gradient is measured only at the input: since the model is not linear, the sum misses the difference "
-        "(a residual of {pct}). That is what “gradients are local” means.",
+        "O gradiente é medido só no ponto da entrada: como o modelo não é linear, a soma não precisa dar a "
+        "diferença; aqui o resíduo é de {pct}. É isso que “gradientes são locais” quer dizer.",
+        "The gradient is measured only at the input: since the model is not linear, the sum need not give the "
+        "difference; here the residual is {pct}. That is what “gradients are local” means.",
     ),
     "why.check.poor": (
         'Mesmo com {n} pontos (o limite desta página) o resíduo passa da margem: o número explicado varia muito entre a referência e a entrada, e estas barras não somam a diferença. Trate-as como um esboço; a atribuição direta ao logit acima não depende de pontos.',
@@ -174,11 +174,12 @@ STRINGS = {
     # attention beside attribution
     "why.vs.title": ("Atenção não é atribuição", "Attention is not attribution"),
     "why.vs.text": (
-        "Para o mesmo token: à esquerda de cada par, a fração da atenção que a última posição deu a cada token; à "
-        "direita, a fração da atribuição (em valor absoluto). Se atenção fosse explicação, as duas seriam iguais.",
-        "For the same token: on the left of each pair, the share of attention the last position gave each token; "
-        "on the right, the share of the attribution (in absolute value). If attention were explanation, the two "
-        "would match.",
+        "Para o mesmo token: à esquerda de cada par, a fração da atenção que a última posição deu a cada "
+        "token; à direita, a fração da atribuição (em valor absoluto). Se a atenção bastasse como explicação, "
+        "as duas deveriam ao menos apontar os mesmos tokens.",
+        "For the same token: on the left of each pair, the share of attention the last position gave each "
+        "token; on the right, the share of the attribution (in absolute value). If attention were enough as "
+        "an explanation, the two should at least point at the same tokens.",
     ),
     "why.vs.need": ("Calcule a atribuição acima para comparar.", "Compute the attribution above to compare."),
     "why.vs.layer": ("Camada da atenção", "Attention layer"),
@@ -218,18 +219,24 @@ STRINGS = {
         "seen happening.",
     ),
     "why.ind.run": ("Rodar a sequência repetida", "Run the repeated sequence"),
-    "why.ind.seed": ("Sorteio nº", "Draw no."),
+    "why.ind.seed": (
+        "Semente da sequência",
+        "Seed of the sequence",
+    ),
     "why.ind.sequence": ("A sequência sorteada (aparece duas vezes):", "The drawn sequence (it appears twice):"),
     "why.ind.axis.position": ("Posição na entrada", "Position in the input"),
     "why.ind.axis.loss": ("Perda (nats) ao prever o próximo token", "Loss (nats) predicting the next token"),
     "why.ind.copy": ("Cópia", "Copy"),
     "why.ind.copy.1": ("1ª vez", "1st time"),
     "why.ind.copy.2": ("2ª vez", "2nd time"),
+    "why.ind.drop": ("A queda é o modelo copiando do próprio contexto.", "The drop is the model copying from its own context."),
+    "why.ind.nodrop": ("Aqui a perda não caiu na segunda vez: com esta semente não se vê a cópia.",
+                       "Here the loss did not drop the second time: with this seed the copying does not show."),
     "why.ind.loss.caption": (
         "Perda por posição (entropia cruzada do token seguinte; menor = previu melhor). Média na 1ª vez: {a}; "
-        "na 2ª vez: {b}. A queda é o modelo copiando do próprio contexto.",
+        "na 2ª vez: {b}. {verdict}",
         "Loss per position (cross-entropy of the next token; lower = predicted better). Mean on the 1st time: "
-        "{a}; on the 2nd time: {b}. The drop is the model copying from its own context.",
+        "{a}; on the 2nd time: {b}. {verdict}",
     ),
     "why.ind.axis.score": ("Pontuação de indução", "Induction score"),
     "why.ind.grid.caption": (
