@@ -89,7 +89,7 @@ def test_the_live_recompute_says_what_it_runs():
     at = run_page("decoding", lang="en")
     hint = next(c.value for c in at.caption if "table's settings, seed and precision" in c.value)
     s = shipped["settings"]
-    assert f"({shipped['dtype']})" in hint and f"{2 + 3 * s['samples']} continuations of {s['tokens']} tokens" in hint
+    assert f"({shipped['dtype']})" in hint and f"{2 + 3 * s['samples']} completions of {s['tokens']} tokens" in hint
 
 
 def test_recompute_one_prompt_puts_this_machine_s_run_beside_the_stored_one(monkeypatch):
