@@ -7,8 +7,8 @@ from tests.app.helpers import run_page, texts
 
 
 @pytest.mark.parametrize("lang, title, identity", [
-    ("pt-BR", "Grokking: da memorização à generalização", "cos(a+b) = cos a·cos b − sen a·sen b"),
-    ("en", "Grokking: from memorisation to generalisation", "cos(a+b) = cos a·cos b − sin a·sin b"),
+    ("pt-BR", "Grokking: da memorização à generalização", "cos(θ_a+θ_b) = cos θ_a·cos θ_b − sen θ_a·sen θ_b"),
+    ("en", "Grokking: from memorisation to generalisation", "cos(θ_a+θ_b) = cos θ_a·cos θ_b − sin θ_a·sin θ_b"),
 ])
 def test_page_in_both_languages(lang, title, identity):
     at = run_page("grokking", lang=lang)
