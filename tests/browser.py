@@ -5,6 +5,15 @@ import time
 from tests.conftest import ARTIFACTS
 
 
+# Streamlit marks a script run two ways: its status widget ("Running...") is in the page, and its root element says
+# data-test-script-state="running" (or a rerun or stop requested). Either one means the page is not done.
+_BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]') || ['running', 'rerunRequested',
+  'stopRequested'].includes(document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'))"""
+
+# The first run of a page has drawn something: any element in the main area (every page writes its title first).
+_DRAWN = """() => !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')"""
+
+
 def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait: float = 180,
               dialogs: list | None = None):
     """Open a page, wait until Streamlit finished running it, return the Playwright page.
@@ -14,17 +23,30 @@ def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait:
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(url)
     page.wait_for_selector('[data-testid="stApp"]', timeout=wait * 1000)
+    # On a loaded machine the first run can start seconds after the app's shell is there: wait for its first element
+    # before looking for the end of the run, so that a run which has not begun yet is not taken for one that ended.
+    page.wait_for_function(_DRAWN, timeout=wait * 1000)
     settle(page, wait, start=1.5)
     return page
 
 
-def settle(page, wait: float = 120, start: float = 1.0) -> None:
-    """Wait until Streamlit has finished running the page (its "running" indicator is gone), then let
-    Vega draw. `start`: seconds for a run that a click or a key started to show its indicator."""
+def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> None:
+    """Wait until Streamlit has finished running the page, then let Vega draw.
+
+    `start`: seconds for a run that a click or a key started to show its indicator. The page counts as finished
+    once neither sign of a run (see _BUSY) has been seen for `idle` seconds in a row, so a gap between a run
+    and the rerun it asks for does not end the wait."""
     time.sleep(start)
     end = time.time() + wait
-    while time.time() < end and page.locator('[data-testid="stStatusWidget"]').count():
-        time.sleep(0.3)
+    idle_since = None
+    while time.time() < end:
+        if page.evaluate(_BUSY):
+            idle_since = None
+        else:
+            idle_since = idle_since or time.time()
+            if time.time() - idle_since >= idle:
+                break
+        time.sleep(0.2)
     time.sleep(1.5)
 
 
