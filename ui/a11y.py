@@ -68,12 +68,11 @@ _SCRIPT = """
         }
       }
     };
-    let pending = 0;
-    window.__tbtScrollWatch = new MutationObserver(() => {
-      clearTimeout(pending); pending = setTimeout(reach, 200);
-    });
+    let pending = 0;  // at most one look per 200 ms, however often the page changes (a debounce would starve)
+    const soon = () => { if (!pending) pending = setTimeout(() => { pending = 0; reach(); }, 200); };
+    window.__tbtScrollWatch = new MutationObserver(soon);
     window.__tbtScrollWatch.observe(document.body, {childList: true, subtree: true});
-    window.addEventListener("resize", () => { clearTimeout(pending); pending = setTimeout(reach, 200); });
+    window.addEventListener("resize", soon);
     reach();
   }
   if (!document.getElementById(%(live)s)) {  // a polite live region outside React's tree: it outlives reruns
