@@ -6,7 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from model_backend import model_catalog
-from ui import backend, charts
+from ui import a11y, backend, charts
 from ui.i18n import LANG_NAMES, LANGS, lang, t
 from ui.nav import available
 from ui.widgets import reset_prompt_widgets
@@ -74,6 +74,7 @@ def sidebar() -> None:
                      for d in ("auto", "float32", "bfloat16")}
             _bound(st.radio, t("side.dtype"), list(names), "dtype", backend.settings().dtype,  # tests format later
                    format_func=names.get)
+        a11y.page_setup()  # <html lang>, focus and motion styles, the live region (takes no room)
 
 
 pages = [st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name,

@@ -3,7 +3,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import model_backend as mb
-from ui import backend, completion_view, compute_view
+from ui import a11y, backend, completion_view, compute_view
 from ui import loop_view as view
 from ui.charts import projection_on
 from ui.i18n import t
@@ -103,6 +103,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
             st.rerun()
     view.live(run, text_slot, tokens_slot, chart_slot)
     if run.done:
+        a11y.announce_once(("loop", run.prompt, len(run.steps)), t("a11y.live.generated", n=len(run.steps)))
         view.finish_box(run.result)
         view.greedy_loop_panel(prompt, run.result)
     st.graphviz_chart(view.flowchart(run, tr.info.vocab_size), width="stretch")

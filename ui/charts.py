@@ -250,15 +250,28 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def show(chart: alt.TopLevelMixin, *, save: bool = True, **kwargs):
+def describe(spec: dict, frames: list[pd.DataFrame], summary: str | None, picks: bool) -> None:
+    """The chart's text alternative, just before it: `summary` if given, else one read from its data and
+    encodings (ui.a11y.summarise). A chart that can be clicked says where the same choice is made by keyboard."""
+    from ui import a11y
+    from ui.i18n import t
+
+    text = summary if summary is not None else a11y.summarise(spec, frames)
+    a11y.sr_only(text + (" " + t("a11y.chart.keyboard") if picks else ""))
+
+
+def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = None, **kwargs):
     """Draw an Altair chart with the visitor's settings, then PNG/SVG buttons (unless save=False); kwargs go to Streamlit's
     chart call (width, height, key, on_select, selection_mode). Drawn as st.vega_lite_chart of `vega_spec`:
-    what st.altair_chart sends, with stable dataset names, so a redraw with new data updates the view."""
+    what st.altair_chart sends, with stable dataset names, so a redraw with new data updates the view.
+    Before it, a visually hidden text alternative (`summary`, or one read from the chart's data)."""
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
     chart = _unchecked(finish(chart))  # the conversion calls chart.to_dict()
-    shown = st.vega_lite_chart(spec=vega_spec(chart), **kwargs)
+    spec = vega_spec(chart)
+    describe(spec, _frames(chart), summary, picks=kwargs.get("on_select") not in (None, "ignore"))
+    shown = st.vega_lite_chart(spec=spec, **kwargs)
     if save:  # save=False: the caller draws them with save_buttons (a chart whose image differs from its view)
         _save_buttons(chart)
     return shown
@@ -267,7 +280,7 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, **kwargs):
 _TEMPLATES = SharedMemo(128)  # show_frame's charts without rows, per builder, columns, language and projection mode
 
 
-def show_frame(builder, df: pd.DataFrame, *, save: bool = True, **kwargs):
+def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | None = None, **kwargs):
     """Draw `builder(df)` without building it: the chart is built once from `df`'s columns with no rows (per
     language and projection mode) and converted once; each call only puts `df`'s rows into its one dataset.
 
@@ -288,12 +301,23 @@ def show_frame(builder, df: pd.DataFrame, *, save: bool = True, **kwargs):
     names = list(spec.get("datasets") or {})
     if len(names) != 1:
         raise ValueError(f"show_frame needs a chart with one table; {builder.__qualname__} has {len(names)}")
+    describe(spec, [df], summary, picks=kwargs.get("on_select") not in (None, "ignore"))
     spec["datasets"][names[0]] = dataframe_util.convert_anything_to_arrow_bytes(df)
     kwargs.setdefault("width", "stretch")
     shown = st.vega_lite_chart(spec=spec, **kwargs)
     if save:
         _save_buttons(chart, data=df)
     return shown
+
+
+def _frames(chart) -> list[pd.DataFrame]:
+    """The DataFrames an Altair chart carries: its own and its sub-charts' (layers, concatenations)."""
+    found = [chart.data] if isinstance(getattr(chart, "data", None), pd.DataFrame) else []
+    for key in ("layer", "hconcat", "vconcat", "concat"):
+        for sub in getattr(chart, key, None) or []:
+            if isinstance(sub, alt.TopLevelMixin) or hasattr(sub, "data"):
+                found.extend(_frames(sub))
+    return found
 
 
 def _unchecked(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:

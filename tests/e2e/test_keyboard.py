@@ -44,3 +44,79 @@ def test_tab_reaches_the_prompt_the_sliders_and_the_buttons(browser, server_url)
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:
         page.close()
+
+
+FOCUSED = """() => { const el = document.activeElement;
+  return el ? {tag: el.tagName, text: (el.innerText || el.getAttribute('aria-label') || '').trim(),
+               role: el.getAttribute('role'), outline: getComputedStyle(el).outlineStyle,
+               shadow: getComputedStyle(el).boxShadow} : null; }"""
+
+
+def _tab_to(page, wanted, limit: int = 150) -> dict:
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        info = page.evaluate(FOCUSED)
+        seen.append(info and (info["tag"], info["text"][:30]))
+        if info and wanted(info):
+            return info
+    raise AssertionError(f"Tab never reached the control; focus went through {seen}")
+
+
+def _visible_focus(info: dict) -> bool:
+    return info["outline"] not in ("none", "") or info["shadow"] not in ("none", "")
+
+
+def test_keyboard_only_next_token_and_the_end_is_announced(browser, server_url):
+    """Loop page: Tab to "Next token", Enter takes one step (the focus stays on the button, visibly); "Generate
+    to the end" by keyboard ends with the live region saying so."""
+    page = open_page(browser, f"{server_url}/loop?lang=en", width=1280, locale="en-US", wait=300)
+    try:
+        info = _tab_to(page, lambda i: i["tag"] == "BUTTON" and "Next token" in i["text"])
+        assert _visible_focus(info), info
+        page.keyboard.press("Enter")
+        settle(page, 120)
+        page.get_by_text("new tokens: 1", exact=False).first.wait_for(timeout=120_000)
+        assert "Next token" in page.evaluate(FOCUSED)["text"]  # the rerun did not move the focus away
+        _tab_to(page, lambda i: i["tag"] == "BUTTON" and "Generate to the end" in i["text"])
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => (document.getElementById('tbt-live') || {}).textContent"
+                               "?.startsWith('Generation finished')", timeout=300_000)
+        live = page.locator("#tbt-live")
+        assert live.get_attribute("aria-live") == "polite" and live.get_attribute("role") == "status"
+        assert page.locator('[data-testid="stException"]').count() == 0
+    finally:
+        page.close()
+
+
+def test_keyboard_picks_a_query_token_as_the_heatmap_click_does(browser, server_url):
+    """Attention page: the heatmap's row click has a keyboard twin, the "Token (query)" box; picking another token
+    by keyboard changes what the bars chart's text alternative reads."""
+    page = open_page(browser, f"{server_url}/attention?lang=en", width=1280, locale="en-US", wait=300)
+    try:
+        box = page.get_by_role("combobox", name="Token (query)")
+        box.wait_for(timeout=120_000)
+        before = page.locator(".tbt-sr-only").all_inner_texts()
+        _tab_to(page, lambda i: i["tag"] == "INPUT" and page.evaluate(
+            "(document.activeElement.closest('[data-testid=stSelectbox]') || {}).innerText?.includes('Token (query)')"))
+        page.keyboard.press("ArrowDown")  # opens the list
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("Enter")
+        settle(page, 120)
+        after = page.locator(".tbt-sr-only").all_inner_texts()
+        assert before and after and before != after, (before, after)
+    finally:
+        page.close()
+
+
+def test_typing_keeps_every_key(browser, server_url):
+    """Streamlit's page-wide 'r' (rerun) and 'c' keys never take a key typed in the prompt."""
+    page = open_page(browser, f"{server_url}/?lang=en", width=1280, locale="en-US", wait=300)
+    try:
+        area = page.get_by_role("textbox").first
+        area.focus()
+        page.keyboard.press("End")
+        page.keyboard.type(" rc RC")
+        assert area.input_value().endswith(" rc RC")
+    finally:
+        page.close()

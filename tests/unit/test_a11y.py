@@ -1,0 +1,57 @@
+"""Chart text alternatives read the numbers that matter from a chart's data; the setup script's values are escaped."""
+import altair as alt
+import pandas as pd
+import pytest
+import streamlit as st
+
+from ui import a11y, charts
+from ui.loop_view import candidates_chart
+
+
+@pytest.fixture(params=["pt-BR", "en"])
+def language(request):
+    st.session_state["lang"] = request.param
+    yield request.param
+    st.session_state.pop("lang", None)
+
+
+def _summary(chart) -> str:
+    chart = charts._unchecked(charts.finish(chart))
+    return a11y.summarise(charts.vega_spec(chart), charts._frames(chart))
+
+
+def test_bars_name_the_top_token_and_its_probability(language):
+    df = pd.DataFrame({"token": [" Paris", " a", " the"], "prob": [0.432, 0.101, 0.2], "order": [0, 1, 2],
+                       "shown": ["43%", "10%", "20%"], "chosen": ["x", "y", "y"]})
+    text = _summary(candidates_chart(df))
+    top = "43,2%" if language == "pt-BR" else "43.2%"
+    assert f"“ Paris” {top}" in text, text
+    assert text.index("Paris") < text.index("the") < text.index(" a”"), text  # highest first
+    assert text.startswith("Gráfico" if language == "pt-BR" else "Chart"), text
+
+
+def test_a_curve_gives_its_peak_and_last_value(language):
+    df = pd.DataFrame({"step": [10, 20, 30, 40], "acc": [0.1, 0.9, 0.5, 0.7]})
+    chart = alt.Chart(df).mark_line().encode(x=alt.X("step:Q", title="step"),
+                                             y=alt.Y("acc:Q", title="accuracy", axis=alt.Axis(format="%")))
+    text = _summary(chart)
+    peak = "90,0%" if language == "pt-BR" else "90.0%"
+    assert peak in text and "step = 20" in text and ("70,0%" if language == "pt-BR" else "70.0%") in text, text
+    assert "4" in text and "10" in text and "40" in text, text
+
+
+def test_a_grid_gives_its_highest_cell(language):
+    df = pd.DataFrame({"q": ["a", "a", "b", "b"], "k": ["a", "b", "a", "b"], "w": [0.1, 0.2, 0.3, 0.95]})
+    text = _summary(alt.Chart(df).mark_rect().encode(x=alt.X("k:N", title="key"), y=alt.Y("q:N", title="query"),
+                                                     color=alt.Color("w:Q", title="weight")))
+    assert "2 × 2" in text and "weight" in text and "query = “b”" in text and "key = “b”" in text, text
+
+
+def test_no_rows_says_so(language):
+    text = _summary(candidates_chart(pd.DataFrame({"token": [], "prob": [], "order": [], "shown": [], "chosen": []})))
+    assert ("sem dados" if language == "pt-BR" else "no data") in text, text
+
+
+def test_values_for_the_script_cannot_close_it():
+    assert "</" not in a11y._js("</script><b>")
+    assert a11y._js('a"b') == '"a\\"b"'
