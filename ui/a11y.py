@@ -216,12 +216,18 @@ def summarise(chart_spec: dict, frames: list[pd.DataFrame]) -> str:
     return f"{head}. {t('a11y.chart.rows', n=fmt_int(len(frames[0])))}."
 
 
+def _columns(df: pd.DataFrame, *fields: str) -> pd.DataFrame:
+    """The rows of `fields` with a value in each, numbered 0..n-1 (a chart's frame may repeat index labels, and
+    two channels may read the same field)."""
+    return df[list(dict.fromkeys(fields))].dropna().reset_index(drop=True)
+
+
 def _describe(enc: dict[str, dict], df: pd.DataFrame, name) -> str | None:
     x, y = enc.get("x"), enc.get("y")
     measures = [e for ch, e in enc.items() if _is_measure(e)]
     if x and y and _is_measure(x) != _is_measure(y):  # bars: one axis counts, the other names
         value, label = (x, y) if _is_measure(x) else (y, x)
-        rows = df[[value["field"], label["field"]]].dropna().sort_values(value["field"], ascending=False)
+        rows = _columns(df, value["field"], label["field"]).sort_values(value["field"], ascending=False, kind="stable")
         rows = rows.drop_duplicates(label["field"])
         if rows.empty:
             return None
@@ -229,19 +235,19 @@ def _describe(enc: dict[str, dict], df: pd.DataFrame, name) -> str | None:
         text = t("a11y.chart.bars", n=fmt_int(len(rows)), value=name(value["field"]), top=items[0])
         return text + ("; " + t("a11y.chart.then", rest=", ".join(items[1:])) if len(items) > 1 else "")
     if x and y and _is_measure(y) and x.get("type") in ("quantitative", "temporal", "ordinal"):  # a curve
-        rows = df[[x["field"], y["field"]]].dropna().sort_values(x["field"])
+        rows = _columns(df, x["field"], y["field"]).sort_values(x["field"], kind="stable")
         if rows.empty:
             return None
-        peak = rows.loc[rows[y["field"]].idxmax()]
+        peak = rows.iloc[int(rows[y["field"]].to_numpy().argmax())]
         return t("a11y.chart.curve", n=fmt_int(len(rows)), y=name(y["field"]), x=name(x["field"]),
                  x0=_label(rows[x["field"]].iloc[0]), x1=_label(rows[x["field"]].iloc[-1]),
                  peak=_number(peak[y["field"]], y), at=_label(peak[x["field"]]), last=_number(rows[y["field"]].iloc[-1], y))
     color = enc.get("color")
     if x and y and color and _is_measure(color):  # a grid (heatmap)
-        rows = df[[x["field"], y["field"], color["field"]]].dropna()
+        rows = _columns(df, x["field"], y["field"], color["field"])
         if rows.empty:
             return None
-        peak = rows.loc[rows[color["field"]].idxmax()]
+        peak = rows.iloc[int(rows[color["field"]].to_numpy().argmax())]
         return t("a11y.chart.grid", rows=fmt_int(rows[y["field"]].nunique()), cols=fmt_int(rows[x["field"]].nunique()),
                  value=name(color["field"]), peak=_number(peak[color["field"]], color), y=name(y["field"]),
                  at_y=_label(peak[y["field"]]), x=name(x["field"]), at_x=_label(peak[x["field"]]))

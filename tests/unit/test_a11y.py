@@ -55,3 +55,26 @@ def test_no_rows_says_so(language):
 def test_values_for_the_script_cannot_close_it():
     assert "</" not in a11y._js("</script><b>")
     assert a11y._js('a"b') == '"a\\"b"'
+
+
+def test_a_curve_from_concatenated_frames_gives_its_peak(language):
+    """pd.concat repeats index labels (the grokking page's wave dots): the peak is still one row, not many."""
+    df = pd.concat([pd.DataFrame({"x": [0, 1, 2], "value": [0.1, 0.8, 0.3]}),
+                    pd.DataFrame({"x": [0, 1, 2], "value": [0.2, 0.4, 0.9]})])
+    text = _summary(alt.Chart(df).mark_circle().encode(x=alt.X("x:Q", title="position"),
+                                                       y=alt.Y("value:Q", title="value")))
+    assert ("0,9" if language == "pt-BR" else "0.9") in text and "position = 2" in text, text
+    assert "6" in text, text  # all six points are counted
+
+
+def test_the_grokking_wave_chart_has_a_text_alternative(language):
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from ui.grokking_view import waves_chart
+
+    p = 7
+    wave = SimpleNamespace(k=2, cos_curve=np.cos(np.arange(p)), sin_curve=np.sin(np.arange(p)), fit=1.0)
+    text = _summary(waves_chart(wave, p))
+    assert text.startswith("Gráfico" if language == "pt-BR" else "Chart"), text
