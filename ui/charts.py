@@ -24,9 +24,13 @@ VALIDATE = os.environ.get("TBT_VALIDATE_CHARTS") == "1"
 if not VALIDATE:
     schemapi.disable_debug_mode()
 
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+# Okabe and Ito's colour-blind-safe palette, in its order (blue, orange, bluish green, reddish purple, sky blue,
+# vermilion, yellow, black), with the three colours that are too pale for a mark on white darkened to at least 3:1
+# (WCAG 1.4.11; tests/unit/test_palette.py): orange #E69F00 (2.3:1) -> #B87800, sky blue #56B4E9 (2.3:1) -> #2E8BC0,
+# yellow #F0E442 (1.3:1) -> #8A7F00. The hues stay; the marks get darker.
+OKABE_ITO = ["#0072B2", "#B87800", "#009E73", "#CC79A7", "#2E8BC0", "#D55E00", "#8A7F00", "#000000"]
 SEQUENTIAL = "viridis"  # perceptually uniform and colour-blind safe
-MASKED = "#d9d9d9"  # cells that the causal mask hides, or bars a filter cut
+MASKED = "#d9d9d9"  # cells that the causal mask hides, or bars a filter cut: a background, always named in text too
 PRIMARY = OKABE_ITO[0]
 
 

@@ -32,7 +32,7 @@ SENTENCES = {"pt-BR": "O gato sentou no tapete e olhou pela janela.",
              "en": "The cat sat on the mat and looked out of the window."}
 LOOP_TOKENS = 300  # longest repeated text scored in one pass
 MAX_LABEL = 14
-COLOURS = {"kept": OKABE_ITO[0], "pruned": "#b8b8b8", "ended": OKABE_ITO[3], "winner": OKABE_ITO[1]}
+COLOURS = {"kept": OKABE_ITO[0], "pruned": "#8c8c8c", "ended": OKABE_ITO[3], "winner": OKABE_ITO[1]}
 # Projection mode draws axis titles at 22 px (ui.charts.finish). A chart stretched to the page's width is laid
 # out to its height *including* axes and legend, so a vertical title longer than the plot is cut at the top:
 # such a chart gets CHAR_PX per character of its y title (Source Sans at 22 px averages about 11 px a

@@ -21,7 +21,7 @@ from ui.share import Param
 from ui.widgets import data_table, model_text, truncation_notice
 
 FINISH = ("stop", "length", "stop_sequence")
-BRANCH_COLOURS = [c for c in OKABE_ITO if c != "#F0E442"]  # yellow is too pale for thin lines on white
+BRANCH_COLOURS = list(OKABE_ITO)  # every one at least 3:1 on white, thin lines included
 
 
 def cell(text: str) -> str:

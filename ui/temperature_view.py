@@ -242,7 +242,7 @@ BINDINGS_CSS = """<style>
 [data-testid="stVegaLiteChart"] .vega-bind-name { font-size: 0.95rem; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"] { width: 100% !important; min-height: 1.8rem; margin: 0;
   accent-color: #0072B2; }
-[data-testid="stVegaLiteChart"] .vega-bind input[type="range"]:focus-visible { outline: 3px solid #E69F00; }
+[data-testid="stVegaLiteChart"] .vega-bind input[type="range"]:focus-visible { outline: 3px solid #0060a0; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"] + span { display: none; }
 </style>"""  # the raw value span is hidden: the chart's title shows the values in the visitor's number style
 BINDINGS_PROJECTION_CSS = """<style>

@@ -360,7 +360,7 @@ def vs_chart(df: pd.DataFrame) -> alt.Chart:
         yOffset=alt.YOffset("series:N", sort=series),
         x=alt.X("share:Q", title=t("why.vs.axis.share"), axis=alt.Axis(format="%")),
         color=alt.Color("series:N", title=t("why.vs.series"), sort=series, legend=alt.Legend(orient="top"),
-                        scale=alt.Scale(domain=series, range=[OKABE_ITO[4], OKABE_ITO[0]])),
+                        scale=alt.Scale(domain=series, range=[OKABE_ITO[1], OKABE_ITO[0]])),
         tooltip=[alt.Tooltip("label:N", title=t("why.attr.axis.token")), alt.Tooltip("series:N", title=t("why.vs.series")),
                  alt.Tooltip("share:Q", title=t("why.vs.axis.share"), format=".1%")],
     ).properties(height=max(200, 36 * (len(df) // 2)))
