@@ -3,6 +3,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend.validation import InvalidInput, check_prompt
+from ui import a11y
 from ui import nondeterminism_view as view
 from ui.i18n import t
 from ui.nav import next_page_link
@@ -84,6 +85,7 @@ def render() -> None:
         sampled = view.sampled_runs(prompt, params, run_seeds)
         truncation_notice(sampled.truncated_from, sampled.prompt_tokens)
         gens = list(sampled.runs)
+        a11y.announce_once(("nondeterminism", prompt, params, tuple(run_seeds)), t("a11y.live.runs", n=len(gens)))
         view.runs_table(gens, params.temperature)
         view.divergence(gens, params.greedy, fixed)
 

@@ -23,6 +23,7 @@ from model_backend.grokking import (
 )
 from model_backend.grokking import shipped as shipped_run_mod
 from model_backend.grokking.live import MAX_RUNS
+from ui import a11y
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
@@ -502,7 +503,11 @@ def _live_body() -> None:
     elif not runs:
         st.info(t("grokking.live.empty"), icon=":material/touch_app:")
     else:
-        _outcome(runs[-1][1])
+        last = runs[-1][1]
+        _outcome(last)
+        if last.snapshots:  # a screen reader hears that the training ended (once per run)
+            a11y.announce_once(("grokking", len(runs), last.snapshots[-1].step),
+                               t("a11y.live.trained", n=fmt_int(last.snapshots[-1].step)))
         _finished(runs)
 
 

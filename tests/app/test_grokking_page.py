@@ -55,6 +55,7 @@ def test_train_live_then_compare_with_no_weight_decay():
     assert at.button(key="grok_train").disabled and not at.button(key="grok_stop").disabled  # one run at a time
     _until_done(at)
     assert any("Done: 500 steps" in s.value for s in at.success)
+    assert at.session_state["_a11y_said"] == ("grokking", 1, 500)  # the live region was told that training ended
     assert "Fourier view of your run" in texts(at)
     live = at.select_slider(key="grok_live_step")
     assert live.options[0] == "1" and live.options[-1] == "500" and live.value == 500

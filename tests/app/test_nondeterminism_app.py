@@ -63,8 +63,11 @@ def test_fresh_seeds_split_and_the_tree_shows_the_branches():
     assert "Branch text" in branches.columns and len(branches) >= 3
     seeds_before = list(df["Seed"])
     assert [str(s) for s in seeds_before] == ["1", "2", "3", "4", "5"]  # every visitor's first draw: one cache entry
+    said = at.session_state["_a11y_said"]  # the live region was told the runs are ready...
+    assert said[0] == "nondeterminism" and said[-1] == (1, 2, 3, 4, 5)
     at.button(key="nd_redraw").click().run()
     assert list(runs_frame(at)["Seed"]) != seeds_before  # "draw again" draws new seeds
+    assert at.session_state["_a11y_said"] != said  # ...and again for the new draw
 
 
 def test_bad_prompts_show_a_message_and_nothing_breaks():

@@ -18,6 +18,7 @@ STRINGS = {
     "a11y.value": ("valor", "value"),
     # live announcements (a polite live region that the app keeps outside Streamlit's tree)
     "a11y.live.generated": ("Geração terminada: {n} tokens.", "Generation finished: {n} tokens."),
+    "a11y.live.runs": ("As {n} execuções estão prontas.", "The {n} runs are ready."),
     "a11y.live.trained": ("Treino terminado: {n} passos.", "Training finished: {n} steps."),
     "a11y.live.step": ("Novo token: {token}.", "New token: {token}."),
     "a11y.scroll_region": ("Área com rolagem: {name}", "Scrolling area: {name}"),
