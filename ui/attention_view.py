@@ -166,6 +166,14 @@ def pickers(info: mb.ModelInfo) -> tuple[int, int]:
     return layer, head
 
 
+def scale_reason(head_dim: int) -> str:
+    """Why the scores are divided by √d_k (review A, A3), with this model's d_k: a dot product of two
+    d_k-dimensional vectors of unit-variance entries has a spread of √d_k, which saturates the softmax."""
+    root = head_dim ** 0.5
+    return t("attention.scale.why", dk=fmt_int(head_dim),
+             sqrt=fmt_int(root) if root.is_integer() else fmt_float(root, 1))
+
+
 def kv_kind(n_heads: int, n_kv_heads: int) -> str:
     """How the heads share keys and values: "mqa" (one key/value head for all: multi-query attention, the extreme
     case of grouped-query attention), "gqa" (groups share one), or "mha" (every head has its own)."""
@@ -361,7 +369,7 @@ def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
     st.caption(t("attention.shapes.caption", t=fmt_int(n_tokens)))
     source = t("attention.scale.gemma" if m.scale_from == "query_pre_attn_scalar" else "attention.scale.plain",
                basis=m.scale_basis, dk=m.head_dim, scale=fmt_float(m.scale, 4))
-    st.markdown(source + (" " + t("attention.qknorm") if m.qk_norm else ""))
+    st.markdown(source + " " + scale_reason(m.head_dim) + (" " + t("attention.qknorm") if m.qk_norm else ""))
     st.markdown(t("attention.gqa", kind=t(f"attention.kind.{kv_kind(m.n_heads, m.n_kv_heads)}"), heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
                   full=fmt_int(2 * m.n_heads * m.head_dim), ratio=m.group))
     full = [i for i, k in enumerate(info.layer_types) if k == "full_attention"]

@@ -167,6 +167,18 @@ STRINGS = {
         "**The scale.** This model divides the scores by √d_k = √{dk}: each score is multiplied by {scale} "
         "(basis {basis}).",
     ),
+    "attention.scale.why": (
+        "Por que dividir: se os números de q e de k variam em torno de 0 com variância 1, o produto escalar de "
+        "dois vetores de d_k = {dk} números se espalha com desvio-padrão √{dk} = {sqrt}. Sem a divisão, as "
+        "pontuações cresceriam com √d_k e o softmax ficaria saturado, quase um argmax: um peso perto de 1, os "
+        "outros perto de 0, e gradientes quase nulos no treino. Dividir por √d_k devolve as pontuações à escala "
+        "de 1 (Vaswani et al., 2017).",
+        "Why divide: if the numbers in q and k vary around 0 with variance 1, the dot product of two vectors of "
+        "d_k = {dk} numbers spreads with a standard deviation of √{dk} = {sqrt}. Without the division, the "
+        "scores would grow with √d_k and the softmax would saturate, almost an argmax: one weight near 1, the "
+        "others near 0, and almost no gradient in training. Dividing by √d_k brings the scores back to a scale "
+        "of 1 (Vaswani et al., 2017).",
+    ),
     "attention.qknorm": (
         "Antes do produto escalar, o Gemma 3 ainda normaliza Q e K (RMSNorm) e gira os dois conforme a posição "
         "(RoPE), que é como o modelo sabe a ordem dos tokens.",
