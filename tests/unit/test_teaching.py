@@ -107,3 +107,78 @@ def test_the_kv_formula_bends_at_the_window_and_matches_the_cache(tiny_bundle):
     full = sum(1 for k in info.layer_types if k == "full_attention")
     after = kv_cache_bytes_at(info, window + 5) - kv_cache_bytes_at(info, window + 4)
     assert after == per * full // info.n_layers < per  # past the window only the full-attention layers grow
+
+
+def test_the_pair_is_labelled_by_its_measured_top_1_and_nuclei(pt):
+    """TEMP-1/TEMP-2: the old caption called "The capital of France is" confident (measured top-1 19%) and
+    said "muito depois para o incerto" at any sliders, also when both nuclei held one token."""
+    from ui.temperature_view import pair_text
+
+    a, b = "The capital of France is", "Meu animal favorito é o"
+    text = pair_text(1.0, {a: 0.191, b: 0.067}, {a: 136, b: 1063})
+    assert "19,1%" in text and "6,7%" in text  # each label with its number
+    assert f'a distribuição de "{a}" é a mais concentrada' in text
+    assert "fecha em 136 token(s)" in text and "1.063" in text and "7,8 vezes mais" in text
+    flipped = pair_text(1.0, {a: 0.05, b: 0.6}, {a: 900, b: 3})  # the opposite case: the other one is concentrated
+    assert f'a distribuição de "{b}" é a mais concentrada' in flipped and f'O núcleo de "{b}" fecha em 3' in flipped
+    same = pair_text(0.05, {a: 0.99, b: 0.97}, {a: 1, b: 1})
+    assert "não separa os dois prompts" in same and "vezes mais" not in same
+    assert "confiante" not in text + flipped + same
+
+
+def test_the_count_verdict_follows_the_two_counts(pt):
+    """TEMP-9: at r = 1.1 the reviewer measured 5 numbers counted with and without the penalty, under
+    "a contagem se desfaz"."""
+    from ui.temperature_view import count_verdict
+
+    kept = count_verdict(1.1, 5, 5)
+    assert "ainda sobrevive" in kept and "se desfaz:" not in kept and "1,1" in kept
+    broken = count_verdict(1.3, 5, 1)
+    assert "a contagem se desfaz: 1 número(s)" in broken and "contra 5" in broken and "sobrevive" not in broken
+
+
+def test_the_scale_reason_uses_the_given_d_k(pt):
+    """A3: the reason for ÷√d_k, with d_k interpolated (256 in Gemma 3 270M, 64 in GPT-2)."""
+    from ui.attention_view import scale_reason
+
+    assert "d_k = 256" in scale_reason(256) and "√256 = 16" in scale_reason(256)
+    assert "√64 = 8" in scale_reason(64) and "Vaswani" in scale_reason(64) and "saturado" in scale_reason(64)
+    assert "√10 = 3,2" in scale_reason(10)
+
+
+def _node(i: int, step: int, rank: int, winner: bool):
+    from model_backend.decoding import TreeNode
+
+    return TreeNode(id=i, step=step, parent=None, token_id=i, token=f"t{i}", logprob=-1.0, cum=-1.0, rank=rank,
+                    status="kept", winner=winner)
+
+
+def test_the_beam_note_says_where_the_winner_left_rank_1(pt):
+    """DEC-2: "Repare: o caminho vencedor nem sempre tem a colocação 1" was printed under every tree."""
+    from types import SimpleNamespace
+
+    from ui.decoding_view import winner_note
+
+    off = SimpleNamespace(nodes=[_node(0, 1, 1, True), _node(1, 1, 2, False), _node(2, 2, 2, True),
+                                 _node(3, 3, 3, True)])
+    assert winner_note(off).startswith("Repare") and "no passo 2 ele está em 2º" in winner_note(off)
+    first = SimpleNamespace(nodes=[_node(0, 1, 1, True), _node(1, 1, 2, False), _node(2, 2, 1, True)])
+    assert "Repare" not in winner_note(first) and "colocação 1 em todos os passos" in winner_note(first)
+
+
+def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
+    """DEC-3: "os números coincidem" was asserted whatever the two tables and machines said."""
+    from model_backend import decoding as dec
+    from ui.decoding_view import live_verdict
+
+    row = {"repeated": 0.5, "mean_logprob": -1.234, "distinct2": 0.25}
+    stored = {s: dict(row) for s in dec.STRATEGIES}
+    noise = {s: dict(row, mean_logprob=-1.2341) for s in dec.STRATEGIES}  # below the table's 2 decimals
+    moved = dict(noise, greedy=dict(row, repeated=0.75))
+    here = {"threads": 2, "cpu": "AMD EPYC", "cpu_capability": "AVX512"}
+    there = dict(here, threads=16)
+    n = 3 * len(dec.STRATEGIES)
+    assert live_verdict(stored, noise, here, dict(here)) == f"Mesma CPU, mesma precisão, mesmas threads: os {n} números coincidem."
+    assert f"e mesmo assim 1 de {n} números mudaram" in live_verdict(stored, moved, here, dict(here))
+    assert "Outra máquina, e ainda assim" in live_verdict(stored, noise, here, there)
+    assert f"Outra máquina, e 1 de {n} números mudaram" in live_verdict(stored, moved, here, there)
