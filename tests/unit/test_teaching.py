@@ -182,3 +182,29 @@ def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
     assert f"e mesmo assim 1 de {n} números mudaram" in live_verdict(stored, moved, here, dict(here))
     assert "Outra máquina, e ainda assim" in live_verdict(stored, noise, here, there)
     assert f"Outra máquina, e 1 de {n} números mudaram" in live_verdict(stored, moved, here, there)
+
+
+def test_the_induction_map_caption_follows_the_heads_score(pt):
+    """W2: the shifted diagonal "is induction" was said under any head the visitor opened."""
+    from model_backend import attribution as at
+    from ui.why_view import IND_SHARE, ind_map_caption
+
+    scores = np.full((2, 4), 0.01)
+    scores[1, 2] = 0.8
+    ind = at.Induction(ids=(), n=1, loss=np.zeros(2), scores=scores, patterns=np.zeros((2, 4, 3, 3)))
+    strong, weak = ind_map_caption(ind, 1, 2, "L2 H3"), ind_map_caption(ind, 0, 0, "L1 H1")
+    assert "Pontuação de indução 0,80" in strong and "É a diagonal deslocada" in strong and "não faz" not in strong
+    assert "Pontuação de indução 0,01" in weak and "esta cabeça não faz indução aqui" in weak
+    assert "É a diagonal deslocada" not in weak and f"não passa de {round(IND_SHARE * 100)}%" in weak
+    assert "mediana das 8 cabeças: 0,010" in weak
+
+
+def test_the_bos_sentence_reads_the_view_drawn(pt):
+    """W4: "<bos> recebe muita atenção em muitas cabeças" was the caption of a chart that may show one head."""
+    from ui.why_view import vs_caption
+
+    sink = vs_caption(np.array([0.9, 0.05, 0.05]), "camada 3, cabeça 1", "gradientes integrados")
+    light = vs_caption(np.array([0.1, 0.5, 0.4]), "camada 3, cabeça 2", "gradientes integrados")
+    assert "o <bos> recebe 90,0% da atenção, mais de 50%" in sink and "não explica a escolha" in sink
+    assert "o <bos> recebe 10,0% da atenção e atribuição 0" in light and "mais de" not in light
+    assert "muitas cabeças" not in sink + light
