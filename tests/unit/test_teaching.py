@@ -208,3 +208,35 @@ def test_the_bos_sentence_reads_the_view_drawn(pt):
     assert "o <bos> recebe 90,0% da atenção, mais de 50%" in sink and "não explica a escolha" in sink
     assert "o <bos> recebe 10,0% da atenção e atribuição 0" in light and "mais de" not in light
     assert "muitas cabeças" not in sink + light
+
+
+def _pair(real: float, invented: float, states_fact: bool):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(comparison=SimpleNamespace(real=SimpleNamespace(mean_prob=real),
+                                                      invented=SimpleNamespace(mean_prob=invented)),
+                           states_fact=states_fact)
+
+
+def test_the_hallucination_verdict_checks_whether_a_threshold_separates(pt):
+    """HAL-1: with every invention below every stated fact, "pelos números sozinhos não dá para apontar" (or
+    "só sabemos … porque já conhecíamos os fatos") was printed from the pairwise count alone."""
+    from ui.hallucination_view import separation
+
+    apart = [_pair(0.8, 0.3, True), _pair(0.7, 0.4, True), _pair(0.35, 0.2, False)]
+    assert separation(apart) == (0.4, 0.7)  # the highest wrong one (an invention), the lowest fact
+    mixed = [_pair(0.8, 0.3, True), _pair(0.5, 0.6, True)]  # an invention above a stated fact
+    assert separation(mixed) is None
+    assert separation([_pair(0.3, 0.2, False)]) is None  # no stated fact: nothing to separate from
+    assert separation([_pair(0.8, 0.3, True), _pair(0.9, 0.2, False)]) is None  # a wrong real one above a fact
+
+
+def test_the_gondwana_twin_is_a_false_premise_not_an_invented_subject(pt):
+    """HAL-5: Gondwana is real (a supercontinent); its pair was drawn and labelled as "assunto inventado"."""
+    from ui import hallucination_view as view
+
+    twins = {p["id"]: p.get("twin", "invented") for p in view.config()["pairs"]}
+    assert twins["president"] == "premise" and sum(k == "invented" for k in twins.values()) >= 4
+    assert set(twins.values()) <= set(view.KINDS) and set(view.KIND_COLOURS) == set(view.KINDS) == set(view.KIND_SHAPES)
+    labels = view.kind_labels()
+    assert labels["premise"] == "assunto real, premissa falsa" and labels["invented"] == "assunto inventado"
