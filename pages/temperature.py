@@ -33,10 +33,10 @@ def seed_example() -> None:
                else t("temperature.seed.caption_own"))
     show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
     diffs = sv.seed_curve_mismatches() if is_seed else ()
-    st.caption(t("temperature.curve.caption_seed" if is_seed else "temperature.curve.caption_own",
-                 n=len(diffs), floor=fmt_pct(1 / len(logits)),
-                 diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
-                                   exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
+    st.caption(view.curve_caption(logits) if not is_seed else t(
+        "temperature.curve.caption_seed", n=len(diffs), floor=fmt_pct(1 / len(logits)),
+        diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
+                          exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
 
 
 def live_panel(prompt: str) -> None:

@@ -118,6 +118,15 @@ def pair_text(temperature: float, tops: dict[str, float], sizes: dict[str, int])
     return " ".join(said)
 
 
+def curve_caption(logits: list[float]) -> str:
+    """The caption of the visitor's own curve, with both limits computed (review B, TEMP-8): as T -> 0 the top
+    probability tends to 1/m, m the number of logits tied at the maximum (100% only without a tie)."""
+    top = max(logits)
+    m = sum(1 for x in logits if x == top)
+    return t("temperature.curve.caption_own" if m == 1 else "temperature.curve.caption_tied",
+             floor=fmt_pct(1 / len(logits)), cold=fmt_pct(1 / m, 0 if 100 % m == 0 else 1), m=m)
+
+
 def count_verdict(r: float, without: int, with_penalty: int) -> str:
     """What the penalty did to the count, from the two counts (review B, TEMP-9): at a small penalty the count
     can survive whole, and then "it falls apart" would sit under a perfect count."""

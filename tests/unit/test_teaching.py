@@ -240,3 +240,25 @@ def test_the_gondwana_twin_is_a_false_premise_not_an_invented_subject(pt):
     assert set(twins.values()) <= set(view.KINDS) and set(view.KIND_COLOURS) == set(view.KINDS) == set(view.KIND_SHAPES)
     labels = view.kind_labels()
     assert labels["premise"] == "assunto real, premissa falsa" and labels["invented"] == "assunto inventado"
+
+
+def test_the_cold_limit_of_the_curve_counts_the_tie(pt):
+    """TEMP-8: "com T perto de 0, a 100%" was said also for tied logits, where the top probability tends to 1/m."""
+    from ui.temperature_view import curve_caption
+
+    assert "a 100%: toda a probabilidade" in curve_caption([2.0, 1.0, 0.1])
+    assert "a 33,3%, não a 100%: 3 logits" in curve_caption([1.0, 1.0, 1.0, 0.0])
+    tied = curve_caption([3.0, 3.0, 1.0])
+    assert "a 50%, não a 100%: 2 logits empatam" in tied and "33,3%" in tied
+
+
+def test_the_sliding_paragraph_follows_the_limit_and_the_window(pt, tiny_bundle):
+    """A5: "quase sempre todas as camadas enxergam tudo" was said whatever the limit; with limit <= window the
+    prompt is always inside the window, and above it the window cuts in the prompt too."""
+    from ui.attention_view import sliding_text
+
+    info = tiny_bundle.info  # window 64, one sliding and one full layer
+    inside, beyond = sliding_text(info, 64), sliding_text(info, 512)
+    assert "não mais que a janela: no prompt, todas as camadas enxergam tudo" in inside
+    assert "a partir do token 65" in inside and "quase sempre" not in inside
+    assert "mais que a janela: num prompt de mais de 64 tokens" in beyond and "enxergam tudo" not in beyond

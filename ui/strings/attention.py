@@ -212,13 +212,27 @@ STRINGS = {
     "attention.kind.mha": ("Atenção multi-cabeça", "Multi-head attention"),
     "attention.sliding": (
         "**Janela deslizante × atenção completa.** {n_sliding} camadas olham só para os últimos {window} tokens; "
-        "{n_full} camadas ({full}) olham para o texto inteiro. Esta página aceita até {limit} tokens de prompt, "
-        "então aqui quase sempre todas as camadas enxergam tudo; a diferença pesa em textos longos, em que a janela "
-        "economiza memória e tempo.",
+        "{n_full} camadas ({full}) olham para o texto inteiro.",
         "**Sliding window vs. full attention.** {n_sliding} layers look only at the last {window} tokens; {n_full} "
-        "layers ({full}) look at the whole text. This page takes prompts up to {limit} tokens, so here almost "
-        "always every layer sees everything; the difference matters for long texts, where the window saves memory "
-        "and time.",
+        "layers ({full}) look at the whole text.",
+    ),
+    "attention.sliding.inside": (
+        "Esta página aceita até {limit} tokens de prompt, não mais que a janela: no prompt, todas as camadas "
+        "enxergam tudo. A janela corta no texto gerado, quando prompt e completação passam de {window} tokens: a "
+        "partir do token {after}, as {n_sliding} camadas de janela deixam de ver o começo. Em textos longos, a "
+        "janela economiza memória e tempo.",
+        "This page takes prompts up to {limit} tokens, no more than the window: in the prompt, every layer sees "
+        "everything. The window cuts in generated text, when prompt and completion pass {window} tokens: from "
+        "token {after} on, the {n_sliding} sliding-window layers no longer see the beginning. In long texts, the "
+        "window saves memory and time.",
+    ),
+    "attention.sliding.beyond": (
+        "Esta página aceita até {limit} tokens de prompt, mais que a janela: num prompt de mais de {window} "
+        "tokens, a partir do token {after} as {n_sliding} camadas de janela já não veem o começo. Em textos "
+        "longos, a janela economiza memória e tempo.",
+        "This page takes prompts up to {limit} tokens, more than the window: in a prompt of more than {window} "
+        "tokens, from token {after} on the {n_sliding} sliding-window layers no longer see the beginning. In "
+        "long texts, the window saves memory and time.",
     ),
     # banco
     "attention.banco.title": ("A mesma palavra, dois sentidos: “banco”", "One word, two meanings: “banco”"),

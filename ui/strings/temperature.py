@@ -69,9 +69,17 @@ STRINGS = {
     ),
     "temperature.curve.caption_own": (
         "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
-        "{floor} (todos iguais); com T perto de 0, a 100% (guloso).",
+        "{floor} (todos iguais); com T perto de 0, a {cold}: toda a probabilidade vai para o maior logit.",
         "The probability of the most likely token at each T, with your logits. With a very high T it tends to "
-        "{floor} (all equal); with T near 0, to 100% (greedy).",
+        "{floor} (all equal); with T near 0, to {cold}: all the probability goes to the largest logit.",
+    ),
+    "temperature.curve.caption_tied": (
+        "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
+        "{floor} (todos iguais); com T perto de 0, a {cold}, não a 100%: {m} logits empatam no topo e dividem a "
+        "probabilidade entre si.",
+        "The probability of the most likely token at each T, with your logits. With a very high T it tends to "
+        "{floor} (all equal); with T near 0, to {cold}, not 100%: {m} logits tie at the top and share the "
+        "probability.",
     ),
     "temperature.err.logits_number": (
         "{value} não é um número. Use números como 2,0 ou -1.5, separados por espaço ou ponto e vírgula.",
