@@ -262,3 +262,27 @@ def test_the_sliding_paragraph_follows_the_limit_and_the_window(pt, tiny_bundle)
     assert "não mais que a janela: no prompt, todas as camadas enxergam tudo" in inside
     assert "a partir do token 65" in inside and "quase sempre" not in inside
     assert "mais que a janela: num prompt de mais de 64 tokens" in beyond and "enxergam tudo" not in beyond
+
+
+def test_the_thinking_moral_follows_the_two_answers(pt):
+    """L10: "erra contas com frequência, dos dois jeitos" was printed whatever the two captions said."""
+    from ui.completion_view import think_moral
+
+    assert "os dois jeitos erraram" in think_moral(False, False, "268.098.176")
+    assert "268.098.176 parâmetros" in think_moral(False, False, "268.098.176")
+    assert "só o jeito com os passos acertou" in think_moral(False, True, "268.098.176")
+    assert "a resposta direta acertou" in think_moral(True, False, "268.098.176")
+    both = think_moral(True, True, "268.098.176")
+    assert "os dois jeitos acertaram" in both and "erra" not in both and "O ponto é outro" in both
+
+
+def test_the_candidates_caption_promises_a_next_turn_only_when_there_is_one(pt):
+    """L9: "Na próxima volta ele já faz parte da entrada" was printed under the last step of a finished run."""
+    from types import SimpleNamespace
+
+    from ui.loop_view import cand_caption
+
+    step = SimpleNamespace(prob=0.5, rank=2)
+    assert "Na próxima volta" in cand_caption(step, last=False)
+    last = cand_caption(step, last=True)
+    assert "não há próxima volta" in last and "Na próxima volta ele" not in last and "2º" in last
