@@ -70,7 +70,7 @@ def tree(beam: dec.BeamRun | None) -> None:
     kept = sum(1 for n in beam.nodes if n.step == 1 and n.status == "kept")
     st.caption(t("decoding.tree.caption", w=beam.width, steps=steps, kept=kept,
                  pruned=sum(1 for n in beam.nodes if n.step == 1 and n.status != "kept"),
-                 score=fmt_float(beam.sequence_score, 3)))
+                 score=fmt_float(beam.sequence_score, 3)) + " " + view.winner_note(beam))
     node = next((n for n in beam.nodes if n.id == picked), None)
     step = node.step if node else 1
     st.subheader(t("decoding.tree.step", n=step))
@@ -185,7 +185,8 @@ def live(data: dict) -> None:
     now, machine = view.compare_live(index, data)
     data_table(view.live_frame(rows[index]["rows"], now, s["width"]), hide_index=True, width="stretch")
     st.caption(t("decoding.live.caption", date=data["date"], dtype=data["dtype"], threads_then=data["threads"],
-                 cpu_then=view.cpu_name(data), threads_now=machine["threads"], cpu_now=view.cpu_name(machine)))
+                 cpu_then=view.cpu_name(data), threads_now=machine["threads"], cpu_now=view.cpu_name(machine))
+               + " " + view.live_verdict(rows[index]["rows"], now, data, machine))
 
 
 def render() -> None:

@@ -42,7 +42,9 @@ def render() -> None:
         tooltip=[alt.Tooltip("token:N", title=t("home.col.token")), alt.Tooltip("label:N", title=t("home.col.prob"))],
     ).properties(height=alt.Step(28))
     show(bars + bars.mark_text(align="left", dx=4).encode(text="label:N"))
-    st.caption(t("home.try.caption", n=len(top), rest=fmt_int(tr.info.vocab_size - len(top))))
+    total = float(df["prob"].sum())  # what the bars show together (review A, H7: the sum, not "less than 100%")
+    st.caption(t("home.try.caption", n=len(top), rest=fmt_int(tr.info.vocab_size - len(top)), top=fmt_pct(total),
+                 left=fmt_pct(max(0.0, 1.0 - total))))
     downloads(df.drop(columns="label"), "next-token-top10", key="home_dl")
     share_box("home", params())
 

@@ -33,10 +33,10 @@ def seed_example() -> None:
                else t("temperature.seed.caption_own"))
     show(view.top_prob_chart(sv.top_prob_curve(logits, view.CURVE_T), sv.SEED_CURVE if is_seed else None))
     diffs = sv.seed_curve_mismatches() if is_seed else ()
-    st.caption(t("temperature.curve.caption_seed" if is_seed else "temperature.curve.caption_own",
-                 n=len(diffs), floor=fmt_pct(1 / len(logits)),
-                 diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
-                                   exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
+    st.caption(view.curve_caption(logits) if not is_seed else t(
+        "temperature.curve.caption_seed", n=len(diffs), floor=fmt_pct(1 / len(logits)),
+        diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
+                          exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
 
 
 def live_panel(prompt: str) -> None:
@@ -100,16 +100,16 @@ def compare_panel() -> None:
     c = st.columns(2)
     p = c[0].slider(t("temperature.pair.p"), 0.05, 0.99, 0.9, 0.01, key="temperature_pair_p")
     temp = c[1].slider(t("temperature.pair.t"), 0.05, 2.0, 1.0, 0.05, key="temperature_pair_T")
-    sizes = {}
+    sizes, tops = {}, {}
     for col, prompt in zip(st.columns(2), view.PAIR):
         chain = view.chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))
-        sizes[prompt] = chain.stages[-1].kept
+        sizes[prompt], tops[prompt] = chain.stages[-1].kept, float(chain.before_cut.max())
         top = ", ".join(f"{escape_markdown(name)} {fmt_pct(float(chain.final[i]))}" for name, i in  # help: Markdown
                         zip(view.labels(chain.ids[:3]), chain.ids[:3]))
         col.metric(t("temperature.pair.nucleus", prompt=prompt, p=fmt_float(p, 2)), fmt_int(sizes[prompt]),
                    help=t("temperature.pair.top", top=top))
     show(view.mass_chart({q: view.mass(q, temp) for q in view.PAIR}, sizes, p))
-    st.caption(t("temperature.pair.caption"))
+    st.caption(t("temperature.pair.caption") + " " + view.pair_text(temp, tops, sizes))
 
 
 def dark_section(prompt: str) -> None:
@@ -130,6 +130,7 @@ def loop_panel() -> None:
     shown = {r: fmt_float(r, 1) for r in view.LOOP_PENALTIES}  # precomputed: AppTest formats outside the script
     r = st.select_slider(t("temperature.ctl.r"), view.LOOP_PENALTIES, value=1.3, key="temperature_loop_r",
                          format_func=shown.get, help=t("temperature.loop.runs"))
+    counts = {}
     for col, (case, prompt, n) in zip(st.columns(2), view.LOOP_CASES):
         with col:
             st.subheader(t(f"temperature.loop.case.{case}"))
@@ -140,12 +141,14 @@ def loop_panel() -> None:
                             else t("temperature.loop.without"))
                 model_text(run.completion)
                 if case == "needed":
-                    st.caption(t("temperature.loop.counted", n=sv.counted(run.completion, view.COUNT_FROM)))
+                    counts[penalty] = sv.counted(run.completion, view.COUNT_FROM)
+                    st.caption(t("temperature.loop.counted", n=counts[penalty]))
                     continue
                 loop = sv.find_loop([s.token.id for s in run.steps])
                 st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
                            else t("temperature.loop.none"))
-    st.markdown(t("temperature.loop.warning"))
+    st.markdown(t("temperature.loop.warning") + " " + view.count_verdict(r, counts[1.0], counts[r]) + " "
+                + t("temperature.loop.advice"))
     decoding_link(next(prompt for case, prompt, _ in view.LOOP_CASES if case == "loop"), "temperature")
 
 

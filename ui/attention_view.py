@@ -166,6 +166,14 @@ def pickers(info: mb.ModelInfo) -> tuple[int, int]:
     return layer, head
 
 
+def scale_reason(head_dim: int) -> str:
+    """Why the scores are divided by √d_k (review A, A3), with this model's d_k: a dot product of two
+    d_k-dimensional vectors of unit-variance entries has a spread of √d_k, which saturates the softmax."""
+    root = head_dim ** 0.5
+    return t("attention.scale.why", dk=fmt_int(head_dim),
+             sqrt=fmt_int(root) if root.is_integer() else fmt_float(root, 1))
+
+
 def kv_kind(n_heads: int, n_kv_heads: int) -> str:
     """How the heads share keys and values: "mqa" (one key/value head for all: multi-query attention, the extreme
     case of grouped-query attention), "gqa" (groups share one), or "mha" (every head has its own)."""
@@ -361,13 +369,23 @@ def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
     st.caption(t("attention.shapes.caption", t=fmt_int(n_tokens)))
     source = t("attention.scale.gemma" if m.scale_from == "query_pre_attn_scalar" else "attention.scale.plain",
                basis=m.scale_basis, dk=m.head_dim, scale=fmt_float(m.scale, 4))
-    st.markdown(source + (" " + t("attention.qknorm") if m.qk_norm else ""))
+    st.markdown(source + " " + scale_reason(m.head_dim) + (" " + t("attention.qknorm") if m.qk_norm else ""))
     st.markdown(t("attention.gqa", kind=t(f"attention.kind.{kv_kind(m.n_heads, m.n_kv_heads)}"), heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
                   full=fmt_int(2 * m.n_heads * m.head_dim), ratio=m.group))
+    st.markdown(sliding_text(info, backend.settings().max_prompt_tokens))
+
+
+def sliding_text(info: mb.ModelInfo, limit: int) -> str:
+    """The sliding-window paragraph (review A, A5): whether the window can cut inside a prompt follows from the
+    page's prompt limit and the model's window (a query at position q sees keys k > q - window)."""
     full = [i for i, k in enumerate(info.layer_types) if k == "full_attention"]
-    st.markdown(t("attention.sliding", full=numbers(full), n_full=len(full),
-                  n_sliding=info.n_layers - len(full), window=fmt_int(info.sliding_window or 0),
-                  limit=fmt_int(backend.settings().max_prompt_tokens)))
+    window = info.sliding_window or 0
+    args = dict(full=numbers(full), n_full=len(full), n_sliding=info.n_layers - len(full), window=fmt_int(window),
+                limit=fmt_int(limit), after=fmt_int(window + 1))
+    if not window or len(full) == info.n_layers:  # no sliding-window layer: nothing is cut
+        return t("attention.sliding", **args)
+    return t("attention.sliding", **args) + " " + t(
+        "attention.sliding.inside" if limit <= window else "attention.sliding.beyond", **args)
 
 
 # ---------------------------------------------------------------- "banco": one word, two contexts

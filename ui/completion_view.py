@@ -52,12 +52,20 @@ def panel() -> None:
         st.caption(t("completion.think.hint"))
         return
     answer = ANSWER
+    right = {}
     for col, key in zip(st.columns(2), ("completion.q.direct", "completion.q.steps")):
         with col:
             prompt, gen = thinking_case(question, answer, key)
             st.markdown(t(f"{key}.label"))
             model_text(prompt + gen.completion)
+            right[key] = right_answer_in(gen.completion, answer)
             st.caption(t("completion.think.caption", n=fmt_int(len(gen.steps)),
-                         right=t("completion.yes" if right_answer_in(gen.completion, answer) else "completion.no"),
-                         answer=answer))
-    st.markdown(t("completion.think.moral", params=fmt_int(backend.bundle_for().info.n_params)))
+                         right=t("completion.yes" if right[key] else "completion.no"), answer=answer))
+    st.markdown(think_moral(right["completion.q.direct"], right["completion.q.steps"],
+                            fmt_int(backend.bundle_for().info.n_params)))
+
+
+def think_moral(direct: bool, steps: bool, params: str) -> str:
+    """The panel's moral from its two results (review A, L10): "both ways get it wrong" only when both did."""
+    case = {(False, False): "none", (False, True): "steps", (True, False): "direct", (True, True): "both"}
+    return t(f"completion.think.moral.{case[direct, steps]}", params=params) + " " + t("completion.think.point")

@@ -491,6 +491,34 @@ def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
     return alt.layer(dots, words).properties(height=chart_height(300, t("decoding.axis.logprob")))
 
 
+def winner_note(run: dec.BeamRun) -> str:
+    """Where the winning path left rank 1, if it did in the steps drawn (review B, DEC-2): "Repare" is said only
+    about something the tree above shows."""
+    off = sorted((n for n in run.nodes if n.winner and n.rank > 1), key=lambda n: n.step)
+    if not off:
+        return t("decoding.tree.all_first")
+    return t("decoding.tree.off_first", rank=off[0].rank, step=off[0].step)
+
+
+LIVE_MEASURES = (("repeated", fmt_pct), ("mean_logprob", lambda v: fmt_float(v, 2)),
+                 ("distinct2", lambda v: fmt_float(v, 2)))  # the table's cells, as it shows them
+
+
+def live_verdict(stored: dict, now: dict, then: dict, machine: dict) -> str:
+    """Whether the stored and the new numbers agree, and on which machines (review B, DEC-3), from the cells as
+    the table shows them and the two machines' CPU and threads: never asserted.
+
+    Args:
+        stored, now: strategy -> {"repeated", "mean_logprob", "distinct2", ...}.
+        then, machine: the bench's machine and this one ("threads", "cpu", "cpu_capability").
+    """
+    cells = [(show(stored[s][m]), show(now[s][m])) for s in dec.STRATEGIES for m, show in LIVE_MEASURES]
+    changed = sum(a != b for a, b in cells)
+    same = (then.get("threads"), cpu_name(then)) == (machine.get("threads"), cpu_name(machine))
+    key = f"decoding.live.{'same' if same else 'other'}.{'changed' if changed else 'equal'}"
+    return t(key, k=changed, n=len(cells))
+
+
 def live_frame(stored: dict, now: dict, width: int) -> pd.DataFrame:
     """The shipped numbers of one prompt beside the ones computed now, one cell per measure: "stored → now"
     (a pair of columns per measure was wider than the page at 1280 px)."""

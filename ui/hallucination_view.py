@@ -30,8 +30,11 @@ DTYPES = ("float32", "bfloat16")
 MAX_LABEL = 16  # characters on a chip; the tooltip has the whole token
 N_ALTERNATIVES = 10  # what each step keeps (model_backend's top_n)
 MEMO_SIZE = 96  # finished runs kept per server process
-KINDS = ("fact", "miss", "invented")  # real prompt that states the known fact / misses it / invented twin
-KIND_COLOURS = {"fact": OKABE_ITO[2], "miss": OKABE_ITO[5], "invented": OKABE_ITO[3]}
+# real prompt that states the known fact / misses it / invented twin / twin with a false premise about a real
+# subject (Gondwana existed, but never had a president: review B, HAL-5)
+KINDS = ("fact", "miss", "invented", "premise")
+KIND_COLOURS = {"fact": OKABE_ITO[2], "miss": OKABE_ITO[5], "invented": OKABE_ITO[3], "premise": OKABE_ITO[4]}
+KIND_SHAPES = {"fact": "circle", "miss": "square", "invented": "triangle", "premise": "diamond"}
 
 
 @lru_cache(maxsize=1)
@@ -248,6 +251,7 @@ class PairRun:
     invented: mb.Generation
     comparison: cf.PairComparison
     states_fact: bool  # the real prompt's completion contains one of the accepted answers
+    twin: str = "invented"  # what the second prompt is: "invented" (a made-up subject) or "premise" (a false one)
 
 
 def pair_params() -> mb.SamplingParams:
@@ -267,7 +271,7 @@ def run_pairs(dtype: str) -> list[PairRun]:
                 found = generation(p[k], params, dtype, bar=bar, share=((2 * i + j) / todo, (2 * i + j + 1) / todo))
             gens.append(found)
         out.append(PairRun(p["id"], p["real"], p["invented"], gens[0], gens[1], cf.compare(*gens),
-                           cf.mentions(gens[0].completion, p["answers"])))
+                           cf.mentions(gens[0].completion, p["answers"]), p.get("twin", "invented")))
     if bar:
         bar.empty()
     return out
@@ -283,7 +287,7 @@ def pair_table(run: PairRun) -> pd.DataFrame:
         t("hallucination.pair.measure"): [t("hallucination.metric.mean"), t("hallucination.metric.min"),
                                           t("hallucination.metric.logprob")],
         t("hallucination.pair.real"): col(c.real),
-        t("hallucination.pair.invented"): col(c.invented),
+        t(f"hallucination.pair.{run.twin}"): col(c.invented),
     })
 
 
@@ -297,7 +301,7 @@ def summary_frame(runs: list[PairRun]) -> pd.DataFrame:
     rows = []
     for r in runs:
         for kind, prompt, gen, s in (("fact" if r.states_fact else "miss", r.real_prompt, r.real, r.comparison.real),
-                                     ("invented", r.invented_prompt, r.invented, r.comparison.invented)):
+                                     (r.twin, r.invented_prompt, r.invented, r.comparison.invented)):
             rows.append({"pair": t(f"hallucination.pair.{r.id}.label"), "kind": labels[kind], "prompt": prompt,
                          "completion": visible(gen.completion), "mean": s.mean_prob, "min": s.min_prob,
                          "logprob": s.seq_logprob, "mean_pct": fmt_pct(s.mean_prob)})
@@ -327,7 +331,7 @@ def summary_chart(df: pd.DataFrame) -> alt.Chart:
         x=x, tooltip=tips,
         color=alt.Color("kind:N", title=None, scale=alt.Scale(domain=kinds, range=[KIND_COLOURS[k] for k in KINDS]),
                         legend=alt.Legend(orient="top", direction="vertical", labelLimit=400)),
-        shape=alt.Shape("kind:N", title=None, scale=alt.Scale(domain=kinds, range=["circle", "square", "triangle"])))
+        shape=alt.Shape("kind:N", title=None, scale=alt.Scale(domain=kinds, range=[KIND_SHAPES[k] for k in KINDS])))
     return (rules + dots + names).properties(height=alt.Step(50))
 
 
@@ -342,6 +346,18 @@ def verdict_key(tally: cf.Tally) -> str:
     if tally.lower_mean * 2 > tally.pairs:
         return "hallucination.verdict.some"
     return "hallucination.verdict.none"
+
+
+def separation(runs: list[PairRun]) -> tuple[float, float] | None:
+    """(the highest mean probability of a completion that got it wrong, the lowest of one that stated the fact),
+    when the first is below the second: then a threshold between them would separate the two here (review B,
+    HAL-1), and the sentences that say the numbers cannot must not be printed. None when no threshold does."""
+    facts = [r.comparison.real.mean_prob for r in runs if r.states_fact]
+    wrong = [r.comparison.invented.mean_prob for r in runs]
+    wrong += [r.comparison.real.mean_prob for r in runs if not r.states_fact]
+    if not facts or not wrong or max(wrong) >= min(facts):
+        return None
+    return max(wrong), min(facts)
 
 
 def most_confident(runs: list[PairRun], kind: str) -> tuple[PairRun, cf.Summary] | None:
@@ -396,7 +412,7 @@ def pairs_section(dtype: str) -> None:
     labels = {r.id: t(f"hallucination.pair.{r.id}.label") for r in runs}
     pick = st.selectbox(t("hallucination.pairs.pick"), list(labels), format_func=labels.get, key="hallucination_pair")
     run = next(r for r in runs if r.id == pick)
-    for col, side, prompt, gen in zip(st.columns(2), ("real", "invented"), (run.real_prompt, run.invented_prompt),
+    for col, side, prompt, gen in zip(st.columns(2), ("real", run.twin), (run.real_prompt, run.invented_prompt),
                                       (run.real, run.invented)):
         with col:
             st.markdown(f"**{t(f'hallucination.pair.{side}')}**")
@@ -414,7 +430,9 @@ def summary(runs: list[PairRun], dtype: str) -> None:
     st.subheader(t("hallucination.summary.header", m=m))
     st.markdown(t("hallucination.summary.count", dtype=dtype, n=tally.lower_mean, k=tally.lower_logprob,
                   j=tally.lower_min, m=m))
-    st.markdown(t(verdict_key(tally)))
+    apart = separation(runs)  # a threshold that separates, if one does: it overrides the count's sentence
+    st.markdown(t("hallucination.verdict.separated", m=m, lo=fmt_pct(apart[0]), hi=fmt_pct(apart[1])) if apart
+                else t(verdict_key(tally)))
     stated = sum(r.states_fact for r in runs)
     st.markdown(t("hallucination.summary.facts" if stated < m else "hallucination.summary.facts_all", a=stated, m=m))
     for kind in ("miss", "invented"):

@@ -139,6 +139,12 @@ def run_key(prompt: str, params: mb.SamplingParams) -> tuple:
 AHEAD = ThreadPoolExecutor(max_workers=32, thread_name_prefix="loop-ahead")
 
 
+def cand_caption(step: mb.Step, last: bool) -> str:
+    """The candidates' caption; "on the next turn it is part of the input" only when there is a next turn (review
+    A, L9): the last step of a finished run (end-of-sequence token, the limit, a stop sequence) has none."""
+    return t("loop.cand.caption.last" if last else "loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank)
+
+
 @dataclass
 class LoopRun:
     """One visitor's run of the loop: the live generator (holding its KV cache) and every step taken."""
@@ -245,7 +251,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
             show_frame(candidates_chart, candidates_rows(step))
-            st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
+            st.caption(cand_caption(step, last=run.done))
         else:
             st.info(t("loop.empty"), icon=":material/touch_app:")
 
@@ -408,7 +414,7 @@ def _inspect(run: LoopRun) -> None:
     st.markdown(t("loop.inspect.context", n=n))
     model_text(context)
     show_frame(candidates_chart, candidates_rows(step))
-    st.caption(t("loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank))
+    st.caption(cand_caption(step, last=run.done and n == len(run.steps)))
     downloads(candidates_frame(run.steps), "loop-candidates", key="loop_dl_cand")
 
 

@@ -17,7 +17,7 @@ from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.share import Param
 
 PRESETS = ("A capital da França é a cidade de", "The capital of France is", "Meu animal favorito é o")
-PAIR = ("The capital of France is", "Meu animal favorito é o")  # confident vs uncertain (top-p adapts)
+PAIR = ("The capital of France is", "Meu animal favorito é o")  # one more concentrated than the other, as measured
 # Greedy runs for the repetition penalty: (case, prompt, tokens). "muito" falls into a loop, as the seed's
 # "muito muito muito…"; counting needs the comma and the digits again, which a penalty punishes.
 LOOP_CASES = (("loop", "muito", 30), ("needed", "1, 2, 3, 4, 5,", 16))
@@ -94,6 +94,45 @@ def _mass(key: tuple, temperature: float, _logits: np.ndarray) -> tuple:
 
 def mass(prompt: str, temperature: float) -> tuple[tuple[int, float], ...]:
     return _mass(_key(prompt), temperature, prompt_logits(prompt)[0])
+
+
+def pair_text(temperature: float, tops: dict[str, float], sizes: dict[str, int]) -> str:
+    """The pair's caption from its measurements (review B, TEMP-1 and TEMP-2): which prompt is the more
+    concentrated is read from the two top-1 probabilities at this T, and the nuclei are compared by their sizes
+    at these sliders, never typed as "confident" or "much later".
+
+    Args:
+        temperature: the panel's T.
+        tops: prompt -> probability of its most likely token after the temperature.
+        sizes: prompt -> tokens in its top-p nucleus.
+    """
+    concentrated, spread = sorted(tops, key=tops.get, reverse=True)
+    said = [t("temperature.pair.tops", t=fmt_float(temperature, 2), a=concentrated, pa=fmt_pct(tops[concentrated]),
+              b=spread, pb=fmt_pct(tops[spread]))]
+    narrow, wide = sorted(sizes, key=sizes.get)
+    if sizes[narrow] == sizes[wide]:
+        said.append(t("temperature.pair.sizes.same", n=fmt_int(sizes[narrow])))
+    else:
+        said.append(t("temperature.pair.sizes.apart", a=narrow, na=fmt_int(sizes[narrow]), b=wide,
+                      nb=fmt_int(sizes[wide]), ratio=fmt_float(sizes[wide] / sizes[narrow], 1)))
+    return " ".join(said)
+
+
+def curve_caption(logits: list[float]) -> str:
+    """The caption of the visitor's own curve, with both limits computed (review B, TEMP-8): as T -> 0 the top
+    probability tends to 1/m, m the number of logits tied at the maximum (100% only without a tie)."""
+    top = max(logits)
+    m = sum(1 for x in logits if x == top)
+    return t("temperature.curve.caption_own" if m == 1 else "temperature.curve.caption_tied",
+             floor=fmt_pct(1 / len(logits)), cold=fmt_pct(1 / m, 0 if 100 % m == 0 else 1), m=m)
+
+
+def count_verdict(r: float, without: int, with_penalty: int) -> str:
+    """What the penalty did to the count, from the two counts (review B, TEMP-9): at a small penalty the count
+    can survive whole, and then "it falls apart" would sit under a perfect count."""
+    if with_penalty >= without:
+        return t("temperature.loop.survives", r=fmt_float(r, 1), n=with_penalty)
+    return t("temperature.loop.breaks", r=fmt_float(r, 1), n=with_penalty, m=without)
 
 
 def link_params() -> list[Param]:

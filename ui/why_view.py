@@ -33,6 +33,7 @@ NEW_TOKENS = 24  # the continuation that can be explained
 IG_STEPS = at.IG_SCHEDULE[0]  # the first round; more points follow until the sum is complete
 AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
 AVG = -1  # attention: average over layers or heads
+IND_SHARE = 0.3  # an induction head: more than this share of its attention, on average, on the token after the copy
 IND_TOKENS = 20  # length of the random sequence seen twice
 CONTRAST_DEFAULT = " Ulm"  # for the Einstein preset: "why Paris and not Ulm?" (Ulm was written earlier)
 FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen token, vermilion against
@@ -366,6 +367,23 @@ def vs_chart(df: pd.DataFrame) -> alt.Chart:
     ).properties(height=max(200, 36 * (len(df) // 2)))
 
 
+def vs_caption(attention: np.ndarray, view: str, method: str) -> str:
+    """The caption under attention vs attribution, with <bos>'s measured share in the view drawn (review A, W4):
+    "much attention" only above the heads table's own threshold."""
+    bos, limit = float(attention[0]), heads_view.THRESHOLDS["bos"]
+    key = "why.vs.caption.sink" if bos > limit else "why.vs.caption"
+    return t(key, view=view, method=method, p=fmt_pct(bos), pct=fmt_pct(limit, 0))
+
+
+def ind_map_caption(ind: at.Induction, layer: int, head: int, name: str) -> str:
+    """The caption under one head's map, from its induction score (review A, W2): the shifted diagonal is
+    announced only for a head that scores above IND_SHARE."""
+    score = float(ind.scores[layer, head])
+    key = "why.ind.map.caption" if score > IND_SHARE else "why.ind.map.caption.weak"
+    return t(key, head=name, s=fmt_float(score, 2), n=ind.scores.size, median=fmt_float(float(np.median(ind.scores)), 3),
+             pct=fmt_pct(IND_SHARE, 0))
+
+
 def vs_view_name(info: mb.ModelInfo, layer: int, head: int) -> str:
     where = t("why.vs.avg_layers", n=info.n_layers) if layer == AVG else t("why.vs.layer.n", n=layer_no(layer))
     who = t("why.vs.avg_heads", n=info.n_heads) if head == AVG else t("why.vs.head.n", n=head_no(head))
@@ -391,7 +409,7 @@ def vs_panel(info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo
     pats = _patterns(ids, dtype=DTYPE)  # one cached pass (the model queue)
     attention = at.attention_row(pats, None if layer == AVG else layer, None if head == AVG else head)
     show(vs_chart(vs_frame(tokens, attention, result.scores)))
-    st.caption(t("why.vs.caption", view=vs_view_name(info, layer, head), method=method_name(method)))
+    st.caption(vs_caption(attention, vs_view_name(info, layer, head), method_name(method)))
     st.markdown(t("why.vs.disagree"))
     rows = [{t("why.vs.col.position"): d.position, t("why.vs.col.token"): tokens[d.position].display,
              t("why.vs.col.attention"): fmt_pct(d.attention), t("why.vs.col.attribution"): fmt_pct(d.attribution),
@@ -468,7 +486,7 @@ def induction_panel(model: mb.ModelBundle) -> None:
     pick = st.selectbox(t("why.ind.pick"), list(names), key=IND_HEAD, format_func=names.get)
     la, he = (int(x) for x in pick.split("."))
     show(pattern_chart(pattern_frame(ind.patterns[la, he])))
-    st.caption(t("why.ind.map.caption", head=names[pick]))
+    st.caption(ind_map_caption(ind, la, he, names[pick]))
     downloads(head_frame(ind.scores)[["layer", "head_no", "value"]].rename(columns={"head_no": "head", "value": "score"}),
               "why-induction-scores", "why_ind")
 

@@ -32,6 +32,21 @@ def test_page_in_both_languages(lang, words):
     assert query.value == len(query.options) - 1  # the last token is picked first
 
 
+@pytest.mark.parametrize("lang, words", [("pt-BR", ["Por que dividir", "Vaswani et al., 2017"]),
+                                         ("en", ["Why divide", "Vaswani et al., 2017"])])
+def test_the_scale_comes_with_its_reason_and_the_models_d_k(lang, words):
+    """A3: the page showed the ÷√d_k with no reason for it; the reason's d_k is the loaded model's."""
+    from ui import backend
+
+    at = run_page("attention", lang=lang)
+    assert not at.exception
+    shown = texts(at)
+    dk = backend.bundle_for().info.head_dim
+    for word in words + [f"d_k = {dk:,}".replace(",", "." if lang == "pt-BR" else ","),
+                         f"√{dk:,}".replace(",", "." if lang == "pt-BR" else ",") + f" = {round(dk ** 0.5)}"]:
+        assert word in shown, word
+
+
 def test_pickers_switch_to_labelled_averages_without_running_the_model():
     at = run_page("attention", lang="en")
     before = passes()

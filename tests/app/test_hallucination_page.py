@@ -61,9 +61,17 @@ def test_page_opens_on_the_einstein_example_in_both_languages(lang, title, truth
     assert number[2] == pytest.approx(summary.seq_logprob, abs=0.0051)
     assert summary.seq_logprob == pytest.approx(sum(math.log(s.prob) for s in gen.steps), rel=1e-5)  # float32 rounding
     # the pair section and its live count are there, with numbers that match the pairs
-    tally = cf.tally([r.comparison for r in view.run_pairs("float32")])
+    runs = view.run_pairs("float32")
+    tally = cf.tally([r.comparison for r in runs])
     of = "de" if lang == "pt-BR" else "of"
     assert f"**{tally.lower_mean} {of} {tally.pairs}**" in shown
+    # HAL-1: the "a threshold would separate" sentence exactly when one does, for these runs
+    separates = "um limiar separaria" if lang == "pt-BR" else "a threshold would separate"
+    assert (separates in shown) == (view.separation(runs) is not None)
+    # HAL-5: the Gondwana twin is drawn as a false premise about a real subject, not an invented subject
+    premise = "assunto real, premissa falsa" if lang == "pt-BR" else "real subject, false premise"
+    kinds = {k for f in chart_frames(at) if "kind" in f.columns for k in f["kind"]}
+    assert premise in kinds, kinds
 
 
 def test_moving_the_step_slider_runs_no_forward_pass():

@@ -194,3 +194,21 @@ def test_the_steps_window_holds_the_newest_steps_and_all_steps_holds_every_one()
     at.run()
     full = max((df for df in tables(at) if "phase" in df.columns), key=len)
     assert list(full["step"]) == list(range(1, STEP_WINDOW + 3))
+
+
+def test_the_thinking_moral_follows_the_two_live_answers(monkeypatch):
+    """L10: the moral under "ask both ways" is chosen from the two answers the page just showed."""
+    import re
+
+    import ui.i18n
+    from ui.completion_view import ANSWER, think_moral
+
+    at = run_page("loop", lang="en", timeout=600)
+    at.button(key="completion_go").click().run(timeout=600)
+    assert not at.exception
+    shown = texts(at)
+    found = re.findall(rf"\({ANSWER}\)\? (yes|no)", shown)  # the two captions, in page order: direct, steps
+    assert len(found) == 2, found
+    monkeypatch.setattr(ui.i18n, "lang", lambda: "en")  # the expected sentence, in the page's language
+    first = think_moral(found[0] == "yes", found[1] == "yes", "X").split(":")[0].split(".")[0]
+    assert first in shown and first.startswith("Here")

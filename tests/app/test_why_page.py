@@ -50,6 +50,7 @@ def test_attribution_shows_the_completeness_check_and_the_attention_beside_it():
     total, diff, residual = (float(m.value.replace(",", "")) for m in at.metric[:3])
     assert residual == pytest.approx(total - diff, abs=2e-3)  # the shown numbers are consistent (rounding)
     assert "Where the two disagree most:" in texts(at)
+    assert "Here <bos> gets" in texts(at) and "in many heads" not in texts(at)  # W4: the share in the view drawn
     at.selectbox(key="why_vs_layer").set_value(5).run()  # model.layers[5] ...
     assert not at.exception and "layer 6" in texts(at)  # ... is layer 6 on every page
 
@@ -59,6 +60,7 @@ def test_induction_and_head_habits_run_on_demand():
     at.button(key="why_ind_run").click().run()
     assert not at.exception
     assert "The highest:" in texts(at) and "on the 2nd time" in texts(at)
+    assert "Induction score" in texts(at)  # W2: the opened head's map comes with its own score
     at.button(key="why_roles_run").click().run()
     assert not at.exception
     assert "of their attention on" in texts(at) and "heads put more than" in texts(at)

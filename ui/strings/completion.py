@@ -56,12 +56,30 @@ STRINGS = {
     ),
     "completion.yes": ("sim", "yes"),
     "completion.no": ("não", "no"),
-    "completion.think.moral": (
-        "Um modelo de {params} parâmetros erra contas com frequência, dos dois jeitos; o ponto é outro: "
-        "escrever os passos dá ao modelo mais passadas e mais texto para ler antes do número. Os \"reasoning "
-        "models\" fazem isso em escala: gastam muitos tokens \"pensando em voz alta\" antes da resposta final.",
-        "A model of {params} parameters often gets sums wrong, both ways; the point is another: writing the steps "
-        "gives the model more passes, and more text to read, before the number. \"Reasoning models\" do this at "
-        "scale: they spend many tokens \"thinking aloud\" before the final answer.",
+    "completion.think.moral.none": (
+        "Aqui os dois jeitos erraram: um modelo de {params} parâmetros erra contas com frequência.",
+        "Here both ways got it wrong: a model of {params} parameters often gets sums wrong.",
+    ),
+    "completion.think.moral.steps": (
+        "Aqui só o jeito com os passos acertou.",
+        "Here only the way with the steps got it right.",
+    ),
+    "completion.think.moral.direct": (
+        "Aqui a resposta direta acertou e a com passos errou: escrever os passos não garante o acerto, num "
+        "modelo de {params} parâmetros.",
+        "Here the direct answer got it right and the one with steps did not: writing the steps does not "
+        "guarantee the answer, in a model of {params} parameters.",
+    ),
+    "completion.think.moral.both": (
+        "Aqui os dois jeitos acertaram.",
+        "Here both ways got it right.",
+    ),
+    "completion.think.point": (
+        "O ponto é outro: escrever os passos dá ao modelo mais passadas e mais texto para ler antes do número. Os "
+        "\"reasoning models\" fazem isso em escala: gastam muitos tokens \"pensando em voz alta\" antes da "
+        "resposta final.",
+        "The point is another: writing the steps gives the model more passes, and more text to read, before the "
+        "number. \"Reasoning models\" do this at scale: they spend many tokens \"thinking aloud\" before the "
+        "final answer.",
     ),
 }

@@ -85,10 +85,10 @@ STRINGS = {
     ),
     "home.try": ("Experimente: qual é o próximo token?", "Try it: what is the next token?"),
     "home.try.caption": (
-        "Os {n} próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam menos de 100% "
-        "porque os outros {rest} tokens do vocabulário dividem o resto.",
-        "The model's {n} most likely next tokens, computed just now. The bars add up to less than 100% "
-        "because the other {rest} tokens of the vocabulary share the rest.",
+        "Os {n} próximos tokens mais prováveis segundo o modelo, calculados agora. As barras somam {top}; os "
+        "outros {rest} tokens do vocabulário dividem os {left} restantes.",
+        "The model's {n} most likely next tokens, computed just now. The bars add up to {top}; the other {rest} "
+        "tokens of the vocabulary share the remaining {left}.",
     ),
     "home.col.token": ("token", "token"),
     "home.col.prob": ("probabilidade", "probability"),

@@ -134,12 +134,22 @@ STRINGS = {
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
         "cortadas. A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
-        "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada. Repare: "
-        "o caminho vencedor nem sempre tem a colocação 1 em cada passo.",
+        "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
         "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
-        "returns in `sequences_scores`), recomputed here in one pass. Note: the winning path is not always rank 1 "
-        "in each step.",
+        "returns in `sequences_scores`), recomputed here in one pass.",
+    ),
+    "decoding.tree.off_first": (
+        "Repare: aqui o caminho vencedor não tem a colocação 1 em todo passo: no passo {step} ele está em "
+        "{rank}º. O beam guarda a sequência, não o melhor token de cada passo.",
+        "Note: here the winning path is not rank 1 at every step: at step {step} it is rank {rank}. The beam "
+        "keeps the sequence, not the best token of each step.",
+    ),
+    "decoding.tree.all_first": (
+        "Nesta rodada o caminho vencedor teve a colocação 1 em todos os passos mostrados; com outro prompt ou "
+        "outra largura, ele pode passar por um token que não era o melhor do seu passo.",
+        "In this run the winning path was rank 1 at every step shown; with another prompt or width, it can go "
+        "through a token that was not the best of its step.",
     ),
     "decoding.tree.step": ("Propostas do passo {n}", "Proposals of step {n}"),
     "decoding.tree.picked": ("Nó escolhido: colocação {rank} no passo {n}.", "Picked node: rank {rank} of step {n}."),
@@ -251,12 +261,33 @@ STRINGS = {
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "
         "{threads_then} thread(s), {cpu_then}); «agora»: o que rodou agora neste servidor ({dtype}, {threads_now} "
-        "thread(s), {cpu_now}). Com a mesma CPU, a mesma precisão e as mesmas threads os números coincidem; "
-        "senão, as somas em ponto flutuante podem mudar um token em algum ponto e o texto seguir outro caminho.",
+        "thread(s), {cpu_now}).",
         "Each cell: stored → now. “stored”: what the bench saved for this prompt ({date}, {dtype}, {threads_then} "
-        "thread(s), {cpu_then}); “now”: what ran now on this server ({dtype}, {threads_now} thread(s), {cpu_now}). "
-        "With the same CPU, precision and threads the numbers agree; otherwise floating-point sums may change one "
-        "token somewhere and the text may take another path.",
+        "thread(s), {cpu_then}); “now”: what ran now on this server ({dtype}, {threads_now} thread(s), {cpu_now}).",
+    ),
+    "decoding.live.same.equal": (
+        "Mesma CPU, mesma precisão, mesmas threads: os {n} números coincidem.",
+        "Same CPU, precision and threads: the {n} numbers agree.",
+    ),
+    "decoding.live.same.changed": (
+        "Mesma CPU, mesma precisão, mesmas threads, e mesmo assim {k} de {n} números mudaram: outra versão do "
+        "torch ou da biblioteca de contas pode somar em outra ordem, mudar um token em algum ponto e o texto "
+        "seguir outro caminho.",
+        "Same CPU, precision and threads, and still {k} of {n} numbers changed: another build of torch or of "
+        "its maths library can sum in another order, change one token somewhere and send the text down "
+        "another path.",
+    ),
+    "decoding.live.other.equal": (
+        "Outra máquina, e ainda assim os {n} números coincidem: aqui as somas em outra ordem não mudaram "
+        "nenhum token que o quadro mostre.",
+        "Another machine, and still the {n} numbers agree: here the sums in another order changed no token "
+        "that the table shows.",
+    ),
+    "decoding.live.other.changed": (
+        "Outra máquina, e {k} de {n} números mudaram: as somas em ponto flutuante, em outra ordem, podem "
+        "mudar um token em algum ponto, e o texto segue outro caminho.",
+        "Another machine, and {k} of {n} numbers changed: floating-point sums in another order can change one "
+        "token somewhere, and the text takes another path.",
     ),
     "decoding.link.from_loop": ("Por que guloso e beam search degeneram: a página de estratégias de decodificação",
                                 "Why greedy and beam search degenerate: the decoding strategies page"),

@@ -150,6 +150,7 @@ STRINGS = {
     "hallucination.pairs.pick": ("Par", "Pair"),
     "hallucination.pair.real": ("Assunto real", "Real subject"),
     "hallucination.pair.invented": ("Assunto inventado", "Invented subject"),
+    "hallucination.pair.premise": ("Premissa falsa sobre um assunto real", "False premise about a real subject"),
     "hallucination.pair.measure": ("medida", "measure"),
     "hallucination.pair.capital_fr.label": ("Capital: França ↔ Vastrônia", "Capital: France ↔ Vastronia"),
     "hallucination.pair.capital_jp.label": ("Capital: Japão ↔ Zemúria", "Capital: Japan ↔ Zemuria"),
@@ -217,6 +218,15 @@ STRINGS = {
         "A made-up subject usually lowers the model's confidence, but not always: from the numbers alone you could "
         "not point out which sentences are inventions.",
     ),
+    "hallucination.verdict.separated": (
+        "Nestes {m} pares, um limiar separaria as completações: as erradas ficaram todas em até {lo} de "
+        "probabilidade média, as que acertaram o fato todas a partir de {hi}. Mas o modelo não usa esse limiar: "
+        "escreveu uma resposta para cada assunto, e um limiar achado em {m} pares não garante nada no próximo.",
+        "In these {m} pairs a threshold would separate the completions: the wrong ones all stayed at or below "
+        "{lo} mean probability, the ones that stated the fact all at {hi} or above. But the model does not use "
+        "that threshold: it wrote an answer for every subject, and a threshold found on {m} pairs guarantees "
+        "nothing on the next one.",
+    ),
     "hallucination.verdict.some": (
         "Um assunto inventado baixa a confiança só um pouco mais vezes do que não baixa: para este modelo, a "
         "confiança está longe de ser um sinal confiável de invenção.",
@@ -259,13 +269,16 @@ STRINGS = {
     "hallucination.kind.fact": ("assunto real, fato certo", "real subject, right fact"),
     "hallucination.kind.miss": ("assunto real, fato errado", "real subject, wrong fact"),
     "hallucination.kind.invented": ("assunto inventado", "invented subject"),
+    "hallucination.kind.premise": ("assunto real, premissa falsa", "real subject, false premise"),
     "hallucination.summary.caption": (
         "Probabilidade média de cada completação, uma linha por par. Verde: o assunto real com o fato certo; "
-        "vermelho: o assunto real com um fato errado; rosa: o assunto inventado. O fato conta como certo quando a "
-        "completação contém a resposta conhecida (por exemplo “Paris”).",
+        "vermelho: o assunto real com um fato errado; rosa: o assunto inventado; azul-claro: uma pergunta sem "
+        "resposta sobre um assunto real (premissa falsa). O fato conta como certo quando a completação contém a "
+        "resposta conhecida (por exemplo “Paris”).",
         "Mean probability of each completion, one row per pair. Green: the real subject with the right fact; red: "
-        "the real subject with a wrong fact; pink: the invented subject. A fact counts as right when the completion "
-        "contains the known answer (for example “Paris”).",
+        "the real subject with a wrong fact; pink: the invented subject; light blue: a question with no answer about "
+        "a real subject (a false premise). A fact counts as right when the completion contains the known answer "
+        "(for example “Paris”).",
     ),
     "hallucination.summary.table": ("Todas as completações dos pares", "Every completion of the pairs"),
 }

@@ -71,6 +71,12 @@ STRINGS = {
         "Raw softmax probabilities for the next token. The chosen one (orange) had {p} and was number {rank} "
         "in likelihood. On the next turn it is already part of the input.",
     ),
+    "loop.cand.caption.last": (
+        "Probabilidades do softmax cru para o próximo token. O escolhido (laranja) tinha {p} e era o {rank}º mais "
+        "provável. Foi o último passo: não há próxima volta.",
+        "Raw softmax probabilities for the next token. The chosen one (orange) had {p} and was number {rank} "
+        "in likelihood. It was the last step: there is no next turn.",
+    ),
     "loop.axis.prob": ("probabilidade", "probability"),
     "loop.axis.token": ("token", "token"),
     "loop.phase.prefill": ("prefill", "prefill"),

@@ -69,9 +69,17 @@ STRINGS = {
     ),
     "temperature.curve.caption_own": (
         "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
-        "{floor} (todos iguais); com T perto de 0, a 100% (guloso).",
+        "{floor} (todos iguais); com T perto de 0, a {cold}: toda a probabilidade vai para o maior logit.",
         "The probability of the most likely token at each T, with your logits. With a very high T it tends to "
-        "{floor} (all equal); with T near 0, to 100% (greedy).",
+        "{floor} (all equal); with T near 0, to {cold}: all the probability goes to the largest logit.",
+    ),
+    "temperature.curve.caption_tied": (
+        "A probabilidade do token mais provável para cada T, com os seus logits. Com T muito alto ela tende a "
+        "{floor} (todos iguais); com T perto de 0, a {cold}, não a 100%: {m} logits empatam no topo e dividem a "
+        "probabilidade entre si.",
+        "The probability of the most likely token at each T, with your logits. With a very high T it tends to "
+        "{floor} (all equal); with T near 0, to {cold}, not 100%: {m} logits tie at the top and share the "
+        "probability.",
     ),
     "temperature.err.logits_number": (
         "{value} não é um número. Use números como 2,0 ou -1.5, separados por espaço ou ponto e vírgula.",
@@ -196,13 +204,16 @@ STRINGS = {
         "replacement. Different tokens that came out: {distinct}. The same seed always gives the same draws; "
         "with more draws, the orange bars get closer to the blue ones.",
     ),
-    # confident vs uncertain
-    "temperature.pair.header": ("O top-p se adapta: confiante × incerto", "Top-p adapts: confident vs uncertain"),
+    # a concentrated distribution vs a spread one (which is which is measured: temperature_view.pair_text)
+    "temperature.pair.header": ("O top-p se adapta: distribuição concentrada × espalhada",
+                                "Top-p adapts: a concentrated distribution vs a spread one"),
     "temperature.pair.text": (
-        "Com o mesmo p, o núcleo é pequeno quando o modelo está confiante e grande quando está incerto. O top-k "
-        "não faz isso: mantém sempre k tokens, sejam eles poucos demais ou muitos demais.",
-        "With the same p, the nucleus is small when the model is confident and large when it is uncertain. "
-        "Top-k does not do that: it always keeps k tokens, whether that is too few or too many.",
+        "Com o mesmo p, o núcleo é pequeno quando a probabilidade se concentra em poucos tokens e grande quando "
+        "se espalha por muitos. O top-k não faz isso: mantém sempre k tokens, sejam eles poucos demais ou muitos "
+        "demais.",
+        "With the same p, the nucleus is small when the probability is concentrated on a few tokens and large "
+        "when it is spread over many. Top-k does not do that: it always keeps k tokens, whether that is too few "
+        "or too many.",
     ),
     "temperature.pair.nucleus": ("Núcleo de \"{prompt}\" com p = {p}", "Nucleus of \"{prompt}\" at p = {p}"),
     "temperature.pair.p": ("top-p (o mesmo para os dois)", "top-p (the same for both)"),
@@ -211,13 +222,25 @@ STRINGS = {
     "temperature.pair.dot": ("{n} tokens", "{n} tokens"),
     "temperature.pair.caption": (
         "Quanto da probabilidade os n tokens mais prováveis cobrem juntos (n em escala logarítmica), para os dois "
-        "prompts com o mesmo T. O núcleo do top-p termina onde a curva cruza a linha tracejada p: cedo para o "
-        "prompt confiante, muito depois para o incerto. Os números vêm do `TopPLogitsWarper`, no vocabulário "
-        "inteiro.",
+        "prompts com o mesmo T. O núcleo do top-p termina onde a curva cruza a linha tracejada p. Os números vêm "
+        "do `TopPLogitsWarper`, no vocabulário inteiro.",
         "How much of the probability the n most likely tokens cover together (n on a log scale), for both "
-        "prompts at the same T. The top-p nucleus ends where a curve crosses the dashed line p: early for the "
-        "confident prompt, much later for the uncertain one. The numbers come from `TopPLogitsWarper`, over the "
-        "whole vocabulary.",
+        "prompts at the same T. The top-p nucleus ends where a curve crosses the dashed line p. The numbers come "
+        "from `TopPLogitsWarper`, over the whole vocabulary.",
+    ),
+    "temperature.pair.tops": (
+        "Com T = {t}, o token mais provável de \"{a}\" tem {pa} e o de \"{b}\", {pb}: das duas, a distribuição "
+        "de \"{a}\" é a mais concentrada (o que não quer dizer que o modelo esteja certo).",
+        "At T = {t}, the most likely token of \"{a}\" has {pa} and that of \"{b}\" {pb}: of the two, the "
+        "distribution of \"{a}\" is the more concentrated (which does not mean the model is right).",
+    ),
+    "temperature.pair.sizes.apart": (
+        "O núcleo de \"{a}\" fecha em {na} token(s), o de \"{b}\" em {nb}: {ratio} vezes mais.",
+        "The nucleus of \"{a}\" closes at {na} token(s), that of \"{b}\" at {nb}: {ratio} times as many.",
+    ),
+    "temperature.pair.sizes.same": (
+        "Com este T e este p, os dois núcleos têm {n} token(s): aqui o top-p não separa os dois prompts.",
+        "At this T and this p, both nuclei hold {n} token(s): here top-p does not tell the two prompts apart.",
     ),
     # in the dark
     "temperature.dark.header": ("Por que mexer em T e p juntos \"no escuro\" engana",
@@ -274,13 +297,25 @@ STRINGS = {
     "temperature.loop.warning": (
         "**Cuidado com o excesso.** A penalidade não sabe quais tokens *precisam* se repetir. Para contar, o "
         "modelo precisa da vírgula e dos dígitos que já usou; artigos, preposições e nomes próprios também são "
-        "punidos depois da primeira vez. Com a penalidade, a contagem se desfaz: o modelo evita "
-        "justamente os tokens de que o texto precisa. Por isso ela se usa com valores pequenos, e ainda assim "
-        "com cuidado.",
+        "punidos depois da primeira vez.",
         "**Beware of too much.** The penalty does not know which tokens *need* to repeat. To count, the model "
         "needs the comma and the digits it has already used; articles, prepositions and proper names are "
-        "punished too after their first use. With the penalty, the counting falls apart: the "
-        "model avoids exactly the tokens the text needs. That is why it is used with small values, and even "
-        "then with care.",
+        "punished too after their first use.",
+    ),
+    "temperature.loop.survives": (
+        "Com a penalidade {r}, a contagem ainda sobrevive ({n} números, como sem penalidade): suba a "
+        "penalidade e veja a partir de quando ela se desfaz.",
+        "With penalty {r}, the count still survives ({n} numbers, as without the penalty): raise the penalty "
+        "and see from where it falls apart.",
+    ),
+    "temperature.loop.breaks": (
+        "Com a penalidade {r}, a contagem se desfaz: {n} número(s) contado(s) certo, contra {m} sem "
+        "penalidade; o modelo evita justamente os tokens de que o texto precisa.",
+        "With penalty {r}, the count falls apart: {n} number(s) counted right, against {m} without the "
+        "penalty; the model avoids exactly the tokens the text needs.",
+    ),
+    "temperature.loop.advice": (
+        "Por isso ela se usa com valores pequenos, e ainda assim com cuidado.",
+        "That is why it is used with small values, and even then with care.",
     ),
 }

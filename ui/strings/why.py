@@ -193,10 +193,18 @@ STRINGS = {
     "why.vs.attribution": ("|atribuição|", "|attribution|"),
     "why.vs.axis.share": ("Fração do total", "Share of the total"),
     "why.vs.caption": (
-        "Atenção ({view}) e atribuição por {method}, cada uma como fração do seu total. O <bos> recebe muita "
-        "atenção em muitas cabeças e atribuição 0 (a referência o mantém): por isso fica fora da lista abaixo.",
-        "Attention ({view}) and attribution by {method}, each as a share of its total. <bos> gets much attention "
-        "in many heads and attribution 0 (the baseline keeps it): so it stays out of the list below.",
+        "Atenção ({view}) e atribuição por {method}, cada uma como fração do seu total. Aqui o <bos> recebe {p} "
+        "da atenção e atribuição 0 (a referência o mantém): por isso fica fora da lista abaixo.",
+        "Attention ({view}) and attribution by {method}, each as a share of its total. Here <bos> gets {p} of "
+        "the attention and attribution 0 (the baseline keeps it): so it stays out of the list below.",
+    ),
+    "why.vs.caption.sink": (
+        "Atenção ({view}) e atribuição por {method}, cada uma como fração do seu total. Aqui o <bos> recebe {p} "
+        "da atenção, mais de {pct}, e atribuição 0 (a referência o mantém): a atenção que pousa no <bos> não "
+        "explica a escolha. Por isso ele fica fora da lista abaixo.",
+        "Attention ({view}) and attribution by {method}, each as a share of its total. Here <bos> gets {p} of "
+        "the attention, more than {pct}, and attribution 0 (the baseline keeps it): the attention that rests "
+        "on <bos> does not explain the choice. So it stays out of the list below.",
     ),
     "why.vs.disagree": ("Onde as duas mais discordam:", "Where the two disagree most:"),
     "why.vs.col.token": ("Token", "Token"),
@@ -247,10 +255,24 @@ STRINGS = {
     ),
     "why.ind.pick": ("Abrir a cabeça", "Open the head"),
     "why.ind.map.caption": (
-        "Os pesos de atenção da {head} sobre a sequência repetida. A diagonal deslocada na metade de baixo é a "
-        "indução: cada token olha para o que veio depois da sua cópia anterior. A 1ª coluna é o <bos>.",
-        "The attention weights of {head} over the repeated sequence. The shifted diagonal in the lower half is "
-        "induction: each token looks at what followed its earlier copy. The first column is <bos>.",
+        "Os pesos de atenção da {head} sobre a sequência repetida. Pontuação de indução {s} (mediana das {n} "
+        "cabeças: {median}): mais de {pct} da atenção vai, em média, ao token seguinte à cópia anterior. É a "
+        "diagonal deslocada na metade de baixo: cada token olha para o que veio depois da sua cópia anterior. "
+        "A 1ª coluna é o <bos>.",
+        "The attention weights of {head} over the repeated sequence. Induction score {s} (median of the {n} "
+        "heads: {median}): more than {pct} of the attention goes, on average, to the token after the earlier "
+        "copy. That is the shifted diagonal in the lower half: each token looks at what followed its earlier "
+        "copy. The first column is <bos>.",
+    ),
+    "why.ind.map.caption.weak": (
+        "Os pesos de atenção da {head} sobre a sequência repetida. Pontuação de indução {s} (mediana das {n} "
+        "cabeças: {median}): não passa de {pct}, então esta cabeça não faz indução aqui, e a diagonal deslocada "
+        "(cada token olhando para o que veio depois da sua cópia anterior) não deve aparecer nítida na metade "
+        "de baixo. A 1ª coluna é o <bos>.",
+        "The attention weights of {head} over the repeated sequence. Induction score {s} (median of the {n} "
+        "heads: {median}): not above {pct}, so this head does not do induction here, and the shifted diagonal "
+        "(each token looking at what followed its earlier copy) should not show clearly in the lower half. The "
+        "first column is <bos>.",
     ),
     "why.ind.axis.query": ("Consulta (posição)", "Query (position)"),
     "why.ind.axis.key": ("Chave (posição)", "Key (position)"),
