@@ -100,3 +100,72 @@ def test_html_lang_follows_the_language_and_a_switch(browser, a11y_url, start, o
         _wait_for_lang(page, other, wait=10)
     finally:
         page.close()
+
+
+# What the keyboard walk reads in the page: the elements that Tab should reach, and the focused one with whether a
+# focus ring is drawn on it (an outline or a box-shadow, on it or on one of the 4 wrappers above it: Streamlit's
+# selects and sliders draw the ring around the widget).
+_WALK = """() => {
+  const SEL = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]),' +
+              'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  let n = 0;
+  const mark = e => e.dataset.tbtTab || (e.dataset.tbtTab = 't' + (++n));
+  const shown = e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    return (r.width > 0 || r.height > 0) && s.visibility !== 'hidden' && !e.closest('[aria-hidden="true"], [inert]'); };
+  const ring = e => { const s = getComputedStyle(e);
+    return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 1) || (s.boxShadow && s.boxShadow !== 'none'); };
+  window.__tbtTabbable = () => [...document.querySelectorAll(SEL)].filter(e => e.tabIndex >= 0 && shown(e)).map(e => {
+    mark(e);
+    const group = e.getAttribute('role') === 'radio' ? e.closest('[role="radiogroup"]') : null;
+    if (group) mark(group);  // a radio group is one Tab stop (arrow keys move inside it)
+    return {id: e.dataset.tbtTab, group: group ? group.dataset.tbtTab : null, html: e.outerHTML.slice(0, 120)}; });
+  window.__tbtFocused = () => { const e = document.activeElement;
+    if (!e || e === document.body) return null;
+    mark(e);
+    const group = e.closest('[role="radiogroup"]');
+    if (group) mark(group);
+    let seen = ring(e);
+    for (let p = e.parentElement, i = 0; !seen && p && i < 4; p = p.parentElement, i++) seen = ring(p);
+    return {id: e.dataset.tbtTab, group: group ? group.dataset.tbtTab : null, ring: seen,
+            what: e.tagName + ' ' + (e.getAttribute('aria-label') || e.innerText || '').slice(0, 40)}; };
+}"""
+HOLD = 200  # Tab presses one element may keep the focus: a data grid moves from cell to cell first, then lets go
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_tab_reaches_every_control_with_a_visible_focus(browser, a11y_url, name):
+    """WCAG 2.1.1, 2.1.2, 2.4.7: from the top of the page, Tab alone reaches every focusable element that is shown
+    (a radio group counts once), each with a visible focus ring, and nothing keeps the focus (until it comes back
+    to the first element)."""
+    page = open_page(browser, _page_url(a11y_url, name, "pt-BR", False), width=1280, locale="pt-BR", wait=300)
+    try:
+        _wait_for_lang(page, "pt-BR")
+        page.evaluate(_WALK)
+        wanted = page.evaluate("() => window.__tbtTabbable()")
+        assert len(wanted) >= 5, wanted  # every page has the sidebar's links and the language box, at least
+        page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        reached, order, last, held, trapped = {}, [], None, 0, []
+        for _ in range(3 * len(wanted) + 2 * HOLD):
+            page.keyboard.press("Tab")
+            now = page.evaluate("() => window.__tbtFocused()")
+            if now is None:
+                continue
+            if now["id"] == last:
+                held += 1
+                if held > HOLD:
+                    trapped.append(now["what"])
+                    break
+                continue
+            if now["id"] in reached:  # round the page once: back at an element already reached
+                break
+            last, held = now["id"], 0
+            reached[now["id"]] = now
+            order.append(now["what"])
+        groups = {r["group"] for r in reached.values() if r["group"]}
+        missing = [w["html"] for w in wanted if w["id"] not in reached and w["group"] not in groups]
+        no_ring = [r["what"] for r in reached.values() if not r["ring"]]
+        assert not trapped, trapped
+        assert not missing, (len(missing), missing[:5])
+        assert not no_ring, no_ring
+    finally:
+        page.close()
