@@ -4,7 +4,6 @@ import time
 
 from tests.conftest import ARTIFACTS
 
-
 # Streamlit marks a script run two ways: its status widget ("Running...") is in the page, and its root element says
 # data-test-script-state="running" (or a rerun or stop requested). Either one means the page is not done.
 _BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]') || ['running', 'rerunRequested',
