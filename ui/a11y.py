@@ -55,8 +55,9 @@ _SCRIPT = """
     });
     window.__tbtLangWatch.observe(root, {attributes: true, attributeFilter: ["lang"]});
   }
-  if (!window.__tbtScrollWatch) {  // once per tab: a region that scrolls and holds nothing focusable gets
-    const reach = () => {           // tabindex=0, so the keyboard can reach and scroll it (WCAG 2.1.1)
+  window.__tbtWords = %(words)s;  // Streamlit's own English labels -> the visitor's language (none in English)
+  if (!window.__tbtScrollWatch) {  // once per tab, then on every change of the page:
+    const reach = () => {  // a region that scrolls and holds nothing focusable gets tabindex=0 (WCAG 2.1.1)
       for (const el of document.querySelectorAll(
           '.katex-display, [data-testid="stTable"] div, [data-testid="stMarkdownContainer"] pre, [data-testid="stCode"] pre')) {
         const css = getComputedStyle(el);
@@ -68,13 +69,44 @@ _SCRIPT = """
         }
       }
     };
+    const say = (original) => {  // Streamlit's English label in the visitor's language (WCAG 3.1.2)
+      const words = window.__tbtWords || {};
+      if (words[original] !== undefined) return words[original];
+      const help = "Help for ";  // its help icons: "Help for " and the widget's label
+      return original.startsWith(help) && words[help] !== undefined ? words[help] + original.slice(help.length) : original;
+    };
+    const translate = () => {  // the original stays in a data- attribute, so a switch back to English restores it
+      for (const name of ["aria-label", "title", "placeholder"]) {
+        const keep = "data-tbt-" + name;
+        for (const el of document.querySelectorAll("[" + name + "]")) {
+          if (el.closest('[data-testid="stVegaLiteChart"]')) continue;  // a chart's name is ours already
+          const now = el.getAttribute(name), original = el.getAttribute(keep);
+          const base = original !== null && now === el.getAttribute(keep + "-said") ? original : now;
+          const wanted = say(base);
+          if (wanted !== now) {
+            el.setAttribute(keep, base);
+            el.setAttribute(keep + "-said", wanted);
+            el.setAttribute(name, wanted);
+          }
+        }
+      }
+      const skip = document.querySelector('[data-testid="stSkipToContent"]');
+      const text = skip && skip.firstChild;  // its one text node: changed in place, React keeps its node
+      if (text && text.nodeType === Node.TEXT_NODE) {
+        skip.dataset.tbtText = skip.dataset.tbtText || text.nodeValue;
+        const wanted = say(skip.dataset.tbtText);
+        if (text.nodeValue !== wanted) text.nodeValue = wanted;
+      }
+    };
     let pending = 0;  // at most one look per 200 ms, however often the page changes (a debounce would starve)
-    const soon = () => { if (!pending) pending = setTimeout(() => { pending = 0; reach(); }, 200); };
+    const soon = () => { if (!pending) pending = setTimeout(() => { pending = 0; reach(); translate(); }, 200); };
     window.__tbtScrollWatch = new MutationObserver(soon);
-    window.__tbtScrollWatch.observe(document.body, {childList: true, subtree: true});
+    window.__tbtScrollWatch.observe(document.body, {childList: true, subtree: true, attributes: true,
+                                                    attributeFilter: ["aria-label", "title", "placeholder"]});
     window.addEventListener("resize", soon);
-    reach();
+    window.__tbtTidy = () => { reach(); translate(); };
   }
+  window.__tbtTidy();
   if (!document.getElementById(%(live)s)) {  // a polite live region outside React's tree: it outlives reruns
     const live = document.createElement("div");
     live.id = %(live)s;
@@ -89,15 +121,26 @@ _SCRIPT = """
 """
 
 
-def _js(value: str) -> str:
-    """A JavaScript string literal that is safe inside a <script> element."""
+def _js(value) -> str:
+    """A JavaScript literal (a string, or an object of strings) that is safe inside a <script> element."""
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def streamlit_words() -> dict[str, str]:
+    """Streamlit's own English labels (its buttons' aria-labels, placeholders, the skip link) -> the visitor's
+    language, from the translation table's `a11y.st.*` keys (whose English text is Streamlit's label). Empty in
+    English. "Help for " is a prefix: Streamlit labels each help icon "Help for <the widget's label>"."""
+    if lang() == "en":
+        return {}
+    from ui.i18n import table
+
+    return {en: t(key) for key, (_, en) in table().items() if key.startswith("a11y.st.")}
 
 
 def page_setup() -> None:
     """Draw the language script, the CSS and the live region (call once per run, from app.py)."""
-    st.html(f'<div class="tbt-setup">{CSS}{_SCRIPT % {"lang": _js(lang()), "live": _js(LIVE_ID)}}</div>',
-            unsafe_allow_javascript=True)
+    values = {"lang": _js(lang()), "live": _js(LIVE_ID), "words": _js(streamlit_words())}
+    st.html(f'<div class="tbt-setup">{CSS}{_SCRIPT % values}</div>', unsafe_allow_javascript=True)
 
 
 def announce(text: str) -> None:
@@ -214,6 +257,31 @@ def summarise(chart_spec: dict, frames: list[pd.DataFrame]) -> str:
             if body:
                 return f"{head}. {body}."
     return f"{head}. {t('a11y.chart.rows', n=fmt_int(len(frames[0])))}."
+
+
+def short_name(chart_spec: dict) -> str:
+    """The chart's accessible name (Vega-Lite's `description`, which Vega puts on the drawn SVG's aria-label): its
+    title, or what its two axes show, read from the spec alone, so it stays the same when only the data changes.
+    Without it a screen reader names the chart by every label and value drawn in it, run together."""
+    title = chart_spec.get("title")
+    if isinstance(title, dict):
+        title = title.get("text")
+    if isinstance(title, str) and title.strip():
+        return t("a11y.chart.titled", title=title.strip())
+    titles = _titles(chart_spec)  # only titled fields: an untitled one is an internal name ("row", "x2")
+    named = lambda e: isinstance(e, dict) and titles.get(e.get("field")) is not None  # noqa: E731
+    for part in _parts(chart_spec):
+        enc = part.get("encoding") or {}
+        x, y = enc.get("x"), enc.get("y")
+        if named(x) and named(y):
+            value, label = (x, y) if _is_measure(x) and not _is_measure(y) else (y, x)
+            return t("a11y.chart.of", value=titles[value["field"]], by=titles[label["field"]])
+    for part in _parts(chart_spec):
+        for channel in ("x", "y", "color", "theta"):
+            e = (part.get("encoding") or {}).get(channel)
+            if named(e) and _is_measure(e):
+                return t("a11y.chart.titled", title=titles[e["field"]])
+    return t("a11y.chart")
 
 
 def _columns(df: pd.DataFrame, *fields: str) -> pd.DataFrame:

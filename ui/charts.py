@@ -38,6 +38,10 @@ PRIMARY = OKABE_ITO[0]
 def _theme() -> alt.theme.ThemeConfig:
     return {
         "config": {
+            # no ARIA labels of Vega's own on marks and axes: it names them by internal field names and raw floats,
+            # in English, one per bar. A screen reader gets the chart's name (`description`), its hidden summary
+            # (ui.a11y.summarise) and the data table instead (docs/accessibility.md).
+            "aria": False,
             "font": "Source Sans Pro, sans-serif",
             "axis": {"labelFontSize": 14, "titleFontSize": 15, "labelLimit": 220},
             "legend": {"labelFontSize": 14, "titleFontSize": 14},
@@ -256,11 +260,13 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
 
 def describe(spec: dict, frames: list[pd.DataFrame], summary: str | None, picks: bool) -> None:
     """The chart's text alternative, just before it: `summary` if given, else one read from its data and
-    encodings (ui.a11y.summarise). A chart that can be clicked says where the same choice is made by keyboard."""
+    encodings (ui.a11y.summarise). A chart that can be clicked says where the same choice is made by keyboard.
+    The drawn chart gets a short name too (`description`: its SVG's aria-label)."""
     from ui import a11y
     from ui.i18n import t
 
     text = summary if summary is not None else a11y.summarise(spec, frames)
+    spec.setdefault("description", a11y.short_name(spec))  # the drawn chart's own name (its SVG's aria-label)
     a11y.sr_only(text + (" " + t("a11y.chart.keyboard") if picks else ""))
 
 

@@ -1,7 +1,10 @@
 """Keyboard use reaches the main controls: Tab walks to the prompt, the sampling sliders and the buttons,
 and the arrow keys move a slider (the page then redraws with the new value)."""
 
+import pytest
+
 from tests.browser import open_page, settle, shoot
+from ui.i18n import table
 
 DESCRIBE = """() => {
   const el = document.activeElement;
@@ -118,5 +121,107 @@ def test_typing_keeps_every_key(browser, server_url):
         page.keyboard.press("End")
         page.keyboard.type(" rc RC")
         assert area.input_value().endswith(" rc RC")
+    finally:
+        page.close()
+
+
+# ---- each page's main control, used with the keyboard alone (WCAG 2.1.1) -------------------------------------------
+# The walk in tests/e2e/test_accessibility.py shows that Tab reaches every control; here the control is given the focus
+# (as that walk would) and then used with keys only: Enter or Space on a button, the arrows on a slider, the arrows
+# and Enter in a select box, Ctrl+Enter in a text area. Each page must then show something else than before.
+
+PT = lambda key: table()[key][0]  # noqa: E731 - the pt-BR string of a key (the pages are seen in Portuguese here)
+
+
+def _main_text(page) -> str:
+    return page.locator('[data-testid="stMain"]').inner_text()
+
+
+def _slider(page, label: str, nth: int = 0):
+    box = page.locator('[data-testid="stSlider"]').filter(has=page.get_by_text(label, exact=True)).nth(nth)
+    return box.get_by_role("slider")
+
+
+def _select(page, label: str):
+    return page.locator('[data-testid="stSelectbox"]').filter(has=page.get_by_text(label, exact=True)).get_by_role(
+        "combobox")
+
+
+def _press(page, target, *keys: str, wait: float = 180) -> None:
+    target.focus()
+    for key in keys:
+        page.keyboard.press(key)
+    settle(page, wait)
+
+
+def _use_home(page):
+    area = page.get_by_role("textbox", name=PT("common.prompt"))
+    area.focus()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.type("O gato subiu no")
+    page.keyboard.press("ControlOrMeta+Enter")  # a text area sends its text on Ctrl+Enter
+    settle(page, 180)
+    return area.input_value() == "O gato subiu no"
+
+
+def _use_tokenizer(page):
+    before = page.get_by_role("textbox", name=PT("tokenizer.box")).input_value()
+    _press(page, page.get_by_role("button", name=PT("tokenizer.preset.code"), exact=True), "Enter")
+    return page.get_by_role("textbox", name=PT("tokenizer.box")).input_value() != before
+
+
+def _use_pipeline(page):
+    thumb = _slider(page, PT("pipeline.mlp.layer"), nth=1)  # the MLP section's layer (the attention one comes first)
+    before = int(thumb.input_value())  # a range input
+    _press(page, thumb, "ArrowRight")
+    return int(_slider(page, PT("pipeline.mlp.layer"), nth=1).input_value()) == before + 1
+
+
+def _use_decoding(page):
+    _press(page, _slider(page, PT("decoding.ctl.tokens")), "Home")  # the fewest new tokens: a shorter run
+    tables = page.locator('[data-testid="stDataFrame"]').count()
+    _press(page, page.get_by_role("button", name=PT("decoding.run")), "Enter", wait=300)
+    return page.locator('[data-testid="stDataFrame"]').count() > tables  # the five strategies' table
+
+
+def _use_why(page):
+    charts = page.locator('[data-testid="stVegaLiteChart"]').count()
+    _press(page, page.get_by_role("button", name=PT("why.go")), "Enter", wait=300)
+    return page.locator('[data-testid="stVegaLiteChart"]').count() > charts
+
+
+def _use_hallucination(page):
+    _press(page, page.get_by_role("radio", name=PT("hallucination.mode.sampled"), exact=True), "Space", wait=300)
+    return _slider(page, PT("hallucination.temperature")).count() == 1  # sampling's own controls came
+
+
+def _use_nondeterminism(page):
+    thumb = _slider(page, PT("nondeterminism.sum.n"))
+    before = thumb.get_attribute("aria-valuetext")
+    _press(page, thumb, "ArrowRight")
+    return _slider(page, PT("nondeterminism.sum.n")).get_attribute("aria-valuetext") != before
+
+
+def _use_grokking(page):
+    thumb = _slider(page, PT("grokking.step.label"))
+    before = thumb.get_attribute("aria-valuetext")
+    _press(page, thumb, "Home")  # the first checkpoint (a link or a visit starts at the last)
+    return _slider(page, PT("grokking.step.label")).get_attribute("aria-valuetext") != before
+
+
+USES = {"home": _use_home, "tokenizer": _use_tokenizer, "pipeline": _use_pipeline, "decoding": _use_decoding,
+        "why": _use_why, "hallucination": _use_hallucination, "nondeterminism": _use_nondeterminism,
+        "grokking": _use_grokking}  # the loop, attention and temperature pages: the tests above
+
+
+@pytest.mark.parametrize("name", list(USES))
+def test_the_main_control_works_from_the_keyboard(browser, server_url, name):
+    page = open_page(browser, f"{server_url}/{'' if name == 'home' else name}?lang=pt-BR", width=1280,
+                     locale="pt-BR", wait=300)
+    try:
+        before = _main_text(page)
+        assert USES[name](page), f"{name}: the control did not take the key"
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert _main_text(page) != before, f"{name}: the page shows the same after the key"
     finally:
         page.close()

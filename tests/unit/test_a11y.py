@@ -1,4 +1,6 @@
 """Chart text alternatives read the numbers that matter from a chart's data; the setup script's values are escaped."""
+import re
+
 import altair as alt
 import pandas as pd
 import pytest
@@ -78,3 +80,48 @@ def test_the_grokking_wave_chart_has_a_text_alternative(language):
     wave = SimpleNamespace(k=2, cos_curve=np.cos(np.arange(p)), sin_curve=np.sin(np.arange(p)), fit=1.0)
     text = _summary(waves_chart(wave, p))
     assert text.startswith("Gráfico" if language == "pt-BR" else "Chart"), text
+
+
+def _script(language: str) -> str:
+    st.session_state["lang"] = language
+    try:
+        values = {"lang": a11y._js(language), "live": a11y._js(a11y.LIVE_ID), "words": a11y._js(a11y.streamlit_words())}
+        return a11y._SCRIPT % values
+    finally:
+        st.session_state.pop("lang", None)
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "en"])
+def test_the_setup_script_passes_streamlits_sanitiser(language):
+    """st.html runs DOMPurify, which drops an element whose text holds "<" and a letter, "/" or "!" (its mXSS rule):
+    the setup script (the page's language, the live region) would silently never run."""
+    body = _script(language).strip().removeprefix("<script>").removesuffix("</script>")
+    assert not re.search(r"<[/\w!]", body), re.search(r".{30}<[/\w!].{30}", body)
+
+
+def test_streamlits_own_labels_are_said_in_portuguese():
+    st.session_state["lang"] = "pt-BR"
+    try:
+        words = a11y.streamlit_words()
+    finally:
+        st.session_state.pop("lang", None)
+    assert words["Show data"] == "Mostrar os dados" and words["Skip to main content"].startswith("Pular")
+    assert words["Help for "].endswith(" ") and all(pt != en for en, pt in words.items())
+    st.session_state["lang"] = "en"
+    try:
+        assert a11y.streamlit_words() == {}  # in English, Streamlit's labels stay as they are
+    finally:
+        st.session_state.pop("lang", None)
+
+
+def test_a_chart_is_named_by_its_titled_axes_not_by_its_data(language):
+    df = pd.DataFrame({"token": ["a", "b"], "prob": [0.6, 0.4], "row": [0, 1]})
+    bars = alt.Chart(df).mark_bar().encode(x=alt.X("prob:Q", title="probabilidade"), y=alt.Y("token:N", title="token"))
+    spec = charts.vega_spec(charts._unchecked(charts.finish(bars)))
+    name = a11y.short_name(spec)
+    assert name == ("Gráfico de probabilidade por token" if language == "pt-BR" else "Chart of probabilidade by token")
+    empty = charts.vega_spec(charts._unchecked(charts.finish(bars.properties(data=df.iloc[:0]))))
+    assert a11y.short_name(empty) == name  # the same name whatever the rows: the drawn view is not rebuilt
+    untitled = alt.Chart(df).mark_bar().encode(x="row:Q", y="token:N")
+    assert a11y.short_name(charts.vega_spec(charts._unchecked(untitled))) in ("Gráfico", "Chart")
+    assert spec["config"]["aria"] is False  # Vega's own per-mark labels (internal names, raw floats) are off
