@@ -3,7 +3,7 @@ and the shipped comparison. The model runs only when a button asks for it."""
 import streamlit as st
 
 from model_backend import decoding as dec
-from ui import backend
+from ui import a11y, backend
 from ui import decoding_view as view
 from ui.charts import projection_on, show
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
@@ -41,6 +41,7 @@ def side_by_side(prompt: str) -> dec.BeamRun | None:
         st.caption(t("decoding.run.changed"))
         return None
     conts, beam = view.side_by_side(*settings)
+    a11y.announce_once(("decoding", settings), t("a11y.live.strategies", n=len(conts)))
     data_table(view.metrics_frame(conts, width), hide_index=True, width="stretch")
     st.caption(t("decoding.table.caption", n=conts[-1].batch))  # the sampled strategies' batch
     note = view.dtype_note()

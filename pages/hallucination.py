@@ -4,6 +4,7 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend import confidence as cf
+from ui import a11y
 from ui import hallucination_view as view
 from ui.charts import show
 from ui.export import downloads
@@ -84,6 +85,8 @@ def completion(prompt: str, params: mb.SamplingParams, dtype: str) -> None:
                 help=t("hallucination.metric.min.help"))
     m[2].metric(t("hallucination.metric.logprob"), view.fmt_logprob(summary.seq_logprob),
                 help=t("hallucination.metric.logprob.help", whole=view.whole_chance(summary.seq_logprob)))
+    a11y.announce_once(("hallucination", prompt, params, dtype),
+                       t("a11y.live.measured", n=len(gen.steps), mean=fmt_pct(summary.mean_prob)))
     view.inspect_step(rows, key)
     st.subheader(t("hallucination.charts"))
     df = view.token_frame(rows, gen.steps)

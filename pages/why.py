@@ -2,7 +2,7 @@
 import streamlit as st
 
 from model_backend import attribution as at
-from ui import backend
+from ui import a11y, backend
 from ui import why_view as view
 from ui.i18n import fmt_float, t
 from ui.nav import next_page_link
@@ -35,6 +35,7 @@ def explain(prompt: str) -> None:
         f"{step.token.display} − {view.tokens_of(model, [target.contrast])[0].display}")
     model_text(f"{shown}   ({t('why.target.value', v=fmt_float(dla.logit, 3))})")
     view.dla_panel(dla)
+    a11y.announce_once(("why", cont.ids, pos, target), t("a11y.live.explained", token=f"“{step.token.display}”"))
     result = view.attribution_panel(model, cont, pos, target, tokens)
     view.vs_panel(model.info, ids, tokens, result, st.session_state.get(view.METHOD, "ig"))
     with st.expander(t("why.limits.title"), icon=":material/info:"):

@@ -148,6 +148,7 @@ def announce(text: str) -> None:
     The text is ours (from t()), with numbers; anything else is still escaped, it lands as textContent."""
     n = st.session_state.get("_a11y_announce", 0) + 1  # a new body each time, so the same text is said again
     st.session_state["_a11y_announce"] = n
+    st.session_state["_a11y_text"] = text  # what was said last (the app tests read it)
     st.html(f'<div class="tbt-sr-only" data-n="{n}"><script>(() => {{ const live = document.getElementById('
             f'{_js(LIVE_ID)}); if (live) {{ live.textContent = ""; setTimeout(() => {{ live.textContent = '
             f'{_js(text)}; }}, 150); }} }})();</script></div>', unsafe_allow_javascript=True)

@@ -10,8 +10,8 @@ import model_backend as mb
 from model_backend import attention as att
 from model_backend import heads as hb
 from model_backend.validation import InvalidInput, check_prompt
+from ui import a11y, backend, heads_view
 from ui import attention_charts as fig
-from ui import backend, heads_view
 from ui.attention_charts import AVG, axis_value, token_labels, view_title
 from ui.charts import show
 from ui.export import downloads
@@ -339,6 +339,7 @@ def generated_panel(prompt: str, layer: int, head: int) -> None:
     bar = st.progress(0.05, text=t("attention.gen.running", n=n))
     tr, first, gen = generated_trace(prompt, n, lambda f, key: bar.progress(f, text=t(key, n=n)))
     bar.empty()
+    a11y.announce_once(("attention", prompt, n), t("a11y.live.generated", n=len(tr.tokens) - first))
     model_text(gen.completion)
     labels = token_labels(tr.tokens, first)
     pat = att.pattern(tr.attentions, axis_value(layer), axis_value(head))

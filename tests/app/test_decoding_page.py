@@ -47,6 +47,7 @@ def test_hostile_text_runs_and_is_shown_as_text():
                   decoding_sentence=sentence, decoding_times=3)
     at.button(key="decoding_go").click().run()
     assert not at.exception, at.exception
+    assert at.session_state["_a11y_text"] == "The 5 strategies have finished; the table is ready."  # the live region
     at.button(key="decoding_loop_go").click().run()
     assert not at.exception, at.exception
     for md in at.markdown:

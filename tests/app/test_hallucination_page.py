@@ -58,6 +58,8 @@ def test_page_opens_on_the_einstein_example_in_both_languages(lang, title, truth
     number = [float(m.value.rstrip("%").replace(",", ".")) for m in at.metric]  # 57,1% / 57.1%
     assert number[0] == pytest.approx(100 * summary.mean_prob, abs=0.051)
     assert number[1] == pytest.approx(100 * summary.min_prob, abs=0.051)
+    said = at.session_state["_a11y_text"]  # the live region was told the generation ended, with its mean
+    assert str(len(gen.steps)) in said and at.metric[0].value in said, said
     assert number[2] == pytest.approx(summary.seq_logprob, abs=0.0051)
     assert summary.seq_logprob == pytest.approx(sum(math.log(s.prob) for s in gen.steps), rel=1e-5)  # float32 rounding
     # the pair section and its live count are there, with numbers that match the pairs

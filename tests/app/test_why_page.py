@@ -37,6 +37,7 @@ def test_page_in_both_languages_explains_paris_not_ulm_first(lang, words):
     assert "Paris" in at.selectbox(key="why_pos").format_func(at.selectbox(key="why_pos").value)
     assert "Ulm" in at.selectbox(key="why_contrast").format_func(at.selectbox(key="why_contrast").value)
     assert len(at.get("vega_lite_chart")) >= 3  # layers, heads, lens
+    assert "Paris" in at.session_state["_a11y_text"]  # the live region was told the explanation is ready
     assert at.button(key="why_attr_run")  # attribution waits for its own click
 
 

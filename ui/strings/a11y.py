@@ -21,6 +21,12 @@ STRINGS = {
     "a11y.live.generated": ("Geração terminada: {n} tokens.", "Generation finished: {n} tokens."),
     "a11y.live.runs": ("As {n} execuções estão prontas.", "The {n} runs are ready."),
     "a11y.live.trained": ("Treino terminado: {n} passos.", "Training finished: {n} steps."),
+    "a11y.live.measured": ("Geração terminada: {n} tokens, probabilidade média {mean}.",
+                           "Generation finished: {n} tokens, mean probability {mean}."),
+    "a11y.live.explained": ("Explicação pronta para o token gerado {token}.",
+                            "Explanation ready for the generated token {token}."),
+    "a11y.live.strategies": ("As {n} estratégias terminaram; a tabela está pronta.",
+                             "The {n} strategies have finished; the table is ready."),
     "a11y.live.step": ("Novo token: {token}.", "New token: {token}."),
     # Streamlit's own labels (its chart toolbar, number steppers, sidebar, help icons), which it writes in English
     # only: ui.a11y's setup script puts these in their place in Portuguese. The English text must be Streamlit's.
