@@ -35,6 +35,11 @@ CSS = """
 a:focus-visible, button:focus-visible, input:focus-visible, textarea:focus-visible, select:focus-visible,
 summary:focus-visible, [tabindex]:focus-visible, [role="slider"]:focus-visible, [role="tab"]:focus-visible {
   outline: 3px solid #0060a0 !important; outline-offset: 2px !important; }
+/* Streamlit's help icons and heading anchors are 17 px: their hit area grows to 24 x 24 px around the same icon
+   (WCAG 2.5.8, target size on a phone) */
+[data-testid="stTooltipHoverTarget"] > button, [data-testid="stHeaderActionElements"] a {
+  min-width: 24px !important; min-height: 24px !important; display: inline-flex !important; align-items: center;
+  justify-content: center; }
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important;
     transition-duration: 0.01ms !important; scroll-behavior: auto !important; }

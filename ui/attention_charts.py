@@ -105,6 +105,17 @@ def _key_label(k: int, labels: list[str], win: att.Window) -> str:
     return t("attention.hidden_col", n=fmt_int(win.n_hidden)) if k == att.HIDDEN else labels[k]
 
 
+def heatmap_summary(cut: att.Cropped, labels: list[str]) -> str:
+    """The heatmap's text alternative: its size, and where the last drawn query looks most. Not "the highest cell":
+    that is always the first token's 1 (it can only look at itself)."""
+    win = cut.window
+    row = np.where(cut.allowed[-1], cut.weights[-1], -np.inf)  # the last drawn query's visible weights
+    best = int(np.argmax(row))
+    return t("attention.a11y.map", rows=fmt_int(len(win.queries)), cols=fmt_int(len(win.keys)),
+             query=labels[win.queries[-1]], looked=_key_label(win.keys[best], labels, win),
+             w=fmt_float(float(cut.weights[-1, best]), 2))
+
+
 def heatmap_frame(cut: att.Cropped, tokens, labels: list[str], sum_digits: int = 3) -> pd.DataFrame:
     """One row per drawn cell, plus one 'Σ' cell per row with the row's sum. Cells that round to 0.00 carry
     no number, so the ones that matter stand out (and numbers do not collide on a phone)."""
@@ -191,7 +202,7 @@ def bars(tr: mb.Trace, pat: np.ndarray, query: int, generated_from: int | None =
                        scale=alt.Scale(domain=present, range=[kinds[k] for k in present]))
     base = alt.Chart(df).encode(
         y=alt.Y("key:N", sort=order, title=t("attention.axis.key"), axis=alt.Axis(labelLimit=160, labelOverlap=False)),
-        x=alt.X("w:Q", title=t("attention.tip.weight"), scale=alt.Scale(domain=[0, 1])),
+        x=alt.X("w:Q", title=t("attention.tip.weight"), scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
         tooltip=[alt.Tooltip("key:N", title=t("attention.tip.key")), alt.Tooltip("label:N", title=t("attention.tip.weight"))],
     )
     chart = base.mark_bar().encode(color=colour) + base.mark_text(align="left", dx=4, fontSize=_size(14)).encode(

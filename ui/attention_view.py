@@ -186,7 +186,8 @@ def kv_kind(n_heads: int, n_kv_heads: int) -> str:
 
 
 def show_heatmap(cut: att.Cropped, tokens, labels, key: str, on_pick, boundary: str | None = None) -> None:
-    show(fig.heatmap(cut, tokens, labels, boundary), key=key, on_select=on_pick, selection_mode="row_pick")
+    show(fig.heatmap(cut, tokens, labels, boundary), key=key, on_select=on_pick, selection_mode="row_pick",
+         summary=fig.heatmap_summary(cut, labels))
 
 
 def row_sum_note(cut: att.Cropped, dtype: str) -> str:
@@ -290,7 +291,11 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
         if pick is not None:
             st.session_state[LAYER], st.session_state[HEAD] = pick
 
-    show(fig.grid(tr, (layer, head), group), key="attention_grid", on_select=open_from_grid, selection_mode="grid_pick")
+    drawn = fig.grid_columns(info.n_layers, group)
+    summary = t("attention.a11y.grid", cols=len(drawn), rows=info.n_heads + 1, layer=layer_no(layer) if layer != AVG
+                else t("attention.grid.avg"), head=head_no(head) if head != AVG else t("attention.grid.avg"))
+    show(fig.grid(tr, (layer, head), group), key="attention_grid", on_select=open_from_grid, selection_mode="grid_pick",
+         summary=summary)
     heads = info.n_layers * info.n_heads
     if group == AVG:
         st.caption(t("attention.grid.caption", n=fig.GRID_LIMIT, heads=heads))

@@ -42,9 +42,10 @@ def _theme() -> alt.theme.ThemeConfig:
             # in English, one per bar. A screen reader gets the chart's name (`description`), its hidden summary
             # (ui.a11y.summarise) and the data table instead (docs/accessibility.md).
             "aria": False,
+            "mark": {"aria": False},  # every mark type (aria-hidden): a nameless graphics role fails axe's svg-img-alt
             "font": "Source Sans Pro, sans-serif",
-            "axis": {"labelFontSize": 14, "titleFontSize": 15, "labelLimit": 220},
-            "legend": {"labelFontSize": 14, "titleFontSize": 14},
+            "axis": {"labelFontSize": 14, "titleFontSize": 15, "labelLimit": 220, "aria": False},
+            "legend": {"labelFontSize": 14, "titleFontSize": 14, "aria": False},
             "header": {"labelFontSize": 14, "titleFontSize": 15},
             "title": {"fontSize": 17},
             "text": {"fontSize": 14},

@@ -1,5 +1,8 @@
 """The accessibility tier: axe-core (WCAG 2.0, 2.1 and 2.2, levels A and AA) on every page, in both languages,
 at 1280x720 and 390 px, and in projection mode; `<html lang>` follows the visitor's language, also after a switch.
+Beyond axe's AA rules: projection mode is held to 7:1 (axe's AAA `color-contrast-enhanced`), the phone view's touch
+targets are measured (2.5.8), every chart has a short accessible name, and no Streamlit label is left in English on
+a Portuguese page.
 
 Run alone with `pytest -m a11y`. One server for the module, the session's Chromium for every view. Each view's
 violations go to artifacts/a11y/axe-<page>.json (docs/accessibility.md has the table of a run).
@@ -13,6 +16,7 @@ import pytest
 
 from tests.browser import open_page
 from tests.conftest import ARTIFACTS, start_server, stop_server
+from ui.i18n import table
 from ui.nav import available
 
 pytestmark = pytest.mark.a11y
@@ -44,7 +48,7 @@ def _wait_for_lang(page, lang: str, wait: float = 300) -> None:
                            timeout=wait * 1000)
 
 
-def _audit(page) -> list[dict]:
+def _audit(page, rules: list[str] | None = None, impact: str | None = None) -> list[dict]:
     from axe_playwright_python.sync_playwright import Axe
 
     time.sleep(0.5)  # the scroll-region watcher looks at most 200 ms after a change
@@ -53,9 +57,65 @@ def _audit(page) -> list[dict]:
                                timeout=10_000)
     except Exception:  # noqa: BLE001 - Playwright's TimeoutError: axe below names what is missing
         pass
-    result = Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
-    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]], "help": v["help"]}
-            for v in result.response["violations"]]
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
+    result = Axe().run(page, options={"runOnly": only, "resultTypes": ["violations"]})
+    return [{"id": v["id"], "impact": impact or v["impact"], "nodes": [n["target"] for n in v["nodes"]],
+             "help": v["help"]} for v in result.response["violations"]]
+
+
+# WCAG 2.5.8 measured in the page (axe's target-size rule skips much of Streamlit's widgets): each target that is
+# smaller than 24 x 24 px and too close to another one.
+_TARGETS = """() => {
+  // WCAG 2.5.8 (AA): a target is at least 24 x 24 CSS px, or a 24 px circle centred on it meets no other target
+  // (nor another small target's circle); links inside a sentence are exempt. Only what is on screen counts.
+  const SEL = 'a[href], button, input:not([type=hidden]), select, textarea, [role=slider], [role=radio], ' +
+              '[role=checkbox], [role=switch], [role=tab], summary';
+  const vw = document.documentElement.clientWidth;
+  const clipped = e => { for (let p = e.parentElement, i = 0; p && i < 3; p = p.parentElement, i++) {
+    const r = p.getBoundingClientRect(); if (r.width <= 1 && r.height <= 1) return true; } return false; };
+  // a slider's range input is visually hidden: a tap anywhere on its track moves it, so the track is the target
+  const area = e => e.type === 'range' && e.closest('[data-testid="stSlider"]')
+    ? (e.parentElement.parentElement.parentElement || e).getBoundingClientRect() : e.getBoundingClientRect();
+  const all = [...document.querySelectorAll(SEL)].filter(e => {
+    const r = area(e), s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && r.right > 0 && r.left < vw && s.visibility !== 'hidden'
+      && (e.type === 'range' || !clipped(e))
+      && !e.closest('[aria-hidden="true"], .tbt-sr-only, [data-testid="stSkipToContent"]');
+  }).map(e => ({e, r: area(e)}));
+  const inline = e => e.tagName === 'A' && e.closest('p, li') && e.closest('[data-testid="stMarkdownContainer"]');
+  const small = t => t.r.width < 23.5 || t.r.height < 23.5;
+  const centre = t => [t.r.left + t.r.width / 2, t.r.top + t.r.height / 2];
+  const gap = (c, r) => Math.hypot(Math.max(r.left - c[0], 0, c[0] - r.right), Math.max(r.top - c[1], 0, c[1] - r.bottom));
+  const bad = [];
+  for (const t of all) {
+    if (!small(t) || inline(t.e)) continue;
+    const c = centre(t);
+    const hit = all.find(o => o !== t && !o.e.contains(t.e) && !t.e.contains(o.e) &&
+      (gap(c, o.r) < 12 || (small(o) && Math.hypot(c[0] - centre(o)[0], c[1] - centre(o)[1]) < 24)));
+    if (hit) bad.push({w: Math.round(t.r.width), h: Math.round(t.r.height),
+      what: t.e.tagName + ' ' + (t.e.getAttribute('aria-label') || t.e.innerText || '').trim().slice(0, 40),
+      near: hit.e.tagName + ' ' + (hit.e.getAttribute('aria-label') || hit.e.innerText || '').trim().slice(0, 30),
+      box: (t.e.closest('[data-testid]') || {dataset: {}}).dataset.testid});
+  }
+  return {targets: all.length, small: all.filter(small).length, bad};
+}"""
+
+# What a screen reader names: every chart (its Vega-Lite description), and Streamlit's own labels, which must be in
+# the page's language (ui.a11y.streamlit_words).
+_NAMES = """() => ({charts: [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].map(e =>
+  e.getAttribute('aria-label') || ''), labels: [...document.querySelectorAll('[aria-label], [placeholder]')].map(e =>
+  e.getAttribute('aria-label') || e.getAttribute('placeholder'))})"""
+ENGLISH = {en for key, (_, en) in table().items() if key.startswith("a11y.st.")}
+
+
+def _names_problems(page, lang: str) -> list[str]:
+    time.sleep(0.5)  # the setup script's watcher looks at most 200 ms after a change
+    names = page.evaluate(_NAMES)
+    problems = [f"chart without a short name: {n!r}" for n in names["charts"] if not 0 < len(n) <= 120]
+    if lang != "en":
+        problems += [f"Streamlit's English label: {n!r}" for n in names["labels"]
+                     if n in ENGLISH or n.startswith("Help for ")]
+    return problems
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -69,6 +129,13 @@ def test_axe_finds_no_serious_violation(browser, a11y_url, name):
             _wait_for_lang(page, lang)
             assert page.locator('[data-testid="stException"]').count() == 0
             found = _audit(page)
+            found += [{"id": "tbt-names", "impact": "serious", "nodes": _names_problems(page, lang), "help": "names"}]
+            if projection:  # a projector washes colours out: projection mode aims at 7:1 (AAA, 1.4.6)
+                found += _audit(page, rules=["color-contrast-enhanced"], impact="serious")
+            if width < 400:  # a phone: targets of 24 x 24 px at least, or spaced (2.5.8)
+                small = page.evaluate(_TARGETS)["bad"]
+                found.append({"id": "tbt-target-size", "impact": "serious", "nodes": small, "help": "2.5.8"})
+            found = [v for v in found if v["nodes"]]
             if view == "en-1280" and name in SNAPSHOTS:  # what a screen reader reads (docs/accessibility.md)
                 (ARTIFACTS / "a11y").mkdir(parents=True, exist_ok=True)
                 (ARTIFACTS / "a11y" / f"aria-{name}.yaml").write_text(page.locator("body").aria_snapshot())

@@ -123,3 +123,26 @@ def test_old_links_counted_layers_from_0_and_still_open_the_same_layer(tiny_bund
 def test_file_part_names_averages():
     # indices 2, 3 are shown (and named in files) as layer 3, head 4
     assert file_part(2, 3) == "L3-H4" and file_part(fig.AVG, 3) == "Lavg-H4" and file_part(5, fig.AVG) == "L6-Havg"
+
+
+@pytest.mark.parametrize("limit", [8, 64])
+def test_the_heatmap_text_names_where_the_last_query_looks_most(tr, limit):
+    """Not the first row's 1 (the first token can only look at itself): the last drawn query's strongest visible key,
+    with its weight as drawn, and the grid's size."""
+    import streamlit as st
+
+    from ui.attention_charts import token_labels
+
+    st.session_state["lang"] = "en"
+    try:
+        cut = _cut(tr, 0, 0, limit)
+        labels = token_labels(tr.tokens, len(tr.tokens))
+        text = fig.heatmap_summary(cut, labels)
+        row = np.where(cut.allowed[-1], cut.weights[-1], -np.inf)
+        best = cut.window.keys[int(np.argmax(row))]
+        looked = labels[best] if best != att.HIDDEN else "earlier"
+        assert f"{len(cut.window.queries)} queries × {len(cut.window.keys)} keys" in text
+        assert f"“{labels[cut.window.queries[-1]]}” looks most at" in text and looked in text, text
+        assert f"({float(np.max(row)):.2f})" in text
+    finally:
+        st.session_state.pop("lang", None)

@@ -38,6 +38,18 @@ STRINGS = {
     "attention.view.avg_all": ("Média de todas as {n} cabeças de todas as camadas",
                                "Average of all {n} heads in every layer"),
     "attention.axis.query": ("Consulta (o token que olha)", "Query (the token that looks)"),
+    "attention.a11y.map": ("Gráfico: mapa de atenção, {rows} consultas × {cols} chaves; cada linha soma 1, e as células "
+                           "acima da diagonal são o futuro, escondido pela máscara causal. Na última linha, “{query}” "
+                           "olha mais para “{looked}” ({w}).",
+                           "Chart: attention map, {rows} queries × {cols} keys; each row sums to 1, and the cells above "
+                           "the diagonal are the future, hidden by the causal mask. In the last row, “{query}” looks "
+                           "most at “{looked}” ({w})."),
+    "attention.a11y.grid": ("Gráfico: grade de {cols} colunas (camadas) × {rows} linhas (cabeças, e a média), cada "
+                            "célula um pequeno mapa de atenção como o de cima; está marcada a camada {layer}, "
+                            "cabeça {head}, a que o mapa grande mostra.",
+                            "Chart: a grid of {cols} columns (layers) × {rows} rows (heads, and their average), each "
+                            "cell a small attention map like the one above; marked: layer {layer}, head {head}, the "
+                            "one the big map shows."),
     "attention.axis.key": ("Chave (o token olhado)", "Key (the token looked at)"),
     "attention.legend.weight": ("peso", "weight"),
     "attention.tip.query": ("consulta", "query"),
