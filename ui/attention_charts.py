@@ -351,15 +351,20 @@ def similarity_chart(sim: att.Similarity, show_raw: bool) -> alt.Chart:
                         (t("attention.banco.final", n=n - 1) if layer == n - 1 else str(layer))}
                        for name, values in series for layer, v in enumerate(values)])
     palette = {"centred": PRIMARY, "baseline": "#777777", "raw": OKABE_ITO[1]}
-    colour = alt.Color("series:N", title=None,
-                       legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=320),
-                       scale=alt.Scale(domain=[names[k] for k, _ in series], range=[palette[k] for k, _ in series]))
+    dashes = {"centred": [1, 0], "baseline": [6, 4], "raw": [2, 3]}  # in greyscale too, each line by its dash
+    domain = [names[k] for k, _ in series]
+    legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=320, symbolType="stroke",
+                        symbolStrokeWidth=3, symbolSize=400)
+    colour = alt.Color("series:N", title=None, legend=legend,
+                       scale=alt.Scale(domain=domain, range=[palette[k] for k, _ in series]))
+    dash = alt.StrokeDash("series:N", title=None, legend=legend,  # the same legend: one entry a line, dashed
+                          scale=alt.Scale(domain=domain, range=[dashes[k] for k, _ in series]))
     base = alt.Chart(df).encode(
         x=alt.X("layer:Q", title=t("attention.banco.axis.layer", n=n - 1), scale=alt.Scale(domain=[0, n - 1], nice=False),
                 axis=alt.Axis(tickMinStep=1, values=list(range(n)))),
         y=alt.Y("sim:Q", title=t("attention.banco.axis.sim"), scale=alt.Scale(domain=[-0.3, 1.0])),
         color=colour,
-        strokeDash=alt.condition("datum.solid", alt.value([1, 0]), alt.value([6, 4])),
+        strokeDash=dash,
         tooltip=[alt.Tooltip("where:N", title=t("attention.col.layer")), alt.Tooltip("series:N", title=" "),
                  alt.Tooltip("shown:N", title=t("attention.banco.axis.sim"))],
     )

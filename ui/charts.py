@@ -259,7 +259,7 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def describe(spec: dict, frames: list[pd.DataFrame], summary: str | None, picks: bool) -> None:
+def describe(spec: dict, frames: list[pd.DataFrame], summary: str | None, picks: bool, note: str | None = None) -> None:
     """The chart's text alternative, just before it: `summary` if given, else one read from its data and
     encodings (ui.a11y.summarise). A chart that can be clicked says where the same choice is made by keyboard.
     The drawn chart gets a short name too (`description`: its SVG's aria-label)."""
@@ -268,7 +268,7 @@ def describe(spec: dict, frames: list[pd.DataFrame], summary: str | None, picks:
 
     text = summary if summary is not None else a11y.summarise(spec, frames)
     spec.setdefault("description", a11y.short_name(spec))  # the drawn chart's own name (its SVG's aria-label)
-    a11y.sr_only(text + (" " + t("a11y.chart.keyboard") if picks else ""))
+    a11y.sr_only(text + (" " + note if note else "") + (" " + t("a11y.chart.keyboard") if picks else ""))
 
 
 def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = None, **kwargs):
@@ -291,7 +291,8 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = N
 _TEMPLATES = SharedMemo(128)  # show_frame's charts without rows, per builder, columns, language and projection mode
 
 
-def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | None = None, **kwargs):
+def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | None = None, note: str | None = None,
+               **kwargs):
     """Draw `builder(df)` without building it: the chart is built once from `df`'s columns with no rows (per
     language and projection mode) and converted once; each call only puts `df`'s rows into its one dataset.
 
@@ -312,7 +313,7 @@ def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | N
     names = list(spec.get("datasets") or {})
     if len(names) != 1:
         raise ValueError(f"show_frame needs a chart with one table; {builder.__qualname__} has {len(names)}")
-    describe(spec, [df], summary, picks=kwargs.get("on_select") not in (None, "ignore"))
+    describe(spec, [df], summary, picks=kwargs.get("on_select") not in (None, "ignore"), note=note)
     spec["datasets"][names[0]] = dataframe_util.convert_anything_to_arrow_bytes(df)
     kwargs.setdefault("width", "stretch")
     shown = st.vega_lite_chart(spec=spec, **kwargs)

@@ -236,6 +236,14 @@ def candidates_chart(df: pd.DataFrame) -> alt.Chart:
         height=alt.Step(36 if projection_on() else 24))  # projection mode: larger labels need taller rows
 
 
+def show_candidates(step) -> None:
+    """The candidates chart; its text alternative also names the chosen bar (the chart tells it by colour)."""
+    df = candidates_rows(step)
+    chosen = df[df["chosen"] == t("loop.cand.chosen")]
+    note = t("a11y.chart.chosen", token=f"“{chosen['token'].iloc[0]}”", p=chosen["shown"].iloc[0]) if len(chosen) else None
+    show_frame(candidates_chart, df, note=note)
+
+
 def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
     """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating)."""
     completion = run.steps[-1].text if run.steps else ""
@@ -250,7 +258,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
-            show_frame(candidates_chart, candidates_rows(step))
+            show_candidates(step)
             st.caption(cand_caption(step, last=run.done))
         else:
             st.info(t("loop.empty"), icon=":material/touch_app:")
@@ -413,7 +421,7 @@ def _inspect(run: LoopRun) -> None:
     context = run.prompt + (run.steps[n - 2].text if n > 1 else "")
     st.markdown(t("loop.inspect.context", n=n))
     model_text(context)
-    show_frame(candidates_chart, candidates_rows(step))
+    show_candidates(step)
     st.caption(cand_caption(step, last=run.done and n == len(run.steps)))
     downloads(candidates_frame(run.steps), "loop-candidates", key="loop_dl_cand")
 

@@ -425,8 +425,10 @@ def entropy_chart(curve, temperature: float, view: sv.ChainView) -> alt.Chart:
            alt.Tooltip("kind:N", title=t("temperature.curve.kind"))]
     color = alt.Color("kind:N", title=None, scale=alt.Scale(domain=[before, after], range=[PRIMARY, OKABE_ITO[5]]),
                       legend=alt.Legend(orient="bottom"))
+    shape = alt.Shape("kind:N", title=None, scale=alt.Scale(domain=[before, after], range=["circle", "diamond"]),
+                      legend=alt.Legend(orient="bottom"))  # the two dots differ in shape too (greyscale)
     line = alt.Chart(df).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, tooltip=tip)
-    dots = alt.Chart(pts).mark_point(size=140, filled=True).encode(x=x, y=y, color=color, tooltip=tip)
+    dots = alt.Chart(pts).mark_point(size=160, filled=True).encode(x=x, y=y, color=color, shape=shape, tooltip=tip)
     greedy = alt.Chart(pd.DataFrame([{"T": 0.0, "H": 0.0, "label": t("temperature.greedy.mark")}])).mark_text(
         align="left", dx=2, dy=-6, baseline="bottom").encode(x=x, y=y, text="label:N",
                                                              tooltip=[alt.Tooltip("label:N", title="T = 0")])
@@ -542,10 +544,16 @@ def mass_chart(curves: dict[str, tuple], sizes: dict[str, int], p: float) -> alt
                       legend=alt.Legend(orient="bottom", columns=1, labelLimit=400))
     tip = [alt.Tooltip("prompt:N", title=t("temperature.axis.prompt")), alt.Tooltip("n:Q", title="n", format=","),
            alt.Tooltip("label:N", title=t("temperature.axis.mass"))]
-    line = alt.Chart(pd.DataFrame(rows)).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, tooltip=tip)
+    names = list(curves)
+    dash = alt.StrokeDash("prompt:N", title=None, scale=alt.Scale(domain=names, range=[[1, 0], [7, 4]][:len(names)]),
+                          legend=None)  # in greyscale too, each prompt's curve by its dash and its dot by its shape
+    shape = alt.Shape("prompt:N", title=None, scale=alt.Scale(domain=names, range=["circle", "diamond"][:len(names)]),
+                      legend=alt.Legend(orient="bottom", columns=1, labelLimit=400))
+    line = alt.Chart(pd.DataFrame(rows)).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, strokeDash=dash,
+                                                                         tooltip=tip)
     rule = alt.Chart(pd.DataFrame([{"mass": p, "label": f"p = {fmt_float(p, 2)}"}])).mark_rule(
         strokeDash=[6, 4], color="black").encode(y="mass:Q", tooltip=[alt.Tooltip("label:N", title="top-p")])
-    points = alt.Chart(dots).mark_point(size=160, filled=True).encode(x=x, y=y, color=color, tooltip=tip)
+    points = alt.Chart(dots).mark_point(size=180, filled=True).encode(x=x, y=y, color=color, shape=shape, tooltip=tip)
     first, second = list(curves)[:2]  # one label above-left of its dot, the other below-right: no overlap
     above = alt.Chart(dots[dots["prompt"] == first]).mark_text(align="right", dx=-8, dy=-12, fontSize=14)
     below = alt.Chart(dots[dots["prompt"] == second]).mark_text(align="left", dx=8, dy=16, fontSize=14)

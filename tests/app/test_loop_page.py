@@ -1,7 +1,10 @@
 """The loop page: stepping makes tokens one forward pass at a time, the finish reason is shown, and a step
 already taken is never recomputed when only the view changes."""
+import html
+
 import pytest
 
+from model_backend.text import visible
 from tests.app.helpers import run_page, texts
 from ui import backend
 
@@ -33,6 +36,9 @@ def test_next_token_steps_once_in_both_languages(lang, title):
     assert not at.exception
     run = _run(at)
     assert len(run.steps) == 1 and run.steps[0].phase == "prefill"
+    word = "Escolhido" if lang == "pt-BR" else "Chosen"  # the chart's text names the bar its colour marks
+    said = [h.proto.body for h in at.get("html") if word in h.proto.body]
+    assert said and html.escape(visible(run.steps[0].token.text) or "∅") in said[0], said
     assert any(c.value == prompt + run.steps[0].text for c in at.code)  # the growing text
     assert run.ahead is not None
     ahead = run.ahead.result(timeout=60)  # the second step, computed while the visitor reads the first

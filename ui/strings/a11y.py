@@ -14,6 +14,7 @@ STRINGS = {
     "a11y.chart.values": ("{n} valores de {value}, de {low} a {high}", "{n} values of {value}, from {low} to {high}"),
     "a11y.chart.rows": ("{n} linhas de dados", "{n} rows of data"),
     "a11y.chart.empty": ("ainda sem dados", "no data yet"),
+    "a11y.chart.chosen": ("Escolhido: {token}, {p}.", "Chosen: {token}, {p}."),
     "a11y.chart.keyboard": ("A mesma escolha pode ser feita pelo teclado no controle abaixo do gráfico.",
                             "The same choice can be made from the keyboard with the control below the chart."),
     "a11y.value": ("valor", "value"),
