@@ -296,6 +296,18 @@ def _columns(df: pd.DataFrame, *fields: str) -> pd.DataFrame:
     return df[list(dict.fromkeys(fields))].dropna().reset_index(drop=True)
 
 
+def _curve(df: pd.DataFrame, x: dict, y: dict, name, label: str | None = None) -> str | None:
+    """One curve: its points, span, peak and last value (`label`: which series, when a chart draws several)."""
+    rows = _columns(df, x["field"], y["field"]).sort_values(x["field"], kind="stable")
+    if rows.empty:
+        return None
+    peak = rows.iloc[int(rows[y["field"]].to_numpy().argmax())]
+    text = t("a11y.chart.curve", n=fmt_int(len(rows)), y=name(y["field"]), x=name(x["field"]),
+             x0=_label(rows[x["field"]].iloc[0]), x1=_label(rows[x["field"]].iloc[-1]),
+             peak=_number(peak[y["field"]], y), at=_label(peak[x["field"]]), last=_number(rows[y["field"]].iloc[-1], y))
+    return t("a11y.chart.series", name=label, text=text) if label else text
+
+
 def _describe(enc: dict[str, dict], df: pd.DataFrame, name) -> str | None:
     x, y = enc.get("x"), enc.get("y")
     measures = [e for ch, e in enc.items() if _is_measure(e)]
@@ -309,13 +321,12 @@ def _describe(enc: dict[str, dict], df: pd.DataFrame, name) -> str | None:
         text = t("a11y.chart.bars", n=fmt_int(len(rows)), value=name(value["field"]), top=items[0])
         return text + ("; " + t("a11y.chart.then", rest=", ".join(items[1:])) if len(items) > 1 else "")
     if x and y and _is_measure(y) and x.get("type") in ("quantitative", "temporal", "ordinal"):  # a curve
-        rows = _columns(df, x["field"], y["field"]).sort_values(x["field"], kind="stable")
-        if rows.empty:
-            return None
-        peak = rows.iloc[int(rows[y["field"]].to_numpy().argmax())]
-        return t("a11y.chart.curve", n=fmt_int(len(rows)), y=name(y["field"]), x=name(x["field"]),
-                 x0=_label(rows[x["field"]].iloc[0]), x1=_label(rows[x["field"]].iloc[-1]),
-                 peak=_number(peak[y["field"]], y), at=_label(peak[x["field"]]), last=_number(rows[y["field"]].iloc[-1], y))
+        series = enc.get("color")
+        if series and not _is_measure(series) and df[series["field"]].nunique() > 1:  # several curves: one by one
+            parts = [_curve(group, x, y, name, label=_label(value)) for value, group in
+                     _columns(df, x["field"], y["field"], series["field"]).groupby(series["field"], sort=False)]
+            return ". ".join(p for p in parts if p) or None
+        return _curve(df, x, y, name)
     color = enc.get("color")
     if x and y and color and _is_measure(color):  # a grid (heatmap)
         rows = _columns(df, x["field"], y["field"], color["field"])

@@ -136,7 +136,7 @@ def test_axe_finds_no_serious_violation(browser, a11y_url, name):
                 small = page.evaluate(_TARGETS)["bad"]
                 found.append({"id": "tbt-target-size", "impact": "serious", "nodes": small, "help": "2.5.8"})
             found = [v for v in found if v["nodes"]]
-            if view == "en-1280" and name in SNAPSHOTS:  # what a screen reader reads (docs/accessibility.md)
+            if view == "pt-BR-1280" and name in SNAPSHOTS:  # what a screen reader reads (docs/accessibility.md)
                 (ARTIFACTS / "a11y").mkdir(parents=True, exist_ok=True)
                 (ARTIFACTS / "a11y" / f"aria-{name}.yaml").write_text(page.locator("body").aria_snapshot())
         finally:

@@ -125,3 +125,16 @@ def test_a_chart_is_named_by_its_titled_axes_not_by_its_data(language):
     untitled = alt.Chart(df).mark_bar().encode(x="row:Q", y="token:N")
     assert a11y.short_name(charts.vega_spec(charts._unchecked(untitled))) in ("Gráfico", "Chart")
     assert spec["config"]["aria"] is False  # Vega's own per-mark labels (internal names, raw floats) are off
+
+
+def test_several_curves_are_described_one_by_one(language):
+    """A line per series (colour by a name): each series' own peak and last value, not one mixed curve."""
+    df = pd.DataFrame({"layer": [0, 1, 2, 0, 1, 2], "sim": [1.0, 0.2, 0.6, -0.1, -0.15, -0.07],
+                       "series": ["word"] * 3 + ["baseline"] * 3})
+    chart = alt.Chart(df).mark_line().encode(x=alt.X("layer:Q", title="layer"), y=alt.Y("sim:Q", title="cosine"),
+                                             color=alt.Color("series:N"))
+    text = _summary(chart)
+    head, word, base = text.split(". “")  # the title, then each series by its name
+    assert head in ("Chart", "Gráfico") and word.startswith("word”: 3 ") and base.startswith("baseline”: 3 "), text
+    assert "0,600" in word or "0.600" in word, text  # the word's own last value
+    assert "-0,070" in base or "-0.070" in base, text

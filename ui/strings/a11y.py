@@ -9,6 +9,7 @@ STRINGS = {
     "a11y.chart.then": ("depois {rest}", "then {rest}"),
     "a11y.chart.curve": ("{n} pontos de {y} por {x}, de {x0} a {x1}. Pico: {peak} em {x} = {at}; último valor {last}",
                          "{n} points of {y} against {x}, from {x0} to {x1}. Peak: {peak} at {x} = {at}; last value {last}"),
+    "a11y.chart.series": ("{name}: {text}", "{name}: {text}"),
     "a11y.chart.grid": ("Grade de {rows} × {cols} células de {value}. Maior: {peak} em {y} = {at_y}, {x} = {at_x}",
                         "Grid of {rows} × {cols} cells of {value}. Highest: {peak} at {y} = {at_y}, {x} = {at_x}"),
     "a11y.chart.values": ("{n} valores de {value}, de {low} a {high}", "{n} values of {value}, from {low} to {high}"),

@@ -44,10 +44,11 @@ STRINGS = {
                            "Chart: attention map, {rows} queries × {cols} keys; each row sums to 1, and the cells above "
                            "the diagonal are the future, hidden by the causal mask. In the last row, “{query}” looks "
                            "most at “{looked}” ({w})."),
-    "attention.a11y.grid": ("Gráfico: grade de {cols} colunas (camadas) × {rows} linhas (cabeças, e a média), cada "
+    "attention.a11y.grid.avg": (", e a média", ", and their average"),
+    "attention.a11y.grid": ("Gráfico: grade de {cols} colunas (camadas{avg}) × {rows} linhas (cabeças, e a média), cada "
                             "célula um pequeno mapa de atenção como o de cima; está marcada a camada {layer}, "
                             "cabeça {head}, a que o mapa grande mostra.",
-                            "Chart: a grid of {cols} columns (layers) × {rows} rows (heads, and their average), each "
+                            "Chart: a grid of {cols} columns (layers{avg}) × {rows} rows (heads, and their average), each "
                             "cell a small attention map like the one above; marked: layer {layer}, head {head}, the "
                             "one the big map shows."),
     "attention.axis.key": ("Chave (o token olhado)", "Key (the token looked at)"),
