@@ -236,3 +236,25 @@ def test_tab_reaches_every_control_with_a_visible_focus(browser, a11y_url, name)
         assert not no_ring, no_ring
     finally:
         page.close()
+
+
+_LONGEST_MOTION = """() => Math.max(0, ...[...document.querySelectorAll('*')].flatMap(e => {
+  const s = getComputedStyle(e);
+  return [s.transitionDuration, s.animationDuration].flatMap(v => v.split(',')).map(v => parseFloat(v) *
+    (v.trim().endsWith('ms') ? 0.001 : 1));
+}))"""
+
+
+def test_reduced_motion_cuts_transitions_and_animations(browser, a11y_url):
+    """WCAG 2.3.3: with the system's "reduce motion" on, no transition or animation of the page lasts (the same page
+    has some without it, so the check can fail)."""
+    page = open_page(browser, _page_url(a11y_url, "loop", "pt-BR", False), locale="pt-BR", wait=300)
+    try:
+        _wait_for_lang(page, "pt-BR")
+        normal = page.evaluate(_LONGEST_MOTION)
+        page.emulate_media(reduced_motion="reduce")
+        time.sleep(0.5)
+        reduced = page.evaluate(_LONGEST_MOTION)
+        assert normal > 0.05 and reduced <= 0.0001, (normal, reduced)
+    finally:
+        page.close()

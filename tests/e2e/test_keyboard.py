@@ -87,6 +87,8 @@ def test_keyboard_only_next_token_and_the_end_is_announced(browser, server_url):
                                "?.startsWith('Generation finished')", timeout=300_000)
         live = page.locator("#tbt-live")
         assert live.get_attribute("aria-live") == "polite" and live.get_attribute("role") == "status"
+        focused = page.evaluate(FOCUSED)  # the live updates while it generated did not take the focus away (2.2.2)
+        assert focused and "Generate to the end" in focused["text"], focused
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:
         page.close()
