@@ -11,6 +11,7 @@ import html
 import json
 import math
 import numbers
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -142,10 +143,25 @@ def streamlit_words() -> dict[str, str]:
     return {en: t(key) for key, (_, en) in table().items() if key.startswith("a11y.st.")}
 
 
+def _compact(code: str) -> str:
+    """The CSS or script as sent: without its comments and indentation (it goes to the browser on every run)."""
+    code = re.sub(r"/\*.*?\*/", "", code, flags=re.S)  # CSS comments (the script has none of this form)
+    lines = (re.sub(r"\s+// .*$", "", line).strip() for line in code.splitlines())  # the script's "  // ..." ones
+    return "\n".join(line for line in lines if line)
+
+
+_SENT = _compact(CSS) + _compact(_SCRIPT)
+
+
+def setup_html() -> str:
+    """The setup element's body for the visitor's language."""
+    values = {"lang": _js(lang()), "live": _js(LIVE_ID), "words": _js(streamlit_words())}
+    return f'<div class="tbt-setup">{_SENT % values}</div>'
+
+
 def page_setup() -> None:
     """Draw the language script, the CSS and the live region (call once per run, from app.py)."""
-    values = {"lang": _js(lang()), "live": _js(LIVE_ID), "words": _js(streamlit_words())}
-    st.html(f'<div class="tbt-setup">{CSS}{_SCRIPT % values}</div>', unsafe_allow_javascript=True)
+    st.html(setup_html(), unsafe_allow_javascript=True)
 
 
 def announce(text: str) -> None:

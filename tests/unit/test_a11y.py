@@ -82,11 +82,10 @@ def test_the_grokking_wave_chart_has_a_text_alternative(language):
     assert text.startswith("Gráfico" if language == "pt-BR" else "Chart"), text
 
 
-def _script(language: str) -> str:
+def _setup(language: str) -> str:
     st.session_state["lang"] = language
     try:
-        values = {"lang": a11y._js(language), "live": a11y._js(a11y.LIVE_ID), "words": a11y._js(a11y.streamlit_words())}
-        return a11y._SCRIPT % values
+        return a11y.setup_html()
     finally:
         st.session_state.pop("lang", None)
 
@@ -95,8 +94,12 @@ def _script(language: str) -> str:
 def test_the_setup_script_passes_streamlits_sanitiser(language):
     """st.html runs DOMPurify, which drops an element whose text holds "<" and a letter, "/" or "!" (its mXSS rule):
     the setup script (the page's language, the live region) would silently never run."""
-    body = _script(language).strip().removeprefix("<script>").removesuffix("</script>")
+    sent = _setup(language)
+    body = sent[sent.index("<script>") + len("<script>"):sent.rindex("</script>")]
+    assert body.strip().startswith("(() => {") and body.strip().endswith("})();")
     assert not re.search(r"<[/\w!]", body), re.search(r".{30}<[/\w!].{30}", body)
+    assert "// " not in sent and "/*" not in sent  # sent without comments (it goes out on every run)
+    assert f'window.__tbtLang = "{language}"' in sent
 
 
 def test_streamlits_own_labels_are_said_in_portuguese():
