@@ -295,6 +295,9 @@ def short_name(chart_spec: dict) -> str:
     for part in _parts(chart_spec):
         enc = part.get("encoding") or {}
         x, y = enc.get("x"), enc.get("y")
+        color = enc.get("color")
+        if named(x) and named(y) and not _is_measure(x) and not _is_measure(y) and named(color) and _is_measure(color):
+            return t("a11y.chart.titled", title=titles[color["field"]])  # a grid: what its colour measures
         if named(x) and named(y):
             value, label = (x, y) if _is_measure(x) and not _is_measure(y) else (y, x)
             return t("a11y.chart.of", value=titles[value["field"]], by=titles[label["field"]])

@@ -111,9 +111,14 @@ def heatmap_summary(cut: att.Cropped, labels: list[str]) -> str:
     win = cut.window
     row = np.where(cut.allowed[-1], cut.weights[-1], -np.inf)  # the last drawn query's visible weights
     best = int(np.argmax(row))
-    return t("attention.a11y.map", rows=fmt_int(len(win.queries)), cols=fmt_int(len(win.keys)),
-             query=labels[win.queries[-1]], looked=_key_label(win.keys[best], labels, win),
-             w=fmt_float(float(cut.weights[-1, best]), 2))
+    query, w = labels[win.queries[-1]], fmt_float(float(cut.weights[-1, best]), 2)
+    looks = (t("attention.a11y.map.middle", query=query, n=fmt_int(win.n_hidden), w=w) if win.keys[best] == att.HIDDEN
+             else t("attention.a11y.map.looks", query=query, looked=labels[win.keys[best]], w=w))
+    keys = np.array(win.keys)[None, :]
+    past = (keys != att.HIDDEN) & (keys <= np.array(win.queries)[:, None])  # cells the causal mask leaves open
+    sliding = t("attention.a11y.map.sliding") if bool((past & ~cut.allowed).any()) else ""  # hidden all the same
+    return t("attention.a11y.map", rows=fmt_int(len(win.queries)), cols=fmt_int(len(win.keys)), sliding=sliding,
+             looks=looks)
 
 
 def heatmap_frame(cut: att.Cropped, tokens, labels: list[str], sum_digits: int = 3) -> pd.DataFrame:

@@ -292,9 +292,10 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
             st.session_state[LAYER], st.session_state[HEAD] = pick
 
     drawn = fig.grid_columns(info.n_layers, group)
+    what = view_title(info, layer, head)  # the frame is drawn when the open view's layer is a drawn column
+    marked = t("attention.a11y.grid.marked" if layer in drawn else "attention.a11y.grid.unmarked", what=what)
     summary = t("attention.a11y.grid", cols=len(drawn), rows=info.n_heads + 1,
-                avg=t("attention.a11y.grid.avg") if AVG in drawn else "", layer=layer_no(layer) if layer != AVG
-                else t("attention.grid.avg"), head=head_no(head) if head != AVG else t("attention.grid.avg"))
+                avg=t("attention.a11y.grid.avg") if AVG in drawn else "", marked=marked)
     show(fig.grid(tr, (layer, head), group), key="attention_grid", on_select=open_from_grid, selection_mode="grid_pick",
          summary=summary)
     heads = info.n_layers * info.n_heads

@@ -122,7 +122,7 @@ def test_a_chart_is_named_by_its_titled_axes_not_by_its_data(language):
     bars = alt.Chart(df).mark_bar().encode(x=alt.X("prob:Q", title="probabilidade"), y=alt.Y("token:N", title="token"))
     spec = charts.vega_spec(charts._unchecked(charts.finish(bars)))
     name = a11y.short_name(spec)
-    assert name == ("Gráfico de probabilidade por token" if language == "pt-BR" else "Chart of probabilidade by token")
+    assert name == ("Gráfico: probabilidade por token" if language == "pt-BR" else "Chart: probabilidade by token")
     empty = charts.vega_spec(charts._unchecked(charts.finish(bars.properties(data=df.iloc[:0]))))
     assert a11y.short_name(empty) == name  # the same name whatever the rows: the drawn view is not rebuilt
     untitled = alt.Chart(df).mark_bar().encode(x="row:Q", y="token:N")

@@ -127,22 +127,27 @@ def test_file_part_names_averages():
 
 @pytest.mark.parametrize("limit", [8, 64])
 def test_the_heatmap_text_names_where_the_last_query_looks_most(tr, limit):
-    """Not the first row's 1 (the first token can only look at itself): the last drawn query's strongest visible key,
-    with its weight as drawn, and the grid's size."""
+    """Not the first row's 1 (the first token can only look at itself): the last drawn query's strongest visible key
+    (or the folded middle, summed), with its weight as drawn, and the grid's size; a sliding layer's far keys said."""
     import streamlit as st
 
     from ui.attention_charts import token_labels
 
     st.session_state["lang"] = "en"
     try:
-        cut = _cut(tr, 0, 0, limit)
-        labels = token_labels(tr.tokens, len(tr.tokens))
-        text = fig.heatmap_summary(cut, labels)
-        row = np.where(cut.allowed[-1], cut.weights[-1], -np.inf)
-        best = cut.window.keys[int(np.argmax(row))]
-        looked = labels[best] if best != att.HIDDEN else "earlier"
-        assert f"{len(cut.window.queries)} queries × {len(cut.window.keys)} keys" in text
-        assert f"“{labels[cut.window.queries[-1]]}” looks most at" in text and looked in text, text
-        assert f"({float(np.max(row)):.2f})" in text
+        for layer in range(tr.info.n_layers):
+            cut = _cut(tr, layer, 0, limit)
+            labels = token_labels(tr.tokens, len(tr.tokens))
+            text = fig.heatmap_summary(cut, labels)
+            row = np.where(cut.allowed[-1], cut.weights[-1], -np.inf)
+            best = cut.window.keys[int(np.argmax(row))]
+            assert f"{len(cut.window.queries)} queries × {len(cut.window.keys)} key columns" in text
+            query = labels[cut.window.queries[-1]]
+            looked = f"“{query}” looks most at “{labels[best]}”" if best != att.HIDDEN else \
+                f"“{query}” puts most weight on the {cut.window.n_hidden} middle tokens"
+            assert looked in text and f"({float(np.max(row)):.2f})" in text, text
+            keys, queries = np.array(cut.window.keys)[None, :], np.array(cut.window.queries)[:, None]
+            far = ((keys != att.HIDDEN) & (keys <= queries) & ~cut.allowed).any()
+            assert ("sliding-window" in text) == bool(far), text
     finally:
         st.session_state.pop("lang", None)

@@ -38,19 +38,27 @@ STRINGS = {
     "attention.view.avg_all": ("Média de todas as {n} cabeças de todas as camadas",
                                "Average of all {n} heads in every layer"),
     "attention.axis.query": ("Consulta (o token que olha)", "Query (the token that looks)"),
-    "attention.a11y.map": ("Gráfico: mapa de atenção, {rows} consultas × {cols} chaves; cada linha soma 1, e as células "
-                           "acima da diagonal são o futuro, escondido pela máscara causal. Na última linha, “{query}” "
-                           "olha mais para “{looked}” ({w}).",
-                           "Chart: attention map, {rows} queries × {cols} keys; each row sums to 1, and the cells above "
-                           "the diagonal are the future, hidden by the causal mask. In the last row, “{query}” looks "
-                           "most at “{looked}” ({w})."),
-    "attention.a11y.grid.avg": (", e a média", ", and their average"),
-    "attention.a11y.grid": ("Gráfico: grade de {cols} colunas (camadas{avg}) × {rows} linhas (cabeças, e a média), cada "
-                            "célula um pequeno mapa de atenção como o de cima; está marcada a camada {layer}, "
-                            "cabeça {head}, a que o mapa grande mostra.",
-                            "Chart: a grid of {cols} columns (layers{avg}) × {rows} rows (heads, and their average), each "
-                            "cell a small attention map like the one above; marked: layer {layer}, head {head}, the "
-                            "one the big map shows."),
+    "attention.a11y.map": ("Gráfico: mapa de atenção, {rows} consultas × {cols} colunas de chaves; cada linha soma 1. "
+                           "Em cada linha, as células depois do próprio token são o futuro, escondido pela máscara "
+                           "causal.{sliding} Na última linha, {looks}.",
+                           "Chart: attention map, {rows} queries × {cols} key columns; each row sums to 1. In each row, "
+                           "the cells after the token itself are the future, hidden by the causal mask.{sliding} In the "
+                           "last row, {looks}."),
+    "attention.a11y.map.sliding": (" Nesta camada de janela deslizante, também ficam escondidas as chaves distantes "
+                                   "demais para trás.",
+                                   " In this sliding-window layer, keys too far back are hidden too."),
+    "attention.a11y.map.looks": ("“{query}” olha mais para “{looked}” ({w})", "“{query}” looks most at “{looked}” ({w})"),
+    "attention.a11y.map.middle": ("“{query}” põe mais peso nos {n} tokens do meio, somados ({w})",
+                                  "“{query}” puts most weight on the {n} middle tokens, summed ({w})"),
+    "attention.a11y.grid.avg": (" e a média delas", " and their average"),
+    "attention.a11y.grid": ("Gráfico: grade de {cols} colunas (camadas{avg}) × {rows} linhas (cabeças e a média delas), "
+                            "cada miniatura um pequeno mapa de atenção como o de cima; {marked}.",
+                            "Chart: a grid of {cols} columns (layers{avg}) × {rows} rows (heads and their average), "
+                            "each thumbnail a small attention map like the one above; {marked}."),
+    "attention.a11y.grid.marked": ("o quadro laranja marca a miniatura aberta no mapa grande: {what}",
+                                   "the orange frame marks the thumbnail open in the big map: {what}"),
+    "attention.a11y.grid.unmarked": ("a miniatura aberta no mapa grande ({what}) não está neste grupo de camadas",
+                                     "the thumbnail open in the big map ({what}) is not in this group of layers"),
     "attention.axis.key": ("Chave (o token olhado)", "Key (the token looked at)"),
     "attention.legend.weight": ("peso", "weight"),
     "attention.tip.query": ("consulta", "query"),
