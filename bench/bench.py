@@ -204,8 +204,8 @@ def first_page(repeat: int) -> None:
 
 
 def machine_meta() -> dict:
-    """The date and the machine (model_backend/hardware.py: the CPU, torch's kernel level, bfloat16's fast path)."""
-    from model_backend.hardware import describe
+    """The date and the machine (model_backend/runtime/hardware.py: the CPU, torch's kernel level, bfloat16's fast path)."""
+    from model_backend.runtime.hardware import describe
 
     machine = (f"{platform.machine()}, {os.cpu_count()} CPU cores, {psutil.virtual_memory().total / 2**30:.0f} GiB, "
                + ("cuda" if torch.cuda.is_available() else "no GPU"))

@@ -22,7 +22,7 @@ import torch  # noqa: E402
 
 import model_backend as mb  # noqa: E402
 from model_backend import decoding as dec  # noqa: E402
-from model_backend.hardware import describe  # noqa: E402
+from model_backend.runtime.hardware import describe  # noqa: E402
 
 PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
 OUT = ROOT / "assets" / "decoding" / "results.json"

@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
               "an NVIDIA GPU, or `python -m bench gpu_check --device cpu` for the dry mode.", file=sys.stderr)
         return NO_CUDA
     from model_backend import load_bundle
-    from model_backend.hardware import describe
+    from model_backend.runtime.hardware import describe
 
     t0 = time.perf_counter()
     prompts = PROMPTS[:max(1, min(args.prompts, len(PROMPTS)))]

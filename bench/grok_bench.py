@@ -17,9 +17,9 @@ import os
 import time
 from dataclasses import replace
 
-from model_backend.grokking import BackgroundRun, GrokConfig  # noqa: E402
-from model_backend.grokking.live import TRAIN_THREADS  # noqa: E402
-from model_backend.grokking.training import GROKKED_AT  # noqa: E402
+from model_backend.lessons.grokking import BackgroundRun, GrokConfig  # noqa: E402
+from model_backend.lessons.grokking.live import TRAIN_THREADS  # noqa: E402
+from model_backend.lessons.grokking.training import GROKKED_AT  # noqa: E402
 
 
 def _defaults() -> dict:

@@ -248,7 +248,7 @@ def main() -> None:
     path = ROOT / "bench" / "results.json"
     results = json.loads(path.read_text()) if path.exists() else {}
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
-    from model_backend.hardware import describe
+    from model_backend.runtime.hardware import describe
 
     results[args.key] = {"meta": {"date": time.strftime("%Y-%m-%d"), "commit": commit.strip(),
                                   "quiet_ms": QUIET_MS, "viewport": "1280x720", **describe()}, "figures": figures}

@@ -218,7 +218,7 @@ async def measure(args) -> dict:
         print(f"server {url}, pid {server.pid}; warming up (both models load once)", flush=True)
         for page in pages:
             await visit(url, page, query_for(page, "Aquecimento do servidor", "pt-BR"), timeout=900)
-        from model_backend.hardware import describe
+        from model_backend.runtime.hardware import describe
 
         out: dict = {"date": time.strftime("%Y-%m-%d %H:%M"), "cpus": os.cpu_count(), "machine": describe(),
                      "pages": pages, "goals": GOALS, "rss_mb_warm": proc.memory_info().rss / 1e6}

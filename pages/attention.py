@@ -1,7 +1,7 @@
 """Attention: who looks at whom, in every layer and head of the real model, and what context does to a word."""
 import streamlit as st
 
-from model_backend import attention as att
+from model_backend.lessons import attention as att
 from ui import attention_view as view
 from ui import backend
 from ui.i18n import t

@@ -2,7 +2,7 @@
 and the shipped comparison. The model runs only when a button asks for it."""
 import streamlit as st
 
-from model_backend import decoding as dec
+from model_backend.lessons import decoding as dec
 from ui import a11y, backend
 from ui import decoding_view as view
 from ui.charts import projection_on, show

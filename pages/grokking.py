@@ -1,8 +1,8 @@
 """Grokking: a model of a + b mod p memorises first and generalises thousands of steps later; inside, waves."""
 import streamlit as st
 
-from model_backend.grokking import GrokConfig
-from model_backend.grokking.training import GROKKED_AT
+from model_backend.lessons.grokking import GrokConfig
+from model_backend.lessons.grokking.training import GROKKED_AT
 from ui import grokking_view as view
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.nav import next_page_link

@@ -3,7 +3,7 @@ fact/invention pairs that measure whether confidence tells them apart (it is com
 import streamlit as st
 
 import model_backend as mb
-from model_backend import confidence as cf
+from model_backend.lessons import hallucination as cf
 from ui import a11y
 from ui import hallucination_view as view
 from ui.charts import show

@@ -3,7 +3,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from model_backend.text import visible
+from model_backend.core.tokens import visible
 from ui import backend, weights_view
 from ui.charts import PRIMARY, show
 from ui.export import downloads

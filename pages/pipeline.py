@@ -1,8 +1,9 @@
 """Pipeline overview: one prompt through the eight stages, with the real model's numbers at each."""
 import streamlit as st
 
-from model_backend.pipeline import mlp_gated, softmax_view
-from model_backend.text import token_info
+from model_backend.core.mlp import mlp_gated
+from model_backend.core.tokens import token_info
+from model_backend.lessons.pipeline import softmax_view
 from ui import backend, mlp_compare
 from ui import pipeline_view as view
 from ui.i18n import t

@@ -3,7 +3,8 @@ generate()'s chain (repetition penalty -> temperature -> top-k -> top-p), draws,
 import streamlit as st
 
 import model_backend as mb
-from model_backend import sampling_views as sv
+from model_backend.core import stats
+from model_backend.lessons import temperature as sv
 from ui import backend, penalties_view, presets_view
 from ui import temperature_view as view
 from ui.charts import projection_on, save_buttons, show
@@ -141,10 +142,10 @@ def loop_panel() -> None:
                             else t("temperature.loop.without"))
                 model_text(run.completion)
                 if case == "needed":
-                    counts[penalty] = sv.counted(run.completion, view.COUNT_FROM)
+                    counts[penalty] = stats.counted(run.completion, view.COUNT_FROM)
                     st.caption(t("temperature.loop.counted", n=counts[penalty]))
                     continue
-                loop = sv.find_loop([s.token.id for s in run.steps])
+                loop = stats.find_loop([s.token.id for s in run.steps])
                 st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
                            else t("temperature.loop.none"))
     st.markdown(t("temperature.loop.warning") + " " + view.count_verdict(r, counts[1.0], counts[r]) + " "

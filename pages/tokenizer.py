@@ -2,8 +2,8 @@
 import pandas as pd
 import streamlit as st
 
-from model_backend.text import token_info
-from model_backend.tokenizers import parse_words, tokenizer_kind
+from model_backend.core.tokens import token_info
+from model_backend.lessons.tokenizer import parse_words, tokenizer_kind
 from ui import tokenizer_view as view
 from ui import weights_view
 from ui.charts import show

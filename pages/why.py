@@ -1,7 +1,7 @@
 """Why this token? Which input tokens, layers and heads made the model write it, beside attention; induction heads."""
 import streamlit as st
 
-from model_backend import attribution as at
+from model_backend.lessons import why as at
 from ui import a11y, backend
 from ui import why_view as view
 from ui.i18n import fmt_float, t

@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from model_backend.grokking import shipped  # noqa: E402
+from model_backend.lessons.grokking import shipped  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

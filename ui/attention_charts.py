@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 import model_backend as mb
-from model_backend import attention as att
+from model_backend.lessons import attention as att
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.numbering import FIRST, head_no, layer_no

@@ -7,8 +7,7 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend import attention as att
-from model_backend import heads as hb
+from model_backend.lessons import attention as att
 from model_backend.validation import InvalidInput, check_prompt
 from ui import a11y, backend, heads_view
 from ui import attention_charts as fig
@@ -310,9 +309,9 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _habits(model: str, dtype: str, ids: tuple[int, ...], _patterns: np.ndarray) -> hb.HeadHabits:
+def _habits(model: str, dtype: str, ids: tuple[int, ...], _patterns: np.ndarray) -> att.HeadHabits:
     """The heads' habits over a trace's attention weights; (model, dtype, ids) determine those weights."""
-    return hb.habits(_patterns, ids)
+    return att.habits(_patterns, ids)
 
 
 @st.fragment

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 import model_backend as mb
-from model_backend.loading import cache_is_valid, cache_path, catalog_entry, pick_device, pick_dtype
+from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry, pick_device, pick_dtype
 from ui.i18n import t
 from ui.untrusted import code_span
 

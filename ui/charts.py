@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from altair.utils import schemapi
 
-from model_backend.memo import SharedMemo
+from model_backend.runtime.memo import SharedMemo
 
 # Altair checks every chart object against the Vega-Lite JSON schema twice: when it is built and when it is
 # converted. On the temperature page that was ~60% of a slider move's time (cProfile). The app's charts are

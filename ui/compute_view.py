@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import answer_flops, output_flops
+from model_backend.lessons.pipeline import answer_flops, output_flops
 from ui.i18n import fmt_float, fmt_int, t
 
 # Seed 003: a frontier model does "dezenas ou centenas de bilhões de FLOPs" per token, and an answer of a few

@@ -11,8 +11,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from model_backend import decoding as dec
-from model_backend.hardware import describe
+from model_backend.lessons import decoding as dec
+from model_backend.runtime.hardware import describe
 from ui import backend
 from ui.charts import OKABE_ITO, projection_on
 from ui.i18n import fmt_float, fmt_pct, t

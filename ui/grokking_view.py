@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from model_backend.grokking import (
+from model_backend.lessons.grokking import (
     MODEL_KINDS,
     BackgroundRun,
     GrokConfig,
@@ -21,8 +21,8 @@ from model_backend.grokking import (
     wave_basis,
     wave_projection,
 )
-from model_backend.grokking import shipped as shipped_run_mod
-from model_backend.grokking.live import MAX_RUNS
+from model_backend.lessons.grokking import shipped as shipped_run_mod
+from model_backend.lessons.grokking.live import MAX_RUNS
 from ui import a11y
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, show
 from ui.export import downloads

@@ -14,9 +14,9 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend import confidence as cf
-from model_backend.memo import SharedMemo
-from model_backend.text import visible
+from model_backend.core.tokens import visible
+from model_backend.lessons import hallucination as cf
+from model_backend.runtime.memo import SharedMemo
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, show
 from ui.export import downloads

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from model_backend import heads as hb
+from model_backend.lessons import attention as att
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
 from ui.i18n import fmt_pct, t
@@ -92,7 +92,7 @@ def measure_name(habit: str) -> str:
     return t(f"heads.{habit}")
 
 
-def sentences(h: hb.HeadHabits) -> list[str]:
+def sentences(h: att.HeadHabits) -> list[str]:
     """The patterns a class can see, each sentence computed from the measurements (Markdown-safe)."""
     n = h.bos.size
     sinks = int((np.nan_to_num(h.bos) > THRESHOLDS["bos"]).sum())
@@ -105,14 +105,14 @@ def sentences(h: hb.HeadHabits) -> list[str]:
         out.append(t("heads.dup", pct=pct, heads=names(above(h.same, THRESHOLDS["same"])) or t("heads.nobody", pct=pct)))
     items = [t("heads.item", measure=escape_markdown(measure_name(habit)), head=head_name(la, he),
                value=fmt_pct(v), median=fmt_pct(h.median(habit)))
-             for habit in hb.HABITS for la, he, v in h.top(habit, 1)]
+             for habit in att.HABITS for la, he, v in h.top(habit, 1)]
     k = specialised(h)
     out.append(t("heads.far", items="; ".join(items), k=k, n=n,
                  verdict=t("heads.verdict.few" if k < FEW * n else "heads.verdict.many")))
     return out
 
 
-def specialised(h: hb.HeadHabits) -> int:
+def specialised(h: att.HeadHabits) -> int:
     """How many heads pass the threshold of a content pattern (previous token, or duplicate token where the text
     repeats one). <bos> is left out: resting there is what a head does when it does not specialise."""
     hit = np.nan_to_num(h.previous, nan=-1.0) > THRESHOLDS["previous"]
@@ -121,24 +121,24 @@ def specialised(h: hb.HeadHabits) -> int:
     return int(hit.sum())
 
 
-def ranking(h: hb.HeadHabits, k: int = TOP) -> pd.DataFrame:
+def ranking(h: att.HeadHabits, k: int = TOP) -> pd.DataFrame:
     """The k highest heads per habit, named from 1, with their share."""
     table = {t("heads.col.rank"): list(range(1, k + 1))}
-    for habit in hb.HABITS:
+    for habit in att.HABITS:
         top = h.top(habit, k)
         cells = [f"{head_name(la, he)} · {fmt_pct(v)}" for la, he, v in top]
         table[measure_name(habit)] = cells + ["—"] * (k - len(cells))
     return pd.DataFrame(table)
 
 
-def habits_frame(h: hb.HeadHabits) -> pd.DataFrame:
+def habits_frame(h: att.HeadHabits) -> pd.DataFrame:
     """Every head's three measures, layers and heads numbered from 1 (the download)."""
     n_layers, n_heads = h.bos.shape
-    return pd.DataFrame([{"layer": layer_no(la), "head": head_no(he), **{m: float(h.of(m)[la, he]) for m in hb.HABITS}}
+    return pd.DataFrame([{"layer": layer_no(la), "head": head_no(he), **{m: float(h.of(m)[la, he]) for m in att.HABITS}}
                          for la in range(n_layers) for he in range(n_heads)])
 
 
-def positions(h: hb.HeadHabits, n_tokens: int, habit: str) -> int:
+def positions(h: att.HeadHabits, n_tokens: int, habit: str) -> int:
     """How many query positions a habit is averaged over."""
     return {"bos": max(n_tokens - 1, 0), "previous": max(n_tokens - 2, 0), "same": h.n_same}[habit]
 
@@ -146,19 +146,19 @@ def positions(h: hb.HeadHabits, n_tokens: int, habit: str) -> int:
 # ---------------------------------------------------------------- the panel
 
 
-def grid_caption(h: hb.HeadHabits, habit: str, n_tokens: int) -> str:
+def grid_caption(h: att.HeadHabits, habit: str, n_tokens: int) -> str:
     top = "; ".join(f"{head_name(la, he)} ({fmt_pct(v)})" for la, he, v in h.top(habit, OUTLINED))
     n_layers, n_heads = h.bos.shape
     return t("heads.grid.caption", measure=measure_name(habit), n=h.bos.size, layers=n_layers, heads=n_heads, k=OUTLINED,
              q=positions(h, n_tokens, habit), top=top, median=fmt_pct(h.median(habit)))
 
 
-def panel(h: hb.HeadHabits, n_tokens: int, key: str) -> None:
+def panel(h: att.HeadHabits, n_tokens: int, key: str) -> None:
     """An 18 x 4 grid per habit (top heads outlined), the sentences, the ranking and the downloads."""
     st.markdown(t("heads.seen"))
     for sentence in sentences(h):
         st.markdown(f"- {sentence}")  # our sentences: head names and numbers only, no model text
-    for habit in hb.HABITS:
+    for habit in att.HABITS:
         if habit == "same" and not h.n_same:
             st.info(t("heads.none"), icon=":material/info:")
             continue

@@ -13,9 +13,9 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.pipeline import kv_bytes_per_position, kv_cache_bytes_at
-from model_backend.sampling_views import find_loop
-from model_backend.text import visible
+from model_backend.core.kv import kv_bytes_per_position, kv_cache_bytes_at, kv_values_per_token
+from model_backend.core.stats import find_loop
+from model_backend.core.tokens import visible
 from ui import backend, finish_reasons
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, show_frame
 from ui.export import downloads
@@ -490,7 +490,7 @@ def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
     up_to = max(n_prompt + len(steps), 2 * window if n_sliding else 0)  # far enough to show the bend
     show_frame(kv_line, kv_rows(steps, n_prompt, info, up_to))
     per = kv_bytes_per_position(info)
-    numbers = 2 * info.n_layers * info.n_kv_heads * info.head_dim
+    numbers = info.n_layers * kv_values_per_token(info.n_kv_heads, info.head_dim)
     st.caption(t("loop.kv.caption", per=fmt_bytes(per), layers=info.n_layers, kv=info.n_kv_heads,
                  hd=info.head_dim, numbers=fmt_int(numbers), b=per // numbers, dtype=info.dtype,
                  total=fmt_bytes(steps[-1].kv_cache_bytes)))

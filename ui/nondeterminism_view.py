@@ -10,9 +10,9 @@ import streamlit as st
 import torch
 
 import model_backend as mb
-from model_backend import nondeterminism as nd
-from model_backend.memo import SharedMemo
-from model_backend.text import visible
+from model_backend.core.tokens import visible
+from model_backend.lessons import nondeterminism as nd
+from model_backend.runtime.memo import SharedMemo
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, cached_chart, projection_on, show
 from ui.export import downloads

@@ -7,8 +7,8 @@ import streamlit as st
 import torch
 from transformers import RepetitionPenaltyLogitsProcessor
 
-from model_backend.penalties import PenaltyRun, greedy_run
-from model_backend.sampling import FrequencyPresencePenaltyLogitsProcessor
+from model_backend.core.sampling import FrequencyPresencePenaltyLogitsProcessor
+from model_backend.lessons.temperature import PenaltyRun, greedy_run
 from ui import backend
 from ui.i18n import fmt_float, t
 from ui.widgets import data_table, model_text

@@ -9,18 +9,10 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.memo import SharedMemo
-from model_backend.pipeline import (
-    OutputLayer,
-    SoftmaxView,
-    mlp_inputs,
-    mlp_view,
-    output_layer,
-    pick,
-    residual_norms,
-    visible_keys,
-)
-from model_backend.text import token_info, visible
+from model_backend.core.mlp import mlp_inputs, mlp_view
+from model_backend.core.tokens import token_info, visible
+from model_backend.lessons.pipeline import OutputLayer, SoftmaxView, output_layer, pick, residual_norms, visible_keys
+from model_backend.runtime.memo import SharedMemo
 from ui import backend, weights_view
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
 from ui.export import downloads

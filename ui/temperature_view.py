@@ -7,10 +7,10 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend import sampling_views as sv
-from model_backend.memo import SharedMemo
-from model_backend.text import token_info
-from model_backend.tracing import next_token_logits
+from model_backend.core.tokens import token_info
+from model_backend.core.tracing import next_token_logits
+from model_backend.lessons import temperature as sv
+from model_backend.runtime.memo import SharedMemo
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
@@ -340,7 +340,7 @@ def live_bars(data: sv.BrowserLogits, names: list[str], init: mb.SamplingParams,
               height_step: int = 26) -> alt.Chart:
     """The display tokens' bars, with generate()'s chain (repetition penalty -> temperature -> top-k -> top-p
     -> softmax) computed by the browser from the sliders bound to the chart: a slider step redraws the bars
-    within a frame, with no server round trip. model_backend/sampling.py stays the reference: a test renders
+    within a frame, with no server round trip. model_backend/core/sampling.py stays the reference: a test renders
     this spec with vl-convert and compares it with the chain (precise=True prints the numbers at full precision).
     """
     kept_label, cut_label = t("temperature.bars.kept"), t("temperature.bars.cut")

@@ -14,9 +14,11 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend import tokenizers as tk
-from model_backend.loading import cache_is_valid, cache_path, catalog_entry
-from model_backend.text import token_info, visible
+from model_backend.core import tokens
+from model_backend.core.tokens import token_info, visible
+from model_backend.lessons import tokenizer as tk
+from model_backend.runtime.config import default_model_key
+from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on
@@ -72,9 +74,9 @@ class Entry:
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _extra_tokenizer(key: str, cache_dir: str):
-    extra = next(e for e in tk.EXTRA_TOKENIZERS if e.key == key)
+    extra = next(e for e in tokens.EXTRA_TOKENIZERS if e.key == key)
     try:
-        return tk.load_extra_tokenizer(extra, cache_dir)
+        return tokens.load_extra_tokenizer(extra, cache_dir)
     except Exception as exc:  # noqa: BLE001 - a missing extra tokenizer must not break the page
         log.warning("Tokenizer %s could not be read: %s", key, exc)
         return None
@@ -105,11 +107,11 @@ def entries() -> list[Entry]:
     """The running model's tokenizer first, then other configured models', then the extra ones."""
     current = backend.current_model()
     out = [Entry(current, _model_label(current), backend.bundle_for().tokenizer)]
-    for spec in dict.fromkeys([backend.settings().model, mb.config.default_model_key()]):
+    for spec in dict.fromkeys([backend.settings().model, default_model_key()]):
         if spec != current and (tok := _model_tokenizer(spec)) is not None:
             out.append(Entry(spec, _model_label(spec), tok))
     cache_dir = str(backend.settings().cache_dir)
-    for extra in tk.EXTRA_TOKENIZERS:
+    for extra in tokens.EXTRA_TOKENIZERS:
         if not _is_saved(extra):
             _first_read(extra, cache_dir)
         if (tok := _extra_tokenizer(extra.key, cache_dir)) is not None:
@@ -118,7 +120,7 @@ def entries() -> list[Entry]:
 
 
 def _is_saved(extra: tk.ExtraTokenizer) -> bool:
-    return (backend.settings().cache_dir / "tokenizers" / extra.key / tk.MARKER).is_file()
+    return (backend.settings().cache_dir / "tokenizers" / extra.key / tokens.MARKER).is_file()
 
 
 def _first_read(extra: tk.ExtraTokenizer, cache_dir: str, expected_s: float = 15.0) -> None:
@@ -130,7 +132,7 @@ def _first_read(extra: tk.ExtraTokenizer, cache_dir: str, expected_s: float = 15
 
     def work():
         try:
-            tk.load_extra_tokenizer(extra, cache_dir)
+            tokens.load_extra_tokenizer(extra, cache_dir)
         except Exception as exc:  # noqa: BLE001 - logged; the page goes on without this tokenizer
             log.warning("Tokenizer %s could not be read: %s", extra.key, exc)
         finally:

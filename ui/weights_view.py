@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 
 import model_backend as mb
-from model_backend.loading import catalog_entry
-from model_backend.quantization import K_BLOCK, QuantMix, from_json
+from model_backend.runtime.loading import catalog_entry
+from model_backend.runtime.quantization import K_BLOCK, QuantMix, from_json
 from ui import backend
 from ui.i18n import fmt_float, fmt_pct, t
 from ui.published import LLAMACPP_Q4_K_M as REF

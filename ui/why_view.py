@@ -13,10 +13,10 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import model_backend as mb
-from model_backend import attribution as at
-from model_backend import heads as hb
-from model_backend.activations import run_with_cache
-from model_backend.tracing import encode
+from model_backend.core.activations import run_with_cache
+from model_backend.core.tracing import encode
+from model_backend.lessons import attention as att
+from model_backend.lessons import why as at
 from ui import backend, heads_view
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
@@ -165,7 +165,7 @@ def token_label(tokens: list[mb.TokenInfo], i: int) -> str:
 
 
 def tokens_of(model: mb.ModelBundle, ids) -> list[mb.TokenInfo]:
-    from model_backend.text import token_infos
+    from model_backend.core.tokens import token_infos
 
     return list(token_infos(model.tokenizer, list(ids)))
 
@@ -501,6 +501,6 @@ def roles_panel(ids: tuple[int, ...], info: mb.ModelInfo) -> None:
     if ("roles", info.name, ids) not in done and not st.button(t("heads.run"), icon=":material/play_arrow:",
                                                           key="why_roles_run"):
         return
-    habits = hb.habits(_patterns(ids, dtype=DTYPE), ids)  # one cached pass (the model queue)
+    habits = att.habits(_patterns(ids, dtype=DTYPE), ids)  # one cached pass (the model queue)
     done.add(("roles", info.name, ids))
     heads_view.panel(habits, len(ids), "why")

@@ -13,7 +13,7 @@ from streamlit.testing.v1.element_tree import (
     Table,
 )
 
-from model_backend import sampling_views as sv
+from model_backend.lessons import temperature as sv
 from model_backend.validation import InvalidInput
 from tests.adversarial.cases import MARKDOWN_BATCH, MARKDOWN_PROBES
 from tests.app.helpers import run_page

@@ -100,7 +100,7 @@ def test_recompute_one_prompt_puts_this_machine_s_run_beside_the_stored_one(monk
     import copy
 
     import ui.i18n
-    from model_backend import decoding as dec
+    from model_backend.lessons import decoding as dec
     from ui import backend
     from ui import decoding_view as view
 

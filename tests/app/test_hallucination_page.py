@@ -6,8 +6,8 @@ import time
 import pytest
 
 from model_backend import SamplingParams
-from model_backend import confidence as cf
-from model_backend.text import visible
+from model_backend.core.tokens import visible
+from model_backend.lessons import hallucination as cf
 from tests.app.helpers import texts
 from tests.app.link_helpers import chart_frames, open_link
 from ui import backend

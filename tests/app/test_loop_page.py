@@ -4,7 +4,7 @@ import html
 
 import pytest
 
-from model_backend.text import visible
+from model_backend.core.tokens import visible
 from tests.app.helpers import run_page, texts
 from ui import backend
 

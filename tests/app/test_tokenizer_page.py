@@ -16,8 +16,8 @@ def token_table(at):
 def gemma():
     from transformers import AutoTokenizer
 
-    from model_backend.config import load_settings
-    from model_backend.loading import cache_path
+    from model_backend.runtime.config import load_settings
+    from model_backend.runtime.loading import cache_path
 
     return AutoTokenizer.from_pretrained(str(cache_path("gemma3-270m", load_settings())))
 

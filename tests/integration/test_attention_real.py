@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import model_backend as mb
-from model_backend import attention as att
+from model_backend.lessons import attention as att
 
 LONG = "O gato sentou no tapete. " * 12 + "Depois ele dormiu."
 

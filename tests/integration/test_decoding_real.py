@@ -5,8 +5,8 @@ import json
 import pytest
 import torch
 
-from model_backend import decoding as dec
-from model_backend.tracing import encode
+from model_backend.core.tracing import encode
+from model_backend.lessons import decoding as dec
 from ui.decoding_view import PROMPT_TOKENS, RESULTS, SENTENCES
 
 PROMPT = "The first thing she noticed when she opened the letter was"

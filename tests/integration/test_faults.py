@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from model_backend import ModelUnavailable, load_bundle, load_settings, prepare
-from model_backend.convert import convert_in_child
-from model_backend.loading import _gguf_file, cache_is_valid, cache_path
+from model_backend.runtime.convert import convert_in_child
+from model_backend.runtime.loading import _gguf_file, cache_is_valid, cache_path
 
 
 def test_missing_model_package_gives_an_install_hint(tmp_path):

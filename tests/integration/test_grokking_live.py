@@ -4,8 +4,8 @@ import time
 import numpy as np
 import torch
 
-from model_backend.grokking import BackgroundRun, GrokConfig, train
-from model_backend.grokking.live import MAX_RUNS, busy
+from model_backend.lessons.grokking import BackgroundRun, GrokConfig, train
+from model_backend.lessons.grokking.live import MAX_RUNS, busy
 
 
 def _wait(*runs: BackgroundRun, touch: bool = True, timeout: float = 300) -> None:

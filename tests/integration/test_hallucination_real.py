@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from model_backend import SamplingParams, generate
-from model_backend import confidence as cf
+from model_backend.lessons import hallucination as cf
 from ui import hallucination_view as view
 
 

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from model_backend import heads as hb
 from model_backend import trace
+from model_backend.lessons import attention as att
 
 # A text where words come back, so all three habits are defined.
 TEXT = ("O gato subiu no telhado. O cachorro viu o gato no telhado e latiu. O gato desceu do telhado e o "
@@ -13,12 +13,12 @@ TEXT = ("O gato subiu no telhado. O cachorro viu o gato no telhado e latiu. O ga
 @pytest.fixture(scope="module")
 def habits(real_bundle):
     tr = trace(real_bundle, TEXT)
-    return hb.habits(tr.attentions, [tok.id for tok in tr.tokens])
+    return att.habits(tr.attentions, [tok.id for tok in tr.tokens])
 
 
 def test_every_habit_is_a_share_and_repeats_exist(habits):
     assert habits.n_same >= 10
-    for habit in hb.HABITS:
+    for habit in att.HABITS:
         values = habits.of(habit)
         assert values.shape == (18, 4) and np.isfinite(values).all()
         assert ((values >= -1e-6) & (values <= 1 + 1e-6)).all()

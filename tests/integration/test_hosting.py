@@ -50,7 +50,7 @@ def test_prepare_builds_a_loadable_cache_from_an_empty_directory(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     out = Path(r.stdout.strip().splitlines()[-1])
     assert out.parent == tmp_path
-    from model_backend.loading import cache_is_valid
+    from model_backend.runtime.loading import cache_is_valid
 
     assert cache_is_valid(out, verify_checksum=True)
     r = subprocess.run([sys.executable, "-m", "model_backend", "generate", "--prompt", "A capital da França é",

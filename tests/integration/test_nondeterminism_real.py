@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from model_backend import SamplingParams, distributions, generate, load_bundle, trace
-from model_backend import nondeterminism as nd
+from model_backend.lessons import nondeterminism as nd
 
 # At temperature 0.7 the first token of this prompt is spread over many candidates (measured: the most
 # likely has about 20%), so five runs that all start with the same token are very unlikely.

@@ -4,7 +4,9 @@ import pytest
 import torch
 
 from model_backend import SamplingParams, generate, trace
-from model_backend.pipeline import kv_bytes_per_position, mlp_inputs, mlp_view, softmax_view
+from model_backend.core.kv import kv_bytes_per_position
+from model_backend.core.mlp import mlp_inputs, mlp_view
+from model_backend.lessons.pipeline import softmax_view
 
 PROMPT = "A capital da França é"
 EINSTEIN = "Albert Einstein nasceu em"
@@ -54,7 +56,7 @@ def test_kv_cache_grows_by_the_computed_bytes_per_position(real_bundle):
 
 
 def test_gemma_ties_the_output_matrix_to_the_embedding_and_w_h_gives_its_logits(real_bundle, real_trace):
-    from model_backend.pipeline import output_layer
+    from model_backend.lessons.pipeline import output_layer
     out = output_layer(real_bundle, real_trace.hidden_states[-1][-1], real_trace.last_logits)
     assert out.tied_config and out.same_tensor and out.equal_values  # one matrix, measured on the loaded model
     assert (out.vocab, out.d_model) == (262_144, 640) and out.shared_params == 262_144 * 640

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from model_backend.quantization import from_json, read_gguf
+from model_backend.runtime.quantization import from_json, read_gguf
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "assets" / "models.json"
 

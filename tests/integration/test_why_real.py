@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend import attribution as at
 from model_backend import trace
-from model_backend.tracing import encode
+from model_backend.core.tracing import encode
+from model_backend.lessons import why as at
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def test_induction_holds_for_other_draws(real_bundle):
 
 def test_dla_sums_to_the_logit_and_matches_the_pipeline_lens(real_bundle):
     """Parts in float64 from float32 activations: they add to the model's logit within 2e-3 (the model adds in
-    float32 over 36 steps), and re-normed per layer they equal the logit lens of model_backend.tracing."""
+    float32 over 36 steps), and re-normed per layer they equal the logit lens of model_backend.core.tracing."""
     tr = trace(real_bundle, "Albert Einstein nasceu em 1879 em")
     ids = [tok.id for tok in tr.tokens]
     for lens in (tr.lens[6], tr.lens[12], tr.lens[-1]):

@@ -6,9 +6,9 @@ import pytest
 import torch
 
 from model_backend import trace
-from model_backend.activations import hook_names, hooked, run_with_cache
-from model_backend.attribution import head_outputs
-from model_backend.tracing import encode
+from model_backend.core.activations import hook_names, hooked, run_with_cache
+from model_backend.core.tracing import encode
+from model_backend.lessons.why import head_outputs
 
 PROMPT = "O gato sentou no"
 
@@ -108,7 +108,7 @@ def test_another_visitors_pass_waits_for_the_hooks_to_go(tiny_bundle, ids):
 def test_a_module_called_from_another_thread_while_hooks_are_attached_is_not_recorded(tiny_bundle, ids):
     """The logit lens calls the final norm on one vector, outside the model's lock: with 30 visitors, one
     visitor's hooks (pipeline's MLP inputs, the why page) fired on another's call and failed on its shape."""
-    from model_backend.tracing import _final_norm
+    from model_backend.core.tracing import _final_norm
 
     norm = _final_norm(tiny_bundle.model)
     vector = torch.randn(tiny_bundle.model.config.hidden_size)

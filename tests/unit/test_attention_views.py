@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import model_backend as mb
-from model_backend import attention as att
+from model_backend.lessons import attention as att
 from ui import attention_charts as fig
 from ui.attention_view import COLS, GRID, HEAD, LAYER, QUERY, file_part, link_params
 from ui.share import parse

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend import attribution as at
 from model_backend import trace
-from model_backend.loading import ModelBundle
-from model_backend.tracing import encode
+from model_backend.core.tracing import encode
+from model_backend.lessons import why as at
+from model_backend.runtime.loading import ModelBundle
 from tests.tiny import make_tokenizer
 
 PROMPT = "O gato sentou"

@@ -1,7 +1,7 @@
 """ui.backend.on_model: a function of the model becomes a cached function of its other arguments."""
 from types import SimpleNamespace
 
-from model_backend.queueing import FifoLock
+from model_backend.runtime.queueing import FifoLock
 from ui import backend
 
 

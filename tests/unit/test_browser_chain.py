@@ -1,7 +1,7 @@
 """The temperature page's bars are computed by the browser (Vega-Lite transforms over the top logits and
 the tail's bins). This renders that very spec with vl-convert (Vega's own engine, no browser) at several
 slider settings and checks it against the reference: transformers' processors in generate()'s order
-(model_backend.sampling via sampling_views.chain_view) on the whole logit vector.
+(model_backend.core.sampling via lessons.temperature.chain_view) on the whole logit vector.
 
 Tolerance: 1e-5 absolute on every displayed probability, and the same kept/cut verdict for every token.
 The browser computes in float64 from float32 logits, the reference in float32 (relative error ~1e-7 per
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from model_backend import SamplingParams
-from model_backend import sampling_views as sv
+from model_backend.lessons import temperature as sv
 
 TOL = 1e-5
 SETTINGS = [  # (T, top-k, top-p, penalty): the defaults, greedy, each cut alone, the nucleus deep in the tail

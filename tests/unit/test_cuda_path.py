@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend import SamplingParams, bundle_from, fastpath, generate, trace
-from model_backend.loading import pick_device, pick_dtype
+from model_backend import SamplingParams, bundle_from, generate, trace
+from model_backend.runtime import fastpath
+from model_backend.runtime.loading import pick_device, pick_dtype
 from tests.tiny import make_tiny_model
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")

@@ -10,7 +10,7 @@ import pytest
 import torch
 from transformers import TopKLogitsWarper
 
-from model_backend import decoding as dec
+from model_backend.lessons import decoding as dec
 from ui import decoding_view as view
 
 
@@ -175,7 +175,7 @@ def test_sequence_score_is_the_length_normalised_sum():
 
 
 def test_run_dtype_leaves_bfloat16_only_where_it_has_no_fast_path():
-    from model_backend import fastpath
+    from model_backend.runtime import fastpath
 
     assert dec.run_dtype("float32", "cpu") == "float32"
     assert dec.run_dtype("bfloat16", "cuda") == "bfloat16"

@@ -8,7 +8,7 @@ import torch
 import torch.nn.functional as F
 from transformers import Gemma3ForCausalLM, Gemma3TextConfig
 
-from model_backend import fastpath
+from model_backend.runtime import fastpath
 
 pytestmark = pytest.mark.skipif(fastpath._op() is None, reason="this torch has no oneDNN")
 
@@ -190,7 +190,7 @@ def test_another_architecture_gets_the_same_speed_ups_and_the_same_answers():
 def test_auto_on_the_cpu_is_bfloat16_only_where_bfloat16_has_the_fast_path():
     """"auto" follows what this CPU does well: bfloat16 through oneDNN's packed path, else float32 (an AVX2
     CPU's plain bfloat16 prefill costs ~3.5x a float32 one). Explicit choices are kept either way."""
-    from model_backend.loading import pick_dtype
+    from model_backend.runtime.loading import pick_dtype
 
     cpu = torch.device("cpu")
     expected = torch.bfloat16 if fastpath.supports(torch.bfloat16) else torch.float32

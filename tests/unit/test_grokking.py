@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend.grokking import (
+from model_backend.lessons.grokking import (
     GrokConfig,
     OneLayerTransformer,
     all_pairs,
@@ -20,7 +20,7 @@ from model_backend.grokking import (
     wave_basis,
     wave_projection,
 )
-from model_backend.grokking.shipped import shipped_checkpoints
+from model_backend.lessons.grokking.shipped import shipped_checkpoints
 from ui.grokking_view import step_from_selection
 
 

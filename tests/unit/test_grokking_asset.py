@@ -6,8 +6,8 @@ import sys
 import numpy as np
 import pytest
 
-from model_backend.grokking import jump_steps, spectrum
-from model_backend.grokking.shipped import ASSET_DIR, CURVES, SHIPPED, load, shipped_checkpoints
+from model_backend.lessons.grokking import jump_steps, spectrum
+from model_backend.lessons.grokking.shipped import ASSET_DIR, CURVES, SHIPPED, load, shipped_checkpoints
 from tests.conftest import ROOT
 
 PREFIX = 50

@@ -6,7 +6,8 @@ import pytest
 import torch
 
 from model_backend import SamplingParams, generate
-from model_backend import confidence as cf
+from model_backend.core import stats
+from model_backend.lessons import hallucination as cf
 from model_backend.types import TokenInfo
 from ui import hallucination_view as view
 
@@ -78,8 +79,8 @@ def test_a_token_whose_probability_underflows_keeps_a_finite_log_probability():
     logits = torch.tensor([0.0, -200.0, -1.0], dtype=torch.float32)
     assert float(torch.softmax(logits, dim=-1)[1]) == 0.0  # the underflow this is about
     exact = -200.0 - math.log(1 + math.exp(-1) + math.exp(-200))
-    assert cf.log_prob(logits, 1) == pytest.approx(exact, abs=1e-5)
-    assert cf.log_prob(logits.reshape(1, -1), 0) == pytest.approx(-math.log(1 + math.exp(-1) + math.exp(-200)), abs=1e-6)
+    assert stats.log_prob(logits, 1) == pytest.approx(exact, abs=1e-5)
+    assert stats.log_prob(logits.reshape(1, -1), 0) == pytest.approx(-math.log(1 + math.exp(-1) + math.exp(-200)), abs=1e-6)
 
 
 def test_the_table_and_the_sum_use_the_steps_log_probability_not_the_log_of_a_rounded_prob(gen):

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend import heads
+from model_backend.lessons import attention as heads
 
 
 def hand_made():

@@ -49,3 +49,34 @@ def test_chromium_flags_live_in_support_only():
     copies = [str(p.relative_to(ROOT)) for folder in ("tests", "bench") for p in _files(folder)
               if flag in p.read_text(encoding="utf-8")]
     assert not copies, copies
+
+
+def _modules_imported(path: Path) -> set[str]:
+    """Dotted module names a file imports (absolute imports), with `from a import b` counted as `a.b` too."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names |= {f"{node.module}.{a.name}" for a in node.names}
+    return names
+
+
+def test_model_backend_layers_import_downwards_only():
+    """runtime/ knows neither the model's steps nor a lesson; core/ never imports a lesson (docs/architecture.md)."""
+    forbidden = {"runtime": ("model_backend.core", "model_backend.lessons"), "core": ("model_backend.lessons",)}
+    offenders = []
+    for layer, below in forbidden.items():
+        for p in _files(f"model_backend/{layer}"):
+            bad = sorted(m for m in _modules_imported(p) if m.startswith(below))
+            offenders += [f"{p.relative_to(ROOT)} imports {m}" for m in bad]
+    assert not offenders, offenders
+
+
+def test_model_backend_has_no_flat_module_left():
+    """Only the modules every layer uses stay at the top; the rest live in runtime/, core/ or lessons/."""
+    top = sorted(p.name for p in (ROOT / "model_backend").glob("*.py"))
+    assert top == ["__init__.py", "__main__.py", "cli.py", "types.py", "validation.py"], top
+    assert {p.name for p in (ROOT / "model_backend").iterdir() if p.is_dir() and p.name != "__pycache__"} == \
+        {"runtime", "core", "lessons"}

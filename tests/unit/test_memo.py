@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from model_backend.memo import SharedMemo
+from model_backend.runtime.memo import SharedMemo
 
 THREADS = 32
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import torch
 
-from model_backend import nondeterminism as nd
-from model_backend.tracing import encode
+from model_backend.core.tracing import encode
+from model_backend.lessons import nondeterminism as nd
 
 
 def test_first_divergence_finds_the_first_disagreement():

@@ -5,8 +5,7 @@ import re
 import pytest
 
 import model_backend as mb
-from model_backend import attention as att
-from model_backend import heads as hb
+from model_backend.lessons import attention as att
 from ui import attention_charts as fig
 from ui import attention_view as aview
 from ui import heads_view as hview
@@ -63,7 +62,7 @@ def layer_names(tr, index: int, head: int) -> dict[str, int]:
 
 def habit_names(tr, index: int, head: int, which: str) -> dict[str, int]:
     """What the heads' habits (attention page and why page) call model.layers[index], head `head`."""
-    h = hb.habits(tr.attentions, [tok.id for tok in tr.tokens])
+    h = att.habits(tr.attentions, [tok.id for tok in tr.tokens])
     cells = hview.head_frame(h.bos)
     cell = cells.iloc[index * tr.info.n_heads + head]
     row = hview.habits_frame(h).iloc[index * tr.info.n_heads + head]

@@ -51,7 +51,7 @@ ALLOWED: dict[str, tuple[set[str], str]] = {
     "weights.short": ({"4"}, "Q4_K's 4 bits: the name of the type (its bits per weight are interpolated)"),
     "weights.detail": ({"4"}, "Q4_K's 4 bits: the name of the type (its bits per weight are interpolated)"),
     "decoding.loop.text": ({"4"}, "the paper's Figure 4, a citation"),
-    "decoding.table.caption": ({"4"}, "the metric's name: repeated 4-grams (model_backend.decoding's n)"),
+    "decoding.table.caption": ({"4"}, "the metric's name: repeated 4-grams (model_backend.lessons.decoding's n)"),
     "decoding.cmp.caption": ({"3"}, "the metric's definition: a cycle repeated at least 3 times"),
     "decoding.run.hint": ({"16"}, "the largest beam width offered (dec.BEAM_WIDTHS), in advice"),
     "grokking.acc.caption": ({"99%", "95%"}, "the definitions of memorised (train >= 99%) and grokked (test >= 95%)"),

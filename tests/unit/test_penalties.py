@@ -4,7 +4,7 @@ import pytest
 import torch
 from transformers import RepetitionPenaltyLogitsProcessor
 
-from model_backend.sampling import FrequencyPresencePenaltyLogitsProcessor as Sub
+from model_backend.core.sampling import FrequencyPresencePenaltyLogitsProcessor as Sub
 
 
 def _ids(*ids):
@@ -56,7 +56,7 @@ def test_bad_arguments_say_what_is_wrong(kwargs):
 
 
 def test_greedy_runs_use_generate_with_each_kind(tiny_bundle):
-    from model_backend.penalties import greedy_run, processors
+    from model_backend.lessons.temperature import greedy_run, processors
     assert len(processors("none", 3)) == 0
     assert isinstance(processors("subtractive", 3, frequency=1.0)[0], Sub)
     assert isinstance(processors("multiplicative", 3, repetition=1.3)[0], RepetitionPenaltyLogitsProcessor)

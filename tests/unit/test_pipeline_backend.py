@@ -1,20 +1,13 @@
-"""model_backend.pipeline on the tiny model: masks, the MLP's real values, softmax totals, loop ends."""
+"""model_backend.lessons.pipeline on the tiny model: masks, the MLP's real values, softmax totals, loop ends."""
 import numpy as np
 import pytest
 import torch
 
 from model_backend import SamplingParams, generate, trace
-from model_backend.pipeline import (
-    kv_bytes_per_position,
-    mlp_inputs,
-    mlp_view,
-    pick,
-    residual_norms,
-    softmax_view,
-    top_order,
-    visible_keys,
-)
-from model_backend.stepping import finish_reason
+from model_backend.core.kv import kv_bytes_per_position
+from model_backend.core.mlp import mlp_inputs, mlp_view
+from model_backend.core.stepping import finish_reason
+from model_backend.lessons.pipeline import pick, residual_norms, softmax_view, top_order, visible_keys
 
 PROMPT = "O gato sentou no"
 
@@ -161,7 +154,7 @@ def test_kv_bytes_per_position_matches_the_measured_cache(tiny_bundle):
 
 
 def test_output_layer_recomputes_the_logits_and_sees_the_tied_matrix(tiny_bundle):
-    from model_backend.pipeline import output_layer
+    from model_backend.lessons.pipeline import output_layer
     tr = trace(tiny_bundle, "o gato")
     out = output_layer(tiny_bundle, tr.hidden_states[-1][-1], tr.last_logits)
     model = tiny_bundle.model
@@ -176,7 +169,7 @@ def test_output_layer_recomputes_the_logits_and_sees_the_tied_matrix(tiny_bundle
 
 
 def test_answer_flops_add_prefill_and_decode_with_attention(tiny_bundle):
-    from model_backend.pipeline import answer_flops, attention_flops
+    from model_backend.lessons.pipeline import answer_flops, attention_flops
     info = tiny_bundle.info
     per_att = 4 * info.head_dim * info.n_heads * info.n_layers  # one key and one value, per context position
     assert attention_flops(info, 10) == 10 * per_att

@@ -2,7 +2,7 @@
 for the time the page waits, then clears it; when the model is free it shows nothing."""
 from types import SimpleNamespace
 
-from model_backend.queueing import FifoLock
+from model_backend.runtime.queueing import FifoLock
 from ui import backend
 
 

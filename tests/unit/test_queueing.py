@@ -2,7 +2,7 @@
 import threading
 import time
 
-from model_backend.queueing import FifoLock
+from model_backend.runtime.queueing import FifoLock
 
 
 def test_waiters_are_served_in_arrival_order_and_counted():

@@ -5,7 +5,8 @@ import torch
 from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 from model_backend import SamplingParams, distributions, softmax_with_temperature
-from model_backend.sampling import build_chain, choose, entropy_bits, kept_count, run_chain
+from model_backend.core.sampling import build_chain, choose, kept_count, run_chain
+from model_backend.core.stats import entropy_bits
 
 SEED_LOGITS = [2.0, 1.0, 0.1]
 
@@ -70,7 +71,7 @@ def test_top_p_keeps_the_smallest_set_reaching_p():
 
 
 def test_greedy_choice_and_seeded_draws():
-    from model_backend.sampling import StageScores
+    from model_backend.core.sampling import StageScores
 
     s = StageScores.of("raw", torch.tensor([[0.1, 3.0, 0.2]]))
     assert choose(s, SamplingParams(temperature=0), None) == 1
@@ -100,7 +101,7 @@ def _top_p_cases():
 def test_sort_free_top_p_equals_transformers_top_p_bit_for_bit(monkeypatch):
     """The same tensor as TopPLogitsWarper (torch.equal: same ops on the same machine, so no tolerance), and the
     sort-free path really taken where no ties sit across the cut (else the test would compare the library to itself)."""
-    from model_backend.sampling import SortFreeTopPLogitsWarper
+    from model_backend.core.sampling import SortFreeTopPLogitsWarper
 
     library = TopPLogitsWarper.__call__
     used_library = []
@@ -124,7 +125,7 @@ def test_sort_free_top_p_equals_transformers_top_p_bit_for_bit(monkeypatch):
 
 
 def test_sort_free_top_p_falls_back_for_ties_across_the_cut_and_batches():
-    from model_backend.sampling import SortFreeTopPLogitsWarper
+    from model_backend.core.sampling import SortFreeTopPLogitsWarper
 
     ctx = torch.zeros((1, 0), dtype=torch.long)
     scores = torch.log(torch.tensor([[0.4, 0.2, 0.2, 0.1, 0.1]]))  # at p = 0.85, one of the two 0.1s goes
@@ -136,6 +137,6 @@ def test_sort_free_top_p_falls_back_for_ties_across_the_cut_and_batches():
 
 
 def test_the_chain_uses_the_sort_free_top_p():
-    from model_backend.sampling import SortFreeTopPLogitsWarper
+    from model_backend.core.sampling import SortFreeTopPLogitsWarper
 
     assert isinstance(dict(build_chain(SamplingParams(top_p=0.9)))["top_p"], SortFreeTopPLogitsWarper)

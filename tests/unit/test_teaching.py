@@ -6,9 +6,9 @@ import pytest
 import torch
 
 from model_backend import SamplingParams, generate
-from model_backend import heads as hb
-from model_backend import nondeterminism as nd
-from model_backend.pipeline import kv_bytes_per_position, kv_cache_bytes_at
+from model_backend.core.kv import kv_bytes_per_position, kv_cache_bytes_at
+from model_backend.lessons import attention as att
+from model_backend.lessons import nondeterminism as nd
 
 
 @pytest.fixture
@@ -33,9 +33,9 @@ def test_the_mlp_verdict_follows_the_count():
     assert mlp_verdict(int(FEW_LIT * 100), 100) == "pipeline.mlp.many"
 
 
-def _habits(previous: float, bos: float) -> hb.HeadHabits:
+def _habits(previous: float, bos: float) -> att.HeadHabits:
     shape = (2, 4)
-    return hb.HeadHabits(bos=np.full(shape, bos), previous=np.full(shape, previous), same=np.full(shape, np.nan),
+    return att.HeadHabits(bos=np.full(shape, bos), previous=np.full(shape, previous), same=np.full(shape, np.nan),
                          n_same=0)
 
 
@@ -147,7 +147,7 @@ def test_the_scale_reason_uses_the_given_d_k(pt):
 
 
 def _node(i: int, step: int, rank: int, winner: bool):
-    from model_backend.decoding import TreeNode
+    from model_backend.lessons.decoding import TreeNode
 
     return TreeNode(id=i, step=step, parent=None, token_id=i, token=f"t{i}", logprob=-1.0, cum=-1.0, rank=rank,
                     status="kept", winner=winner)
@@ -168,7 +168,7 @@ def test_the_beam_note_says_where_the_winner_left_rank_1(pt):
 
 def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
     """DEC-3: "os números coincidem" was asserted whatever the two tables and machines said."""
-    from model_backend import decoding as dec
+    from model_backend.lessons import decoding as dec
     from ui.decoding_view import live_verdict
 
     row = {"repeated": 0.5, "mean_logprob": -1.234, "distinct2": 0.25}
@@ -186,7 +186,7 @@ def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
 
 def test_the_induction_map_caption_follows_the_heads_score(pt):
     """W2: the shifted diagonal "is induction" was said under any head the visitor opened."""
-    from model_backend import attribution as at
+    from model_backend.lessons import why as at
     from ui.why_view import IND_SHARE, ind_map_caption
 
     scores = np.full((2, 4), 0.01)

@@ -1,5 +1,7 @@
 """The temperature page's math on hand-made logits: the seed's table, parsing, the chain's stages,
 the top-p nucleus, entropy, seeded draws and loop detection. Exact values; no model."""
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -12,7 +14,8 @@ from transformers import (
 )
 
 from model_backend import InvalidInput, SamplingParams
-from model_backend import sampling_views as sv
+from model_backend.core import stats
+from model_backend.lessons import temperature as sv
 
 RNG = np.random.default_rng(0)
 LOGITS = (RNG.standard_normal(500) * 2.5).astype(np.float32)  # a made-up 500-token vocabulary
@@ -219,17 +222,18 @@ def test_draws_never_pick_a_cut_token():
     ([], 0, 0),
 ])
 def test_find_loop(ids, period, repeats):
-    loop = sv.find_loop(ids)
+    loop = stats.find_loop(ids)
     assert (loop.period, loop.repeats) == (period, repeats)
 
 
-def test_numpy_entropy_equals_the_shared_torch_entropy():
-    from model_backend.sampling import entropy_bits
-
+def test_the_one_entropy_helper_takes_numpy_and_torch_and_equals_the_sum_in_torch():
     for t in (0.3, 1.0, 3.0):
         p = torch.softmax(torch.tensor(LOGITS) / t, -1)
-        assert sv.entropy_bits_np(p.numpy()) == pytest.approx(entropy_bits(p), rel=1e-6)  # summation order
-    assert sv.entropy_bits_np(np.array([0.5, 0.5, 0.0])) == 1.0
+        in_torch = float(torch.special.entr(p).sum(dtype=torch.float64)) / math.log(2)  # -sum p ln p, in bits
+        assert stats.entropy_bits(p.numpy()) == pytest.approx(in_torch, rel=1e-6)  # summation order
+        assert stats.entropy_bits(p.reshape(1, -1)) == stats.entropy_bits(p.numpy())
+        assert stats.entropy_bits(p.to(torch.bfloat16)) == pytest.approx(in_torch, rel=2e-2)
+    assert stats.entropy_bits(np.array([0.5, 0.5, 0.0])) == 1.0
 
 
 def test_mass_curve_reaches_p_exactly_at_the_nucleus():
@@ -245,7 +249,7 @@ def test_mass_curve_reaches_p_exactly_at_the_nucleus():
 @pytest.mark.parametrize("text, n", [(" 6, 7, 8, 9, 10,", 5), (" 6, 7, 8", 3), (" 6\n\n* * *\n  <em>", 1),
                                      (" 6, 7, 9,", 2), ("", 0), (" ...", 0), (" 60, 61", 0), (" 6 7 8", 1)])
 def test_counted(text, n):
-    assert sv.counted(text, 6) == n
+    assert stats.counted(text, 6) == n
 
 
 @pytest.mark.parametrize("penalty, context", [(1.0, ()), (1.3, (0, 5, 17, 17, 260))])
@@ -264,7 +268,7 @@ def test_next_token_logits_are_the_traces_last_logits_from_one_lighter_pass(tiny
     """The temperature page's forward pass keeps only the last position's logits. Same numbers as trace()'s
     last_logits up to float rounding (the output product runs on 1 row instead of T: 1e-5 relative to the
     largest logit holds on any CPU), the same ids, one pass counted, and the cut reported the same way."""
-    from model_backend.tracing import next_token_logits, trace
+    from model_backend.core.tracing import next_token_logits, trace
 
     tr = trace(tiny_bundle, "O gato subiu no telhado")
     before = tiny_bundle.forward_passes

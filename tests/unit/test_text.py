@@ -1,5 +1,5 @@
 """Token display: whitespace, control and invisible characters are made visible; bytes are exact."""
-from model_backend.text import _byte_decoder, token_bytes, visible
+from model_backend.core.tokens import _byte_decoder, token_bytes, visible
 
 
 def test_visible_whitespace_and_controls():

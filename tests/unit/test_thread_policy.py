@@ -1,4 +1,4 @@
-"""The process-wide thread policy (model_backend/threads.py): torch's OpenMP threads sleep while they wait,
+"""The process-wide thread policy (model_backend/runtime/threads.py): torch's OpenMP threads sleep while they wait,
 numpy's BLAS runs on one thread."""
 import os
 import subprocess

@@ -25,7 +25,7 @@ def test_logit_lens_decodes_each_layer_as_the_head_would_alone(tiny_bundle):
     last position, normed and unembedded alone, gives."""
     import torch
 
-    from model_backend.tracing import _final_norm, unembed
+    from model_backend.core.tracing import _final_norm, unembed
 
     tr = trace(tiny_bundle, "O gato subiu", lens_top=4)
     model, last = tiny_bundle.model, len(tr.lens) - 1

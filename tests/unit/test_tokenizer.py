@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 import torch
 
-from model_backend import tokenizers as tk
+from model_backend.lessons import tokenizer as tk
 from model_backend.types import TokenInfo
 from ui import tokenizer_view as view
 

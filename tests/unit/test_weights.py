@@ -5,7 +5,7 @@ from pathlib import Path
 import gguf
 import pytest
 
-from model_backend.quantization import K_BLOCK, QuantMix, from_json
+from model_backend.runtime.quantization import K_BLOCK, QuantMix, from_json
 from ui.published import LLAMACPP_Q4_K_M
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "assets" / "models.json"

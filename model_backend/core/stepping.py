@@ -8,27 +8,14 @@ from collections.abc import Iterator
 import numpy as np
 import torch
 
-from .confidence import log_prob
-from .loading import ModelBundle
-from .sampling import choose, entropy_bits, kept_count, run_chain
-from .text import safe_text, token_info, token_infos
-from .tracing import candidates, encode
-from .types import Generation, SamplingParams, Stage, Step
-from .validation import check_params
-
-
-def kv_cache_bytes(cache) -> int:
-    """Bytes held by the key/value tensors of a transformers cache."""
-    total = 0
-    for layer in getattr(cache, "layers", None) or []:
-        for name in ("keys", "values"):
-            t = getattr(layer, name, None)
-            if isinstance(t, torch.Tensor):
-                total += t.numel() * t.element_size()
-    if total == 0 and hasattr(cache, "key_cache"):  # older cache layout
-        for t in list(cache.key_cache) + list(cache.value_cache):
-            total += t.numel() * t.element_size()
-    return total
+from model_backend.core.kv import kv_cache_bytes
+from model_backend.core.sampling import choose, kept_count, run_chain
+from model_backend.core.stats import entropy_bits, log_prob
+from model_backend.core.tokens import safe_text, token_info, token_infos
+from model_backend.core.tracing import candidates, encode
+from model_backend.runtime.loading import ModelBundle
+from model_backend.types import Generation, SamplingParams, Stage, Step
+from model_backend.validation import check_params
 
 
 def _stages(stage_scores, top_ids: torch.Tensor) -> tuple[Stage, ...]:

@@ -19,11 +19,11 @@ from transformers import (
     TopPLogitsWarper,
 )
 
-from . import fastpath
-from .loading import ModelBundle
-from .sampling_views import find_loop
-from .text import safe_text, visible
-from .tracing import encode
+from model_backend.core.stats import find_loop
+from model_backend.core.tokens import safe_text, visible
+from model_backend.core.tracing import encode
+from model_backend.runtime import fastpath
+from model_backend.runtime.loading import ModelBundle
 
 STRATEGIES = ("greedy", "beam", "sampling", "top_k", "top_p")  # the page's order
 SAMPLED = ("sampling", "top_k", "top_p")  # run together as one batched generate()

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .loading import ModelBundle
-from .sampling import choose, run_chain
-from .text import safe_text, token_infos, visible
-from .tracing import candidates, encode
-from .types import Candidate, SamplingParams, TokenInfo
+from model_backend.core.sampling import choose, run_chain
+from model_backend.core.tokens import safe_text, token_infos, visible
+from model_backend.core.tracing import candidates, encode
+from model_backend.runtime.loading import ModelBundle
+from model_backend.types import Candidate, SamplingParams, TokenInfo
 
 # Other requests a busy server might put in the same batch as the visitor's prompt. They are longer
 # than a short prompt, so the visitor's prompt gets left-padded, as a server pads a batch.

@@ -1,4 +1,4 @@
-"""A training run in its own process: `python -m model_backend.grokking.worker` (the page's BackgroundRun starts it).
+"""A training run in its own process: `python -m model_backend.lessons.grokking.worker` (the page's BackgroundRun starts it).
 
 Reads one JSON line with {"config": {...GrokConfig fields}, "threads": n} on stdin, then trains and writes
 one JSON line per logged step on stdout ({"step", "train_loss", ..., "t", "embedding"}), and a last line

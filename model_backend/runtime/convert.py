@@ -1,4 +1,4 @@
-"""GGUF -> safetensors, in a process of its own: `python -m model_backend.convert GGUF OUT`.
+"""GGUF -> safetensors, in a process of its own: `python -m model_backend.runtime.convert GGUF OUT`.
 
 De-quantizing the GGUF peaks at ~3 GB, and the process that did it keeps ~1.2 GB of that resident
 afterwards (measured: 1,180 MB right after a conversion in-process, 264 MB with it in a child). A server's
@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def convert(gguf: Path, out: Path, progress: Callable[[float, str], None]) -> None:
@@ -44,7 +44,7 @@ def convert_in_child(gguf: Path, out: Path, progress: Callable[[float, str], Non
     """Run `convert` in a child process, relaying its progress; raises RuntimeError with the child's
     last error lines when it fails."""
     with tempfile.TemporaryFile("w+") as errors:  # a file, not a pipe: progress bars cannot fill it and stall
-        proc = subprocess.Popen([sys.executable, "-m", "model_backend.convert", str(gguf), str(out)], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "model_backend.runtime.convert", str(gguf), str(out)], cwd=ROOT,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, text=True)
         assert proc.stdout is not None
         with proc.stdout:
@@ -62,7 +62,7 @@ def convert_in_child(gguf: Path, out: Path, progress: Callable[[float, str], Non
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m model_backend.convert GGUF OUT", file=sys.stderr)
+        print("usage: python -m model_backend.runtime.convert GGUF OUT", file=sys.stderr)
         return 2
 
     def report(fraction: float, message: str) -> None:

@@ -14,7 +14,7 @@ from transformers import (
     TopPLogitsWarper,
 )
 
-from .types import SamplingParams
+from model_backend.types import SamplingParams
 
 STAGE_ORDER = ("raw", "repetition_penalty", "temperature", "top_k", "top_p")
 
@@ -140,12 +140,6 @@ def choose(final: StageScores, params: SamplingParams, generator: torch.Generato
     if params.greedy:
         return int(torch.argmax(final.scores, dim=-1))
     return int(torch.multinomial(final.probs, num_samples=1, generator=generator))
-
-
-def entropy_bits(probs: torch.Tensor) -> float:
-    """Shannon entropy in bits of a [1, V] or [V] distribution (0·log 0 counts as 0)."""
-    p = probs.reshape(-1)
-    return float(torch.special.entr(p).sum(dtype=torch.float64)) / math.log(2)  # entr(p) = -p ln p, 0 at p = 0
 
 
 def distributions(logits: np.ndarray, params: SamplingParams,

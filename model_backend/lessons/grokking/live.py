@@ -21,7 +21,7 @@ from pathlib import Path
 from .training import GrokConfig, Snapshot
 from .worker import decode_array
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MAX_RUNS = 2  # trainings at once per server process
 TRAIN_THREADS = max(1, min(2, os.cpu_count() or 1))  # torch threads inside each training process
 STOP_GRACE_S = 30  # a child asked to stop gets this long to send its last checkpoint, then it is killed
@@ -74,7 +74,7 @@ class BackgroundRun:
                "OMP_WAIT_POLICY": "PASSIVE"}
         self._log = tempfile.TemporaryFile(mode="w+")  # the child's stderr (a pipe could fill up and block it)
         try:
-            self._proc = subprocess.Popen([sys.executable, "-m", "model_backend.grokking.worker"], cwd=ROOT, env=env,
+            self._proc = subprocess.Popen([sys.executable, "-m", "model_backend.lessons.grokking.worker"], cwd=ROOT, env=env,
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                           text=True, bufsize=1)
             self._proc.stdin.write(json.dumps({"config": asdict(self.cfg), "threads": self.threads}) + "\n")

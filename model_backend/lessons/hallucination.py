@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import torch
-
-from .types import Candidate, Generation, TokenInfo
+from model_backend.types import Candidate, Generation, TokenInfo
 
 
 @dataclass(frozen=True)
@@ -61,13 +59,6 @@ class Tally:
     lower_mean: int
     lower_min: int
     lower_logprob: int
-
-
-def log_prob(logits: torch.Tensor, token_id: int) -> float:
-    """Natural log of the token's softmax probability, computed from the logits ([V] or [1, V]) with
-    log_softmax: finite even when float32 rounds the probability itself to 0 (any logit ~104 below the
-    top one), where log(prob) would be -inf."""
-    return float(torch.log_softmax(logits.reshape(-1).to(torch.float32), dim=-1)[token_id])
 
 
 def token_table(generation: Generation) -> tuple[TokenConfidence, ...]:

@@ -18,7 +18,7 @@ Names (l = layer, 0-based as the model counts; T = tokens, D = d_model, H = quer
 Hooks are global state on a model that every visitor shares ("hooks are GLOBAL state", TransformerLens):
 `hooked` registers them while holding the bundle's first-come-first-served lock and removes them in a
 `finally`, so no other visitor's pass ever runs with them attached. Hooks on modules fire whatever their
-forward is, so the CPU fast path (model_backend/fastpath.py) is kept.
+forward is, so the CPU fast path (model_backend/runtime/fastpath.py) is kept.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .loading import ModelBundle
+from model_backend.runtime.loading import ModelBundle
 
 Names = Callable[[str], bool] | Iterable[str] | None  # None = every name
 
@@ -203,7 +203,7 @@ def run_with_cache(bundle: ModelBundle, ids: list[int], names: Names = None, kee
     """One forward pass over `ids` under the model's lock, keeping the named activations.
 
     Args:
-        ids: token ids (already encoded; model_backend.tracing.encode validates and cuts a text).
+        ids: token ids (already encoded; model_backend.core.tracing.encode validates and cuts a text).
         names: which names to keep (None = all of `hook_names`).
         keep_logits: also keep the logits [T, V] (float32).
         keep: positions to keep of every activation (default all).

@@ -20,11 +20,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the embedded model never needs a
 import torch  # noqa: E402
 from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
-from .config import Settings, load_settings, model_catalog  # noqa: E402
-from .convert import convert_in_child  # noqa: E402
-from .fastpath import speed_up  # noqa: E402
-from .queueing import FifoLock  # noqa: E402
-from .types import ModelInfo  # noqa: E402
+from model_backend.runtime.config import Settings, load_settings, model_catalog  # noqa: E402
+from model_backend.runtime.convert import convert_in_child  # noqa: E402
+from model_backend.runtime.fastpath import speed_up  # noqa: E402
+from model_backend.runtime.queueing import FifoLock  # noqa: E402
+from model_backend.types import ModelInfo  # noqa: E402
 
 log = logging.getLogger("token_by_token")
 Progress = Callable[[float, str], None]  # (fraction 0..1, message key) -> None
@@ -206,7 +206,7 @@ def pick_dtype(preference: str, device: torch.device) -> torch.dtype:
     if device.type == "mps":
         return torch.float32
     if device.type == "cpu":
-        from model_backend import fastpath
+        from model_backend.runtime import fastpath
 
         return torch.bfloat16 if fastpath.supports(torch.bfloat16) else torch.float32
     return torch.bfloat16

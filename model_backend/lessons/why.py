@@ -1,5 +1,5 @@
 """Why this token? Input attribution (Captum's integrated gradients, gradient x input), direct logit
-attribution, attention beside attribution and induction heads (what each head attends to: heads.py).
+attribution, attention beside attribution and induction heads (what each head attends to: lessons/attention.py).
 
 Every function takes token ids (already encoded and cut) and a ModelBundle; the model passes hold the
 bundle's lock. Attributions need gradients, so run them on a float32 bundle.
@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import torch
 
-from .activations import ActivationCache, final_norm_of, gemma_style, layers_of, run_with_cache
-from .fastpath import GEMMA_NORMS
-from .loading import ModelBundle
+from model_backend.core.activations import ActivationCache, final_norm_of, gemma_style, layers_of, run_with_cache
+from model_backend.runtime.fastpath import GEMMA_NORMS
+from model_backend.runtime.loading import ModelBundle
 
 METHODS = ("ig", "gxi")  # integrated gradients (Captum), gradient x (input - baseline)
 # Integrated gradients are approximated by a sum over points on the path; with too few points the scores do not
