@@ -19,6 +19,7 @@ BENCHES = {
     "grok_bench": ("bench.grok_bench", "seconds to grok at the page's defaults"),
     "beam_bench": ("bench.beam_bench", "how long beam search takes, step by step"),
     "press_bench": ("bench.press_bench", "30 visitors press each page's main button at once (make bench-press)"),
+    "engine_bench": ("bench.engine_bench", "the engine: batched vs alone on 50 prompts, 1 vs 30 streams (make bench)"),
     "gpu_check": ("bench.gpu_check", "CUDA bf16 tokens against the CPU's, 1 vs 30 streams (make gpu-check)"),
     "decoding_bench": ("bench.decoding_bench", "every decoding strategy on the shipped prompts (make bench-decoding)"),
 }

@@ -72,8 +72,11 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
     finish, stop_seq, completion, prefill_ms = None, None, "", 0.0
     for index in range(params.max_new_tokens):
         started = time.perf_counter()
-        out = bundle.forward(input_ids=step_input, past_key_values=past, use_cache=True,
-                             output_attentions=record_attentions, logits_to_keep=1)
+        if past is None:  # prefill: the whole prompt, alone
+            out = bundle.forward(input_ids=step_input, past_key_values=None, use_cache=True,
+                                 output_attentions=record_attentions, logits_to_keep=1)
+        else:  # decode: one token, batched with other visitors' steps waiting at the same moment
+            out = bundle.decode(step_input, past, output_attentions=record_attentions)
         past = out.past_key_values
         logits = out.logits[:, -1, :].to(torch.float32)  # [1, V]: only the last position matters
         with torch.inference_mode():

@@ -22,6 +22,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
 from model_backend.runtime.config import Settings, load_settings, model_catalog  # noqa: E402
 from model_backend.runtime.convert import convert_in_child  # noqa: E402
+from model_backend.runtime.engine import Engine  # noqa: E402
 from model_backend.runtime.fastpath import speed_up  # noqa: E402
 from model_backend.runtime.queueing import FifoLock  # noqa: E402
 from model_backend.types import ModelInfo  # noqa: E402
@@ -40,23 +41,41 @@ class ModelUnavailable(RuntimeError):
 class ModelBundle:
     """A loaded model and tokenizer, shared by every visitor of the process.
 
-    It holds no per-visitor state. `forward()` serialises passes through one first-come-first-served lock
-    so that concurrent visitors queue in order instead of fighting for the CPU cores; `lock.queued` says
-    how many passes are running or waiting.
+    It holds no per-visitor state. Its passes go through one model engine (engine.py): one pass at a time, first
+    come first served, with concurrent visitors' decode steps batched into one pass; `lock.queued` says how many
+    passes are running or waiting.
     """
 
     model: torch.nn.Module
     tokenizer: object
     info: ModelInfo
     device: torch.device
-    lock: FifoLock = field(default_factory=FifoLock)  # passes run one at a time, in arrival order
-    forward_passes: int = 0  # how many forward passes ran; pages and tests count them
+    engine: Engine = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.engine = Engine(self.model)
+
+    @property
+    def lock(self) -> FifoLock:
+        """The engine's lock: code that must hold the model for several passes (hooks, generate()) takes it."""
+        return self.engine.lock
+
+    @property
+    def forward_passes(self) -> int:
+        """How many forward passes ran (a batched decode step is one); pages and tests count them."""
+        return self.engine.passes
+
+    @forward_passes.setter
+    def forward_passes(self, value: int) -> None:
+        self.engine.passes = value
 
     def forward(self, **inputs):
-        """Run the model once under inference mode, holding the lock."""
-        with self.lock, torch.inference_mode():
-            self.forward_passes += 1
-            return self.model(**inputs)
+        """Run the model once under inference mode, alone, holding the lock."""
+        return self.engine.forward(**inputs)
+
+    def decode(self, input_ids: torch.Tensor, past, output_attentions: bool = False):
+        """One decode step against the visitor's own KV cache, batched with other visitors' waiting steps."""
+        return self.engine.decode(input_ids, past, output_attentions=output_attentions)
 
 
 def _noop(_fraction: float, _message: str) -> None:

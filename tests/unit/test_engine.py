@@ -1,0 +1,144 @@
+"""The model engine on the tiny model: decode steps of concurrent visitors run as one batched pass, and a visitor's
+tokens and logits are those it gets alone; steps join and leave between passes; an error reaches every waiter."""
+import threading
+
+import pytest
+import torch
+
+from model_backend import SamplingParams, generate
+from model_backend.runtime.engine import Engine
+
+PROMPTS = ["o gato", "a casa de papel", "Era uma vez", "1, 2, 3,", "x", "Olá, mundo! Tudo bem?"]
+
+
+def _prefill(bundle, text):
+    ids = bundle.tokenizer(text, return_tensors="pt").input_ids
+    out = bundle.forward(input_ids=ids, use_cache=True, logits_to_keep=1)
+    return int(out.logits[0, -1].argmax()), out.past_key_values
+
+
+def _alone(bundle, text, steps):
+    """Greedy tokens and every step's logits, one visitor, no one else on the engine."""
+    token, past = _prefill(bundle, text)
+    tokens, logits = [token], []
+    for _ in range(steps):
+        out = bundle.decode(torch.tensor([[token]]), past)
+        logits.append(out.logits[0, -1].clone())
+        token = int(out.logits[0, -1].argmax())
+        tokens.append(token)
+    return tokens, logits
+
+
+def _step_into(bundle, run, results):
+    results[id(run)] = bundle.decode(torch.tensor([[run[0]]]), run[1])
+
+
+def _together(bundle, texts, steps_each):
+    """Every visitor's steps queued at once, so that each pass takes them all (the lock is held while they queue)."""
+    runs = [[*_prefill(bundle, text), [], []] for text in texts]  # token, past, tokens, logits
+    for run in runs:
+        run[2].append(run[0])
+    for step in range(max(steps_each)):
+        live = [r for r, n in zip(runs, steps_each) if step < n]
+        results = {}
+        bundle.lock.acquire()  # hold the model: the steps below all wait, then one of them takes the rest
+        threads = [threading.Thread(target=_step_into, args=(bundle, r, results)) for r in live]
+        for t in threads:
+            t.start()
+        deadline = threading.Event()
+        for _ in range(200):  # wait until every step has queued (each holds a ticket)
+            if bundle.lock.queued >= len(live) + 1:
+                break
+            deadline.wait(0.01)
+        bundle.lock.release()
+        for t in threads:
+            t.join(30)
+        for r in live:
+            out = results[id(r)]
+            r[3].append(out.logits[0, -1].clone())
+            r[0] = int(out.logits[0, -1].argmax())
+            r[2].append(r[0])
+    return [(r[2], r[3]) for r in runs]
+
+
+def test_concurrent_decode_steps_run_as_one_pass_with_the_tokens_and_logits_of_each_alone(tiny_bundle):
+    alone = [_alone(tiny_bundle, p, 8) for p in PROMPTS]
+    before_passes, before_batched = tiny_bundle.forward_passes, tiny_bundle.engine.batched_steps
+    together = _together(tiny_bundle, PROMPTS, [8] * len(PROMPTS))
+    prefills = len(PROMPTS)
+    assert tiny_bundle.forward_passes - before_passes == prefills + 8  # one pass a step for all six
+    assert tiny_bundle.engine.batched_steps - before_batched == 8 * len(PROMPTS)
+    assert tiny_bundle.engine.widest >= len(PROMPTS)
+    for (tokens_a, logits_a), (tokens_b, logits_b), prompt in zip(alone, together, PROMPTS):
+        assert tokens_a == tokens_b, prompt
+        for a, b in zip(logits_a, logits_b):
+            torch.testing.assert_close(b, a, rtol=1e-4, atol=1e-4)
+
+
+def test_runs_join_and_leave_between_steps(tiny_bundle):
+    """Runs of 2, 5 and 8 steps: the short ones leave, the others go on batched; all keep their own tokens."""
+    texts, lengths = PROMPTS[:3], [2, 5, 8]
+    alone = [_alone(tiny_bundle, p, n) for p, n in zip(texts, lengths)]
+    together = _together(tiny_bundle, texts, lengths)
+    for (tokens_a, _), (tokens_b, _) in zip(alone, together):
+        assert tokens_a == tokens_b
+
+
+def test_a_cache_past_the_sliding_window_runs_alone_and_right(tiny_bundle):
+    """The tiny model's sliding window is 64: a prompt of 70 characters has cut it, so its steps are not batched,
+    and its tokens are still those of generate() alone."""
+    window = tiny_bundle.model.config.sliding_window
+    long_text = ("abcdefghij" * 8)[: window + 6]
+    alone = _alone(tiny_bundle, long_text, 4)
+    before = tiny_bundle.engine.batched_steps
+    together = _together(tiny_bundle, [long_text, "o gato"], [4, 4])
+    assert together[0][0] == alone[0]
+    assert tiny_bundle.engine.batched_steps == before  # the long one ran alone, so the short one did too
+
+
+def test_greedy_generation_of_many_visitors_at_once_equals_each_alone(tiny_bundle):
+    """The loop (core.stepping) through the engine: six visitors generate at the same moment, in threads."""
+    params = SamplingParams(temperature=0, max_new_tokens=12)
+    alone = {p: generate(tiny_bundle, p, params).completion for p in PROMPTS}
+    out, barrier = {}, threading.Barrier(len(PROMPTS))
+
+    def visitor(p):
+        barrier.wait()
+        out[p] = generate(tiny_bundle, p, params).completion
+
+    threads = [threading.Thread(target=visitor, args=(p,)) for p in PROMPTS]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert out == alone
+
+
+def test_seeded_sampling_keeps_each_visitors_own_generator(tiny_bundle):
+    params = [SamplingParams(temperature=1.0, top_k=20, seed=s, max_new_tokens=10) for s in (1, 2, 3)]
+    alone = [generate(tiny_bundle, "o gato", p).completion for p in params]
+    out = [None] * 3
+
+    def visitor(i):
+        out[i] = generate(tiny_bundle, "o gato", params[i]).completion
+
+    threads = [threading.Thread(target=visitor, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert out == alone
+
+
+class _Broken(torch.nn.Module):
+    config = type("C", (), {"sliding_window": None})()
+
+    def forward(self, **_):
+        raise RuntimeError("the model failed")
+
+
+def test_an_error_in_a_pass_reaches_the_waiting_visitor():
+    engine = Engine(_Broken())
+    with pytest.raises(RuntimeError, match="the model failed"):
+        engine.forward(input_ids=torch.tensor([[1]]))
+    assert not engine.lock.locked()
