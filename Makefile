@@ -61,6 +61,7 @@ bench: deps-dev prepare
 	$(BIN)/python -m bench visit_cost
 	$(BIN)/python -m bench interactions
 	$(BIN)/python -m bench press_bench
+	$(BIN)/python -m bench engine_bench
 	$(BIN)/python scripts/perf_docs.py
 
 ## bench-press: 30 protocol visitors press each page's main button at once (bench/press_bench.py): the "press"
