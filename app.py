@@ -83,4 +83,3 @@ page = st.navigation(pages)
 st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run
 sidebar()
 page.run()
-a11y.run_finished()  # last: the page's run reached its end (tests wait for this, not for a fixed time)

@@ -2,8 +2,6 @@
 wait until Streamlit has finished running it, save a screenshot."""
 import time
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from tests.conftest import ARTIFACTS
 
 # Streamlit marks a script run two ways: its status widget ("Running...") is in the page, and its root element says
@@ -31,51 +29,24 @@ def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait:
     return page
 
 
-# The app's own sign that a run reached its end (ui.a11y.run_finished): a hidden span numbered per full run. The
-# number a page last settled on is kept in the page's window, so a navigation or a new page starts afresh.
-_RUN = """() => document.querySelector('[data-tbt-run]')?.getAttribute('data-tbt-run') ?? null"""
-_SEEN = "() => window.__tbtSettled ?? null"
-_MARK = "n => { window.__tbtSettled = n; }"
+def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> None:
+    """Wait until Streamlit has finished running the page, then let Vega draw.
 
-# Every Vega chart in the page has drawn its canvas or SVG (charts inside closed expanders are drawn too).
-_CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].every(c =>
-  c.querySelector('canvas, svg'))"""
-
-
-def settle(page, wait: float = 120, start: float = 1.0, idle: float = 0.5) -> None:
-    """Wait until Streamlit has finished running the page and its charts are drawn.
-
-    Done when the app's end-of-run number (_RUN) has moved past the one this page last settled on and neither sign of
-    a run (_BUSY) has been seen for `idle` seconds. Without a new number: done if no run began within `start` + 1
-    seconds (the action ran nothing on the server), or 2 s after a run that ended without reaching its end (a fragment's
-    rerun, st.stop, an error)."""
-    seen = page.evaluate(_SEEN)
-    t0 = time.time()
-    end = t0 + wait
-    busy_seen = False
+    `start`: seconds for a run that a click or a key started to show its indicator. The page counts as finished
+    once neither sign of a run (see _BUSY) has been seen for `idle` seconds in a row, so a gap between a run
+    and the rerun it asks for does not end the wait."""
+    time.sleep(start)
+    end = time.time() + wait
     idle_since = None
     while time.time() < end:
-        busy = page.evaluate(_BUSY)
-        run = page.evaluate(_RUN)
-        now = time.time()
-        if busy:
-            busy_seen, idle_since = True, None
+        if page.evaluate(_BUSY):
+            idle_since = None
         else:
-            idle_since = idle_since or now
-        quiet = 0.0 if idle_since is None else now - idle_since
-        if run is not None and run != seen and quiet >= idle:
-            break
-        if not busy_seen and quiet > 0 and now - t0 >= start + 1.0:
-            break
-        if busy_seen and quiet >= 2.0:
-            break
-        time.sleep(0.1)
-    page.evaluate(_MARK, page.evaluate(_RUN))
-    try:
-        page.wait_for_function(_CHARTS_DRAWN, timeout=10_000, polling=100)
-    except PlaywrightTimeout:
-        pass  # a chart that never draws is the test's to find, not the wait's
-    time.sleep(0.2)
+            idle_since = idle_since or time.time()
+            if time.time() - idle_since >= idle:
+                break
+        time.sleep(0.2)
+    time.sleep(1.5)
 
 
 def shoot(page, name: str, whole: bool = True) -> None:

@@ -164,15 +164,6 @@ def page_setup() -> None:
     st.html(setup_html(), unsafe_allow_javascript=True)
 
 
-def run_finished() -> None:
-    """Mark in the page that this run reached its end: a hidden span whose number grows with every full run of the
-    visitor's session. A run that stops early (st.rerun, st.stop, an error) leaves the last number standing, and a
-    fragment's rerun does not change it. tests/browser.settle waits for it instead of sleeping a fixed time."""
-    n = st.session_state.get("_run_no", 0) + 1
-    st.session_state["_run_no"] = n
-    st.sidebar.html(f'<span hidden data-tbt-run="{n}"></span>')
-
-
 def announce(text: str) -> None:
     """Have a screen reader say `text` (politely, when it is idle): it is put into the page's live region.
     The text is ours (from t()), with numbers; anything else is still escaped, it lands as textContent."""
