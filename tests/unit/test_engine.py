@@ -45,11 +45,11 @@ def _together(bundle, texts, steps_each):
         threads = [threading.Thread(target=_step_into, args=(bundle, r, results)) for r in live]
         for t in threads:
             t.start()
-        deadline = threading.Event()
+        pause = threading.Event()
         for _ in range(200):  # wait until every step has queued (each holds a ticket)
             if bundle.lock.queued >= len(live) + 1:
                 break
-            deadline.wait(0.01)
+            pause.wait(0.01)
         bundle.lock.release()
         for t in threads:
             t.join(30)
@@ -138,7 +138,10 @@ class _Broken(torch.nn.Module):
 
 
 def test_an_error_in_a_pass_reaches_the_waiting_visitor():
+    """A failing pass raises in the visitor's own thread, for a plain pass and for a decode step, and frees the lock."""
     engine = Engine(_Broken())
     with pytest.raises(RuntimeError, match="the model failed"):
         engine.forward(input_ids=torch.tensor([[1]]))
-    assert not engine.lock.locked()
+    with pytest.raises(RuntimeError, match="the model failed"):
+        engine.decode(torch.tensor([[1]]), past=None)
+    assert not engine.lock.locked() and engine.passes == 2
