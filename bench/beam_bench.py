@@ -57,7 +57,7 @@ class Clock:
 
 
 def one(bundle, prompt: str, width: int, tokens: int, share: bool) -> dict:
-    clock = Clock(bundle.model)
+    clock = Clock(bundle.weights)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     try:
         run = dec.run_beam(bundle, prompt, width, tokens, share_prompt=share)

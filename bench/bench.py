@@ -102,7 +102,7 @@ def decode(repeat: int, bw: float) -> None:
 
         def plain(n, bundle=bundle, enc=enc):
             with torch.inference_mode():
-                bundle.model.generate(**enc, max_new_tokens=n, min_new_tokens=n, do_sample=False, pad_token_id=0)
+                bundle.engine.generate(**enc, max_new_tokens=n, min_new_tokens=n, do_sample=False, pad_token_id=0)
 
         ours(2)
         plain(2)
@@ -114,7 +114,7 @@ def decode(repeat: int, bw: float) -> None:
         a = record(f"ms_per_token_{tag}", inst, "ms", note="instrumented step loop")
         record(f"ms_per_token_plain_{tag}", ref, "ms", note="model.generate()")
         record(f"instrumentation_ratio_{tag}", [x / y for x, y in zip(inst, ref)], "x", goal="goal <= 1.05")
-        params = {p.data_ptr(): p.numel() * p.element_size() for p in bundle.model.parameters()}
+        params = {p.data_ptr(): p.numel() * p.element_size() for p in bundle.weights.parameters()}
         floor = sum(params.values()) / (bw * 1e9) * 1000
         record(f"bandwidth_floor_ms_{tag}", [floor], "ms", note=f"{sum(params.values()) / 1e6:.0f} MB of weights")
         record(f"floor_ratio_{tag}", [a["median"] / floor], "x", goal="goal <= 2.0")

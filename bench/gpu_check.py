@@ -55,9 +55,9 @@ def greedy(bundle, prompts: list[str], tokens: int, scores: bool = False):
     sync()
     t = time.perf_counter()
     with torch.inference_mode():
-        out = bundle.model.generate(**enc, max_new_tokens=tokens, min_new_tokens=tokens, do_sample=False,
-                                    pad_token_id=tok.pad_token_id, output_scores=scores,
-                                    return_dict_in_generate=True, top_p=None, top_k=None, temperature=None)
+        out = bundle.engine.generate(**enc, max_new_tokens=tokens, min_new_tokens=tokens, do_sample=False,
+                                     pad_token_id=tok.pad_token_id, output_scores=scores,
+                                     return_dict_in_generate=True, top_p=None, top_k=None, temperature=None)
     sync()
     seconds = time.perf_counter() - t
     new = out.sequences[:, enc["input_ids"].shape[1]:]  # (B, tokens)

@@ -53,7 +53,7 @@ def stages(prompt: str) -> dict:
     section(5, "mlp")
     slots["mlp"] = st.container()
     with st.expander(t("mlp.cmp.title"), icon=":material/compare_arrows:"):  # the seed's "x4 with GELU" vs this model
-        mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle_for().model))
+        mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle_for().weights))
     st.subheader(t("pipeline.res.title"))
     st.markdown(t("pipeline.res.what"))
     view.residual_panel(tr)

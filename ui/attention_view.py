@@ -364,7 +364,7 @@ def generated_panel(prompt: str, layer: int, head: int) -> None:
 
 
 def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
-    m = att.mechanics(info, backend.bundle_for().model.config, n_tokens)
+    m = att.mechanics(info, backend.bundle_for().weights.config, n_tokens)
     basis, scale = m.scale_basis, fmt_float(m.scale, 4).replace(",", "{,}")  # a decimal comma, in LaTeX
     st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{" + str(basis) + r"}}\right)V")
     st.latex(r"\frac{1}{\sqrt{" + str(basis) + "}} = " + scale)

@@ -163,13 +163,15 @@ def _trace(model: mb.ModelBundle, prompt: str, max_tokens: int) -> mb.Trace:
 
 @contextmanager
 def queue_notice(model: mb.ModelBundle):
-    """While other visitors' passes hold the model, say so: "n requests ahead of yours" (cleared after)."""
-    ahead = model.lock.queued
-    if not ahead:
+    """While other visitors' work holds the model, say so: how many turns of the model are ahead and about how
+    long they take (the engine serves waiting decode steps together, so a class's steps are one turn). Cleared
+    after."""
+    turns, seconds = model.engine.ahead()
+    if not turns:
         yield
         return
     box = st.empty()
-    box.info(t("backend.queued", n=ahead), icon=":material/hourglass_top:")
+    box.info(t("backend.queued", n=turns, seconds=max(1, round(seconds))), icon=":material/hourglass_top:")
     try:
         yield
     finally:

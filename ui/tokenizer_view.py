@@ -386,7 +386,7 @@ def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
 
 @backend.on_model(max_entries=64, queued=False)
 def _lookup(model: mb.ModelBundle, token_id: int) -> tk.Lookup:
-    return tk.embedding_lookup(model.model, token_id)
+    return tk.embedding_lookup(model.weights, token_id)
 
 
 def lookup(token_id: int) -> tk.Lookup:
@@ -445,7 +445,7 @@ def strip_chart(values: np.ndarray) -> alt.Chart:
 
 @backend.on_model(max_entries=2, ttl=None, resource=True, queued=False)
 def _index(model: mb.ModelBundle) -> tk.EmbeddingIndex:
-    return tk.embedding_index(model.model)
+    return tk.embedding_index(model.weights)
 
 
 @dataclass(frozen=True)

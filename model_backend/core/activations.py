@@ -138,12 +138,13 @@ def hooked(bundle: ModelBundle, names: Names = None, keep: slice | None = None) 
     """
     want = _wanted(names)
     # What the derived names need is recorded too, then dropped in `_derive`.
-    need = {n for n in hook_names(bundle.model) if want(n)}
+    model = bundle.weights
+    need = {n for n in hook_names(model) if want(n)}
     for n in list(need):
         if n.endswith(".hook_resid_mid"):
             b = n.rsplit(".", 1)[0]
             need |= {f"{b}.hook_resid_pre", f"{b}.hook_attn_out"}
-        if n.endswith((".hook_attn_out", ".hook_mlp_out")) and not _is_point(bundle.model, n):
+        if n.endswith((".hook_attn_out", ".hook_mlp_out")) and not _is_point(model, n):
             need.add(n.replace("hook_attn_out", "attn.hook_out").replace("hook_mlp_out", "mlp.hook_out"))
     store: dict[str, torch.Tensor] = {}
     pos = keep or slice(None)
@@ -162,10 +163,10 @@ def hooked(bundle: ModelBundle, names: Names = None, keep: slice | None = None) 
             return lambda m, a, k: record(m, a, k)
         return lambda m, a, k, o: record(m, a, k, o)
 
-    with bundle.lock:
+    with bundle.engine.exclusive():
         handles = []
         try:
-            for module, when, name, read in _points(bundle.model):
+            for module, when, name, read in _points(model):
                 if name not in need:
                     continue
                 hook = recorder(name, read, when == "pre")
@@ -177,7 +178,7 @@ def hooked(bundle: ModelBundle, names: Names = None, keep: slice | None = None) 
         finally:
             for handle in handles:
                 handle.remove()
-    _derive(bundle.model, store, want)
+    _derive(model, store, want)
 
 
 def _is_point(model: torch.nn.Module, name: str) -> bool:
@@ -212,8 +213,7 @@ def run_with_cache(bundle: ModelBundle, ids: list[int], names: Names = None, kee
     """
     input_ids = torch.tensor([ids], device=bundle.device)
     with hooked(bundle, names, keep) as store, torch.inference_mode():
-        bundle.forward_passes += 1
-        out = bundle.model(input_ids=input_ids, use_cache=False)  # eager attention returns its weights
+        out = bundle.weights(input_ids=input_ids, use_cache=False)  # inside hooked(): the engine's exclusive()  # eager attention returns its weights
         logits = out.logits[0].detach().float().cpu() if keep_logits else None
     acts = {name: value[0] for name, value in store.items()}
     acts = {name: reshape_z(bundle, value) if name.endswith("attn.hook_z") else value for name, value in acts.items()}

@@ -56,7 +56,7 @@ def mlp_inputs(bundle: ModelBundle, text: str, max_tokens: int = 512) -> np.ndar
         float32 [L, D] the input of each layer's MLP at the last token.
     """
     ids, _ = encode(bundle, text, max_tokens)
-    n = len(_layers(bundle.model))
+    n = len(_layers(bundle.weights))
     names = {f"blocks.{layer}.mlp.hook_in" for layer in range(n)}
     cache = run_with_cache(bundle, ids, names=names, keep_logits=False, keep=slice(-1, None))
     return cache.stack("blocks.{l}.mlp.hook_in", n)[:, 0].numpy()  # [L, D]
@@ -68,11 +68,11 @@ def mlp_view(bundle: ModelBundle, inputs: np.ndarray, layer: int) -> MlpView:
     Args:
         inputs: [L, D] from mlp_inputs().
     """
-    mlp = _layers(bundle.model)[layer].mlp
-    weight = next(mlp.parameters())
-    x = torch.from_numpy(inputs[layer]).to(device=weight.device, dtype=weight.dtype)  # [D]
-    gated = hasattr(mlp, "gate_proj")
-    with torch.inference_mode():
+    with bundle.engine.exclusive() as model, torch.inference_mode():  # calls the model's own layer
+        mlp = _layers(model)[layer].mlp
+        weight = next(mlp.parameters())
+        x = torch.from_numpy(inputs[layer]).to(device=weight.device, dtype=weight.dtype)  # [D]
+        gated = hasattr(mlp, "gate_proj")
         if gated:  # act(gate(x)) * up(x): the activation decides how much of each `up` feature passes
             hidden = mlp.act_fn(mlp.gate_proj(x)) * mlp.up_proj(x)  # [F]
         else:

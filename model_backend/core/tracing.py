@@ -58,10 +58,9 @@ def logit_lens(bundle: ModelBundle, hidden_states: torch.Tensor, n: int) -> tupl
             so a bfloat16 model decodes exactly what it computed). The last one is already normed.
     All layers go through the head in one product: the 262,144-row output matrix is read once, not once per layer.
     """
-    model = bundle.model
-    norm = _final_norm(model)
-    dtype = next(model.parameters()).dtype
-    with torch.inference_mode():
+    with bundle.engine.exclusive() as model, torch.inference_mode():  # the final norm and the head are the model's
+        norm = _final_norm(model)
+        dtype = next(model.parameters()).dtype
         last = len(hidden_states) - 1
         rows = torch.stack([h[-1].to(dtype) if layer == last else norm(h[-1].to(dtype))  # [D] each
                             for layer, h in enumerate(hidden_states)])  # [L+1, D]
@@ -104,7 +103,7 @@ def trace(bundle: ModelBundle, text: str, max_tokens: int = 512, top_n: int = 10
         logits = cache.logits  # [T, V]
         attn = cache.stack("blocks.{l}.attn.hook_pattern", n_layers)  # [L, H, T, T]
         hidden = hidden_from_cache(cache, n_layers)  # [L+1, T, D]
-        emb = bundle.model.get_input_embeddings().weight[torch.tensor(ids, device=bundle.device)].float()  # [T, D]
+        emb = bundle.weights.get_input_embeddings().weight[torch.tensor(ids, device=bundle.device)].float()  # [T, D]
         top = tuple(candidates(bundle.tokenizer, logits[t], top_n) for t in range(logits.shape[0]))
     return Trace(
         tokens=token_infos(bundle.tokenizer, ids),

@@ -222,17 +222,17 @@ def prompt_cache(bundle: ModelBundle, ids: Sequence[int], copies: int) -> Dynami
     reuse a prompt's cache) and only runs the tokens the cache does not hold: here the prompt's last token, so
     the first step still returns the logits of every row. Only the rounding differs from the plain prefill
     (its products have 16 rows instead of 16 x 17 and may sum in another order); tests compare the two paths.
-    Call it holding the model's lock.
+    Call it inside the engine's exclusive().
     Returns None where there is nothing to share (one row, or a prompt of one token).
     """
     if copies < 2 or len(ids) < 2:
         return None
-    cache = DynamicCache(config=bundle.model.config)
+    model = bundle.weights  # called inside the engine's exclusive(): a call outside it raises
+    cache = DynamicCache(config=model.config)
     prefix = torch.tensor([list(ids[:-1])], device=bundle.device)  # [1, S - 1]
-    bundle.model(input_ids=prefix, attention_mask=torch.ones_like(prefix), past_key_values=cache, use_cache=True,
-                 logits_to_keep=1)
+    model(input_ids=prefix, attention_mask=torch.ones_like(prefix), past_key_values=cache, use_cache=True,
+          logits_to_keep=1)
     cache.batch_repeat_interleave(copies)  # [copies, heads, S - 1, dim] per layer, rows equal
-    bundle.forward_passes += 1
     return cache
 
 
@@ -247,16 +247,15 @@ def _generate(bundle: ModelBundle, ids: list[int], rows: int, new: int, processo
     tok = bundle.tokenizer
     pad = tok.pad_token_id if tok.pad_token_id is not None else 0
     started = time.perf_counter()
-    with bundle.lock, torch.inference_mode():
+    with bundle.engine.exclusive() as model, torch.inference_mode():
         cache = prompt_cache(bundle, ids, rows * int(kwargs.get("num_beams", 1))) if share_prompt else None
         if cache is not None:
             kwargs["past_key_values"] = cache
-        bundle.forward_passes += new
-        out = bundle.model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
-                                    max_new_tokens=new, pad_token_id=pad,
-                                    eos_token_id=list(bundle.info.eos_token_ids) or None,
-                                    logits_processor=LogitsProcessorList(processors),
-                                    return_dict_in_generate=True, **kwargs)
+        out = model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
+                             max_new_tokens=new, pad_token_id=pad,
+                             eos_token_id=list(bundle.info.eos_token_ids) or None,
+                             logits_processor=LogitsProcessorList(processors),
+                             return_dict_in_generate=True, **kwargs)
     return out, time.perf_counter() - started
 
 

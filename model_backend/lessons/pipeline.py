@@ -115,7 +115,7 @@ def output_layer(bundle: ModelBundle, final_hidden: np.ndarray, logits: np.ndarr
         final_hidden: [D] the last position's vector after the final norm (hidden_states[-1][-1]).
         logits: [V] the model's own logits at that position.
     """
-    model = bundle.model
+    model = bundle.weights
     head, emb = model.get_output_embeddings().weight, model.get_input_embeddings().weight  # [V, D] each
     cap = getattr(getattr(model.config, "get_text_config", lambda: model.config)(), "final_logit_softcapping", None)
     with torch.inference_mode():

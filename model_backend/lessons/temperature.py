@@ -356,16 +356,14 @@ def processors(kind: str, prompt_length: int, repetition: float = 1.0, frequency
 
 def greedy_run(bundle: ModelBundle, prompt: str, kind: str, max_new_tokens: int, count_from: int = 0,
                max_prompt_tokens: int = 512, **penalty) -> PenaltyRun:
-    """generate(do_sample=False) with one penalty processor, holding the model's queue lock."""
+    """generate(do_sample=False) with one penalty processor, through the model's engine."""
     ids, _ = encode(bundle, prompt, max_prompt_tokens)
     input_ids = torch.tensor([ids], device=bundle.device)  # [1, S]
     eos = bundle.tokenizer.eos_token_id
-    with bundle.lock, torch.inference_mode():
-        bundle.forward_passes += 1
-        out = bundle.model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
-                                    do_sample=False, max_new_tokens=max_new_tokens,
-                                    logits_processor=processors(kind, len(ids), **penalty),
-                                    pad_token_id=eos, top_k=None, top_p=None, temperature=None)
+    out = bundle.engine.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
+                                 do_sample=False, max_new_tokens=max_new_tokens,
+                                 logits_processor=processors(kind, len(ids), **penalty),
+                                 pad_token_id=eos, top_k=None, top_p=None, temperature=None)
     new = tuple(int(i) for i in out[0, len(ids):])
     text = safe_text(bundle.tokenizer.decode(list(new), skip_special_tokens=True))
     loop = find_loop(list(new))

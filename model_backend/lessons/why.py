@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from model_backend.core.activations import ActivationCache, final_norm_of, gemma_style, layers_of, run_with_cache
+from model_backend.runtime.engine import _body
 from model_backend.runtime.fastpath import GEMMA_NORMS
 from model_backend.runtime.loading import ModelBundle
 
@@ -67,10 +68,6 @@ def _explained(model: torch.nn.Module, target: Target, last_hidden: torch.Tensor
     return logits[:, 0] if target.contrast is None else logits[:, 0] - logits[:, 1]
 
 
-def _body(model: torch.nn.Module) -> torch.nn.Module:
-    return getattr(model, "model", None) or model.base_model
-
-
 # ---------------------------------------------------------------- input attribution
 
 
@@ -114,13 +111,14 @@ def baseline_ids(bundle: ModelBundle, ids: list[int], token: int | None = None) 
 
 
 def _forward_fn(bundle: ModelBundle, target: Target, calls: list[int], progress: Progress, expected: int):
-    body = _body(bundle.model)
+    model = bundle.weights
+    body = _body(model)
 
-    def forward(input_ids: torch.Tensor) -> torch.Tensor:
+    def forward(input_ids: torch.Tensor) -> torch.Tensor:  # called inside the engine's exclusive()
         calls[0] += 1
         progress(min(1.0, calls[0] / expected))
         hidden = body(input_ids=input_ids, use_cache=False).last_hidden_state[:, -1]  # [B, D]
-        return _explained(bundle.model, target, hidden)  # [B]
+        return _explained(model, target, hidden)  # [B]
 
     return forward
 
@@ -141,20 +139,17 @@ def integrated_gradients(bundle: ModelBundle, ids: list[int], target: Target, st
     """
     from captum.attr import LayerIntegratedGradients
 
-    model = bundle.model
+    model = bundle.weights
     inputs = torch.tensor([ids], device=bundle.device)
     base = torch.tensor([baseline_ids(bundle, ids, baseline)], device=bundle.device)
     calls = [0]
     expected = -(-steps // chunk) + 2  # Captum's layer pass, its batches, then F(x) and F(baseline)
     forward = _forward_fn(bundle, target, calls, progress, expected)
     lig = LayerIntegratedGradients(forward, model.get_input_embeddings())
-    with bundle.lock, torch.enable_grad():  # Captum hooks the shared model: nobody else may run meanwhile
-        try:
-            attr = lig.attribute(inputs, baselines=base, n_steps=steps, method=method, internal_batch_size=chunk)
-            with torch.no_grad():
-                value, baseline_value = forward(torch.cat([inputs, base])).tolist()
-        finally:
-            bundle.forward_passes += calls[0]
+    with bundle.engine.exclusive(grad=True):  # Captum hooks the shared model: nobody else may run meanwhile
+        attr = lig.attribute(inputs, baselines=base, n_steps=steps, method=method, internal_batch_size=chunk)
+        with torch.no_grad():
+            value, baseline_value = forward(torch.cat([inputs, base])).tolist()
     scores = attr[0].detach().double().sum(-1).cpu().numpy()  # [T]
     return InputAttribution(method="ig", scores=scores, value=value, baseline_value=baseline_value, steps=steps)
 
@@ -190,11 +185,9 @@ def gradient_x_input(bundle: ModelBundle, ids: list[int], target: Target, baseli
     One forward and one backward pass. It equals integrated gradients with one step taken at the input's
     end of the path, so its completeness residual shows how far the function is from linear.
     """
-    model = bundle.model
-    emb = model.get_input_embeddings()
-    body = _body(model)
-    with bundle.lock, torch.enable_grad():
-        bundle.forward_passes += 2
+    with bundle.engine.exclusive(grad=True) as model:
+        emb = model.get_input_embeddings()
+        body = _body(model)
         x = emb(torch.tensor([ids], device=bundle.device)).detach().requires_grad_(True)  # [1, T, D]
         x0 = emb(torch.tensor([baseline_ids(bundle, ids, baseline)], device=bundle.device)).detach()
         value = _explained(model, target, body(inputs_embeds=x, use_cache=False).last_hidden_state[:, -1])
@@ -268,7 +261,7 @@ def dla_names(n_layers: int) -> set[str]:
 def head_outputs(bundle: ModelBundle, cache: ActivationCache, layer: int, pos: int = -1) -> torch.Tensor:
     """[H, D] what each head adds to the residual stream at `pos`: its slice of o_proj applied to its own
     output, then (Gemma) the post-attention norm with the scale of the heads' sum frozen. Sums to attn_out."""
-    block = layers_of(bundle.model)[layer]
+    block = layers_of(bundle.weights)[layer]
     info = bundle.info
     z = cache[f"blocks.{layer}.attn.hook_z"][pos].double()  # [H, hd]
     w_o = block.self_attn.o_proj.weight.detach().double()  # [D, H*hd]
@@ -287,7 +280,7 @@ def direct_logit_attribution(bundle: ModelBundle, ids: list[int], target: Target
     added. Approximate part: the final norm divides by the length of the whole stream; that scale is frozen
     at its real value, so the parts sum to the real logit, but a part's number ignores how it changed the scale.
     """
-    model = bundle.model
+    model = bundle.weights
     n = bundle.info.n_layers
     cache = run_with_cache(bundle, ids, names=dla_names(n), keep_logits=False)
     resid = cache[f"blocks.{n - 1}.hook_resid_post"][-1]  # [D]
@@ -307,7 +300,7 @@ def direct_logit_attribution(bundle: ModelBundle, ids: list[int], target: Target
 def lens_logits(bundle: ModelBundle, cache: ActivationCache, target: Target) -> np.ndarray:
     """[L+1] the logit lens for the target: the stream after 0..L layers through the final norm (each with
     its own scale) and the head, as the pipeline page's lens does."""
-    model = bundle.model
+    model = bundle.weights
     n = bundle.info.n_layers
     streams = [cache["blocks.0.hook_resid_pre"][-1]] + [cache[f"blocks.{i}.hook_resid_post"][-1] for i in range(n)]
     out = []

@@ -10,10 +10,22 @@ A batched step left-pads every cache to the longest one and masks the padding; e
 (RoPE), and its new key and value are appended to its own cache afterwards, so a visitor's cache never holds
 another's tokens. A cache that a sliding-window layer has already cut (more than sliding_window - 2 tokens) runs
 alone, so that no window is ever shifted by padding.
+
+The engine is the only door to the model (tests/unit/test_engine_owns_model.py):
+- `forward`, `decode` and `generate` run passes; `exclusive()` holds the model for work that hooks it or needs
+  its gradients (activation caches, Captum) or calls its parts (the logit lens, one layer's MLP);
+- `weights` hands out the model for reading its parameters, configuration and structure only.
+Every guarded module (the model, its body, the body's parts, each layer and each layer's parts) checks on each
+call that the calling thread is inside one of those doors, and raises ModelOutsideEngine otherwise. The passes
+are counted where they happen, in the body's pre-hook: a batched step, one generate() step, one Captum batch or
+one gradient pass is one pass each.
 """
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -24,6 +36,48 @@ from transformers import DynamicCache
 from model_backend.runtime.queueing import FifoLock
 
 MAX_BATCH = 32  # decode steps in one pass at most: a class of 30, and a little room
+_inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
+
+
+class ModelOutsideEngine(RuntimeError):
+    """A module of an engine's model was called by code that did not go through the engine."""
+
+
+def _body(model: torch.nn.Module) -> torch.nn.Module:
+    """The transformer under the head (model.model for the causal-LM classes), or the model itself."""
+    return getattr(model, "model", None) or getattr(model, "base_model", None) or model
+
+
+def guarded_modules(model: torch.nn.Module) -> list[torch.nn.Module]:
+    """The modules whose calls the engine checks: the model, its body, the body's direct parts (embedding, layer
+    list, final norm, rotary), each layer and each layer's direct parts (attention, MLP, norms), and the head."""
+    body = _body(model)
+    found = [model, body, *body.children()]
+    layers = getattr(body, "layers", None) or getattr(body, "h", None) or []
+    for layer in layers:
+        found += [layer, *layer.children()]
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if isinstance(head, torch.nn.Module):
+        found.append(head)
+    unique: dict[int, torch.nn.Module] = {}
+    for module in found:
+        unique.setdefault(id(module), module)
+    return list(unique.values())
+
+
+@contextmanager
+def _entered(model: torch.nn.Module) -> Iterator[None]:
+    """Mark the calling thread as inside the engine of `model` (nested doors are fine)."""
+    models = getattr(_inside, "models", None)
+    if models is None:
+        models = _inside.models = {}
+    models[id(model)] = models.get(id(model), 0) + 1
+    try:
+        yield
+    finally:
+        models[id(model)] -= 1
+        if not models[id(model)]:
+            del models[id(model)]
 
 
 @dataclass
@@ -54,16 +108,77 @@ class Engine:
         self.widest = 1
         self._pending: list[_Step] = []
         self._guard = threading.Lock()  # guards _pending; never held during a pass
+        self.held_s = 0.0  # how long the model was held per turn, recent turns weighted most (for the estimate)
+        self._hooks = self._install()
+
+    def _install(self) -> list:
+        for handle in getattr(self._model, "_tbt_engine_hooks", []):  # a model handed to a new engine
+            handle.remove()
+        key, body = id(self._model), _body(self._model)
+
+        def check(module, _args):
+            models = getattr(_inside, "models", None)
+            if not models or key not in models:
+                raise ModelOutsideEngine(f"{type(module).__name__} of the shared model was called outside its "
+                                         "engine: use the engine's forward, decode, generate or exclusive()")
+            if module is body:
+                self.passes += 1
+
+        handles = [m.register_forward_pre_hook(check) for m in guarded_modules(self._model)]
+        self._model._tbt_engine_hooks = handles
+        return handles
 
     @property
-    def model(self) -> torch.nn.Module:
+    def weights(self) -> torch.nn.Module:
+        """The model, to read its parameters, configuration and structure; calling any part of it raises."""
         return self._model
+
+    @property
+    def queued(self) -> int:
+        """Visitors' requests holding or waiting for the model now (each waiting decode step counts)."""
+        return self.lock.queued
+
+    def ahead(self) -> tuple[int, float]:
+        """(turns, seconds): how many turns of the model a request arriving now waits for, and about how long.
+
+        Waiting decode steps are served together, max_batch to a turn, so 30 visitors' steps ahead are one turn,
+        not 30. The seconds are turns times the recent mean length of a turn (0 before the first)."""
+        with self._guard:
+            waiting = len(self._pending)
+        turns = max(0, self.lock.queued - waiting) + -(-waiting // self.max_batch)
+        return turns, turns * self.held_s
+
+    @contextmanager
+    def _turn(self) -> Iterator[None]:
+        """Hold the lock for one turn of work and remember how long it took."""
+        with self.lock:
+            started = time.perf_counter()
+            try:
+                yield
+            finally:
+                self._note(time.perf_counter() - started)
+
+    def _note(self, seconds: float) -> None:
+        self.held_s = seconds if not self.held_s else 0.8 * self.held_s + 0.2 * seconds
 
     def forward(self, **inputs):
         """One pass of the model, alone, under inference mode (prefill, traces, anything but a decode step)."""
-        with self.lock, torch.inference_mode():
-            self.passes += 1
+        with self._turn(), _entered(self._model), torch.inference_mode():
             return self._model(**inputs)
+
+    def generate(self, **kwargs):
+        """The model's own generate() (transformers), alone, under inference mode: beam search, penalties and
+        the other processors of the decoding pages. Each of its steps is one counted pass."""
+        with self._turn(), _entered(self._model), torch.inference_mode():
+            return self._model.generate(**kwargs)
+
+    @contextmanager
+    def exclusive(self, grad: bool = False) -> Iterator[torch.nn.Module]:
+        """Hold the model alone and yield it, for work that hooks it (activation caches), needs its gradients
+        (grad=True: Captum, gradient x input) or calls its parts (the logit lens, one layer's MLP). Nobody
+        else's pass runs until the block ends, so hooks registered inside see only this thread's calls."""
+        with self._turn(), _entered(self._model), torch.set_grad_enabled(grad):
+            yield self._model
 
     def decode(self, input_ids: torch.Tensor, past: DynamicCache, output_attentions: bool = False) -> SimpleNamespace:
         """One decode step: the logits of the next token after `input_ids` ([1, 1]) given the visitor's `past`,
@@ -73,10 +188,12 @@ class Engine:
         with self._guard:
             self._pending.append(step)
         with self.lock:
-            if not step.done:
+            if not step.done:  # this visitor's turn: run its step and every waiting step that fits beside it
+                started = time.perf_counter()
                 with self._guard:
                     batch = self._take(step)
                 self._run(batch)
+                self._note(time.perf_counter() - started)
         if step.error is not None:
             raise step.error
         return step.out
@@ -112,8 +229,7 @@ class Engine:
 
     def _run(self, batch: list[_Step]) -> None:
         try:
-            with torch.inference_mode():
-                self.passes += 1
+            with _entered(self._model), torch.inference_mode():
                 if len(batch) == 1:
                     s = batch[0]
                     out = self._model(input_ids=s.input_ids, past_key_values=s.past, use_cache=True,

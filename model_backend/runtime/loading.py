@@ -1,6 +1,7 @@
 """Find, prepare (GGUF -> safetensors cache) and load a model with its tokenizer, once."""
 from __future__ import annotations
 
+import copy
 import fcntl
 import hashlib
 import json
@@ -11,7 +12,7 @@ import shutil
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from importlib import import_module
 from pathlib import Path
 
@@ -24,7 +25,6 @@ from model_backend.runtime.config import Settings, load_settings, model_catalog 
 from model_backend.runtime.convert import convert_in_child  # noqa: E402
 from model_backend.runtime.engine import Engine  # noqa: E402
 from model_backend.runtime.fastpath import speed_up  # noqa: E402
-from model_backend.runtime.queueing import FifoLock  # noqa: E402
 from model_backend.types import ModelInfo  # noqa: E402
 
 log = logging.getLogger("token_by_token")
@@ -41,33 +41,35 @@ class ModelUnavailable(RuntimeError):
 class ModelBundle:
     """A loaded model and tokenizer, shared by every visitor of the process.
 
-    It holds no per-visitor state. Its passes go through one model engine (engine.py): one pass at a time, first
-    come first served, with concurrent visitors' decode steps batched into one pass; `lock.queued` says how many
-    passes are running or waiting.
+    It holds no per-visitor state. Its passes go through one model engine (engine.py), the only door to the model:
+    one pass at a time, first come first served, with concurrent visitors' decode steps batched into one pass;
+    `engine.queued` says how many passes are running or waiting. `weights` is the model for reading only.
     """
 
-    model: torch.nn.Module
+    model: InitVar[torch.nn.Module]  # handed to the engine, not kept: `bundle.model` does not exist
     tokenizer: object
     info: ModelInfo
     device: torch.device
     engine: Engine = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self.engine = Engine(self.model)
+    def __post_init__(self, model: torch.nn.Module) -> None:
+        self.engine = Engine(model)
 
     @property
-    def lock(self) -> FifoLock:
-        """The engine's lock: code that must hold the model for several passes (hooks, generate()) takes it."""
-        return self.engine.lock
+    def weights(self) -> torch.nn.Module:
+        """The model for reading (parameters, configuration, structure); its passes go through `engine`."""
+        return self.engine.weights
+
+    def with_info(self, info: ModelInfo) -> ModelBundle:
+        """The same model, tokenizer and engine described by other `info` (tests change its stop tokens)."""
+        other = copy.copy(self)
+        other.info = info
+        return other
 
     @property
     def forward_passes(self) -> int:
         """How many forward passes ran (a batched decode step is one); pages and tests count them."""
         return self.engine.passes
-
-    @forward_passes.setter
-    def forward_passes(self, value: int) -> None:
-        self.engine.passes = value
 
     def forward(self, **inputs):
         """Run the model once under inference mode, alone, holding the lock."""

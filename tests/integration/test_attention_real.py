@@ -39,9 +39,9 @@ def test_model_facts_on_the_page_are_the_real_ones(real_bundle):
     info = real_bundle.info
     assert (info.n_heads, info.n_kv_heads, info.head_dim, info.sliding_window) == (4, 1, 256, 512)
     assert [i for i, k in enumerate(info.layer_types) if k == "full_attention"] == [5, 11, 17]
-    m = att.mechanics(info, real_bundle.model.config, tokens=6)
+    m = att.mechanics(info, real_bundle.weights.config, tokens=6)
     assert m.scale == pytest.approx(1 / 16) and m.scale_from == "query_pre_attn_scalar"
-    attn = real_bundle.model.model.layers[0].self_attn
+    attn = real_bundle.weights.model.layers[0].self_attn
     assert attn.scaling == pytest.approx(m.scale)  # what transformers really multiplies by
     assert m.shapes()["W_Q"] == tuple(attn.q_proj.weight.shape[::-1]) == (640, 1024)
     assert m.shapes()["W_K"] == tuple(attn.k_proj.weight.shape[::-1]) == (640, 256)

@@ -17,7 +17,7 @@ def test_beam_search_equals_generate(real_bundle):
     run = dec.run_beam(real_bundle, PROMPT, 4, dec.MIN_NEW)
     enc = real_bundle.tokenizer(PROMPT, return_tensors="pt")
     with torch.inference_mode():
-        out = real_bundle.model.generate(**enc, num_beams=4, do_sample=False, max_new_tokens=dec.MIN_NEW,
+        out = real_bundle.engine.generate(**enc, num_beams=4, do_sample=False, max_new_tokens=dec.MIN_NEW,
                                          pad_token_id=0, return_dict_in_generate=True, output_scores=True)
     plain = out.sequences[0, enc["input_ids"].shape[1]:].tolist()
     assert list(run.continuation.token_ids) == plain[: len(run.continuation.token_ids)]
@@ -44,7 +44,7 @@ def test_beam_16_with_the_shared_prompt_cache_gives_the_plain_generate_beams(rea
     ids, _ = encode(real_bundle, PROMPT, PROMPT_TOKENS)
     enc = torch.tensor([ids])
     with torch.inference_mode():
-        out = real_bundle.model.generate(input_ids=enc, attention_mask=torch.ones_like(enc), num_beams=width,
+        out = real_bundle.engine.generate(input_ids=enc, attention_mask=torch.ones_like(enc), num_beams=width,
                                          do_sample=False, max_new_tokens=dec.MIN_NEW, pad_token_id=0,
                                          eos_token_id=list(real_bundle.info.eos_token_ids),
                                          return_dict_in_generate=True, output_scores=True)

@@ -15,7 +15,7 @@ def _independent(bundle, prompt, gen):
     ids = bundle.tokenizer(prompt, add_special_tokens=True)["input_ids"]
     new = [s.token.id for s in gen.steps]
     with torch.inference_mode():
-        logits = bundle.model(input_ids=torch.tensor([ids + new])).logits[0].float()  # [T, V]
+        logits = bundle.engine.forward(input_ids=torch.tensor([ids + new])).logits[0].float()  # [T, V]
     start = len(ids) - 1
     return torch.softmax(logits[start:start + len(new)], dim=-1), new  # [n_new, V]
 

@@ -32,10 +32,10 @@ def test_mlp_expands_640_to_2048_with_the_configured_activation(real_bundle):
     assert (view.d_model, view.d_ff, view.activation) == (640, 2048, "gelu_pytorch_tanh")
     assert view.gated and view.hidden.shape == (2048,) and view.out.shape == (640,)
     assert view.n_params == 3 * 640 * 2048
-    mlp = real_bundle.model.model.layers[8].mlp
+    mlp = real_bundle.weights.model.layers[8].mlp
     with torch.inference_mode():
         np.testing.assert_allclose(view.out, mlp(torch.from_numpy(inputs[8])).numpy(), rtol=1e-4, atol=1e-5)
-    assert all(not layer.mlp._forward_hooks for layer in real_bundle.model.model.layers)
+    assert all(not layer.mlp._forward_hooks for layer in real_bundle.weights.model.layers)
 
 
 def test_stop_sequence_in_the_greedy_text_ends_the_loop_and_its_last_step_says_so(real_bundle):

@@ -18,7 +18,7 @@ EINSTEIN = "Albert Einstein nasceu em"
 def _reference(bundle, prompt, n, **kwargs):
     enc = bundle.tokenizer(prompt, return_tensors="pt")
     with torch.inference_mode():
-        out = bundle.model.generate(**enc, max_new_tokens=n, output_scores=True, return_dict_in_generate=True,
+        out = bundle.engine.generate(**enc, max_new_tokens=n, output_scores=True, return_dict_in_generate=True,
                                     pad_token_id=0, top_k=None, top_p=None, **kwargs)
     return out.sequences[0, enc.input_ids.shape[1]:].tolist(), out.scores
 
@@ -45,7 +45,7 @@ def test_seeded_sampling_matches_generate_do_sample(real_bundle):
     set_seed(123)
     enc = real_bundle.tokenizer("O gato sentou no", return_tensors="pt")
     with torch.inference_mode():
-        out = real_bundle.model.generate(**enc, max_new_tokens=12, do_sample=True, pad_token_id=0, **kw)
+        out = real_bundle.engine.generate(**enc, max_new_tokens=12, do_sample=True, pad_token_id=0, **kw)
     ids = [s.token.id for s in g.steps]
     assert ids == [s.token.id for s in again.steps]
     assert ids == out[0, enc.input_ids.shape[1]:].tolist()
@@ -68,7 +68,7 @@ def test_trace_of_a_real_prompt(real_bundle):
     assert tr.lens[-1].top[0].id == tr.top[-1][0].id
     assert tr.lens[-1].top[0].prob == pytest.approx(tr.top[-1][0].prob, abs=1e-5)
     # one-hot times the embedding matrix selects the row
-    w = real_bundle.model.get_input_embeddings().weight
+    w = real_bundle.weights.get_input_embeddings().weight
     onehot = torch.zeros(w.shape[0])
     onehot[tr.tokens[2].id] = 1.0
     with torch.inference_mode():

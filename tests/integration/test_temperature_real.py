@@ -22,7 +22,7 @@ def _generate_scores(bundle, prompt, **kwargs) -> torch.Tensor:
     """The processed scores generate() sampled the first token from (output_scores), as probabilities."""
     enc = bundle.tokenizer(prompt, return_tensors="pt")
     with torch.inference_mode():
-        out = bundle.model.generate(**enc, max_new_tokens=1, do_sample=True, output_scores=True,
+        out = bundle.engine.generate(**enc, max_new_tokens=1, do_sample=True, output_scores=True,
                                     return_dict_in_generate=True, pad_token_id=0, **kwargs)
     return torch.softmax(out.scores[0][0].float(), -1)  # [V]
 

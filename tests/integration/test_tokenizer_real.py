@@ -36,7 +36,7 @@ def test_a_rare_character_falls_back_to_its_bytes(real_bundle):
 
 
 def test_one_hot_times_the_real_embedding_matrix_is_the_row_exactly(real_bundle):
-    model = real_bundle.model
+    model = real_bundle.weights
     E = model.get_input_embeddings().weight.detach()
     assert E.dtype == torch.float32 and tuple(E.shape) == (262_144, 640)
     for token_id in (2, 13812, 262_143):
@@ -48,7 +48,7 @@ def test_one_hot_times_the_real_embedding_matrix_is_the_row_exactly(real_bundle)
 
 def test_neighbours_of_gato_and_paris(real_bundle):
     tok = real_bundle.tokenizer
-    index = tk.embedding_index(real_bundle.model)
+    index = tk.embedding_index(real_bundle.weights)
     for word, expected in ((" gato", "▁gatos"), (" Paris", "▁London")):
         ids = tk.word_ids(tok, word)
         assert len(ids) == 1
@@ -64,7 +64,7 @@ def test_neighbours_of_gato_and_paris(real_bundle):
 
 def test_pca_of_real_words_separates_cities_from_numbers(real_bundle):
     tok = real_bundle.tokenizer
-    index = tk.embedding_index(real_bundle.model)
+    index = tk.embedding_index(real_bundle.weights)
     words = ("Paris", "Londres", "Roma", "um", "dois", "três")
     vectors = np.stack([tk.word_vector(index, tk.word_ids(tok, " " + w)).numpy() for w in words])
     proj = tk.pca_2d(vectors)

@@ -60,7 +60,7 @@ def test_integrated_gradients_on_the_einstein_example_until_complete(real_bundle
     assert abs(ig.residual) <= 0.05 * abs(ig.value - ig.baseline_value)
     assert ig.scores[0] == 0.0
     with torch.inference_mode():
-        logits = real_bundle.model(input_ids=torch.tensor([ids])).logits[0, -1]
+        logits = real_bundle.engine.forward(input_ids=torch.tensor([ids])).logits[0, -1]
     assert ig.value == pytest.approx(float(logits[paris]), abs=1e-3)
 
 

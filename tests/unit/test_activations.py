@@ -32,7 +32,7 @@ def _hooks(model) -> dict:
 def test_every_name_is_filled_with_transformerlens_shapes(tiny_bundle, ids, cache):
     info = tiny_bundle.info
     t = len(ids)
-    assert set(cache.names()) == set(hook_names(tiny_bundle.model))
+    assert set(cache.names()) == set(hook_names(tiny_bundle.weights))
     assert cache["hook_embed"].shape == (t, info.d_model)
     assert cache["blocks.1.attn.hook_pattern"].shape == (info.n_heads, t, t)
     assert cache["blocks.1.attn.hook_z"].shape == (t, info.n_heads, info.head_dim)
@@ -68,50 +68,52 @@ def test_trace_built_from_the_cache_equals_transformers_own_outputs(tiny_bundle)
     tr = trace(tiny_bundle, PROMPT)
     ids = torch.tensor([[t.id for t in tr.tokens]])
     with torch.inference_mode():
-        out = tiny_bundle.model(input_ids=ids, output_attentions=True, output_hidden_states=True, use_cache=False)
+        out = tiny_bundle.engine.forward(input_ids=ids, output_attentions=True, output_hidden_states=True, use_cache=False)
     np.testing.assert_array_equal(tr.attentions, torch.stack([a[0] for a in out.attentions]).numpy())
     np.testing.assert_array_equal(tr.hidden_states, torch.stack([h[0] for h in out.hidden_states]).numpy())
     np.testing.assert_array_equal(tr.last_logits, out.logits[0, -1].numpy())
 
 
 def test_one_pass_names_filter_and_positions(tiny_bundle, ids):
-    before, hooks = tiny_bundle.forward_passes, _hooks(tiny_bundle.model)
+    before, hooks = tiny_bundle.forward_passes, _hooks(tiny_bundle.weights)
     small = run_with_cache(tiny_bundle, ids, names={"blocks.1.hook_resid_mid"}, keep_logits=False, keep=slice(-1, None))
     assert tiny_bundle.forward_passes == before + 1
     assert small.names() == ["blocks.1.hook_resid_mid"] and small.logits is None
     assert small["blocks.1.hook_resid_mid"].shape == (1, tiny_bundle.info.d_model)
-    assert _hooks(tiny_bundle.model) == hooks
+    assert _hooks(tiny_bundle.weights) == hooks
 
 
 def test_hooks_exist_only_while_the_lock_is_held_and_go_even_on_error(tiny_bundle, ids):
-    hooks = _hooks(tiny_bundle.model)
+    hooks = _hooks(tiny_bundle.weights)
     with pytest.raises(RuntimeError, match="boom"):
         with hooked(tiny_bundle, {"blocks.0.hook_resid_post"}):
-            assert tiny_bundle.lock.locked()
-            assert _hooks(tiny_bundle.model) != hooks
+            assert tiny_bundle.engine.lock.locked()
+            assert _hooks(tiny_bundle.weights) != hooks
             raise RuntimeError("boom")
-    assert not tiny_bundle.lock.locked()
-    assert _hooks(tiny_bundle.model) == hooks
+    assert not tiny_bundle.engine.lock.locked()
+    assert _hooks(tiny_bundle.weights) == hooks
 
 
 def test_another_visitors_pass_waits_for_the_hooks_to_go(tiny_bundle, ids):
-    seen, hooks = [], _hooks(tiny_bundle.model)
+    seen, hooks = [], _hooks(tiny_bundle.weights)
     with hooked(tiny_bundle, {"blocks.0.hook_resid_post"}):
         other = threading.Thread(target=lambda: seen.append(tiny_bundle.forward(input_ids=torch.tensor([ids]))))
         other.start()
         other.join(0.5)
         assert other.is_alive() and not seen  # queued behind the lock while hooks are attached
     other.join(30)
-    assert seen and _hooks(tiny_bundle.model) == hooks
+    assert seen and _hooks(tiny_bundle.weights) == hooks
 
 
-def test_a_module_called_from_another_thread_while_hooks_are_attached_is_not_recorded(tiny_bundle, ids):
-    """The logit lens calls the final norm on one vector, outside the model's lock: with 30 visitors, one
-    visitor's hooks (pipeline's MLP inputs, the why page) fired on another's call and failed on its shape."""
+def test_a_module_called_from_another_thread_while_hooks_are_attached_is_refused_and_not_recorded(tiny_bundle, ids):
+    """With 30 visitors, one visitor's hooks (pipeline's MLP inputs, the why page) once fired on another's call of
+    the final norm (the logit lens ran outside the model's lock) and failed on its shape. The logit lens now runs
+    inside the engine; a call of a model's part from outside it raises before any hook records it."""
     from model_backend.core.tracing import _final_norm
+    from model_backend.runtime.engine import ModelOutsideEngine
 
-    norm = _final_norm(tiny_bundle.model)
-    vector = torch.randn(tiny_bundle.model.config.hidden_size)
+    norm = _final_norm(tiny_bundle.weights)
+    vector = torch.randn(tiny_bundle.weights.config.hidden_size)
     errors, out = [], []
 
     def lens_like():
@@ -126,6 +128,7 @@ def test_a_module_called_from_another_thread_while_hooks_are_attached_is_not_rec
         other.start()
         other.join(30)
         assert "ln_final.hook_normalized" not in store  # the other thread's call left no record here
-        tiny_bundle.model(input_ids=torch.tensor([ids]))
-    assert not errors and out and out[0].shape == vector.shape
+        with torch.inference_mode():
+            tiny_bundle.weights(input_ids=torch.tensor([ids]))  # this thread is inside the engine: it may call
+    assert not out and len(errors) == 1 and isinstance(errors[0], ModelOutsideEngine)
     assert store["ln_final.hook_normalized"].shape[:2] == (1, len(ids))

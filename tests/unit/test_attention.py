@@ -166,15 +166,15 @@ def test_cosine_of_a_zero_vector_is_undefined():
 
 
 def test_mechanics_reads_gemmas_scale_and_grouped_heads(tiny_bundle):
-    config = tiny_bundle.model.config
+    config = tiny_bundle.weights.config
     m = att.mechanics(tiny_bundle.info, config, tokens=7)
     assert m.scale_from == "query_pre_attn_scalar"
     assert m.scale == pytest.approx(config.query_pre_attn_scalar ** -0.5)
-    assert m.scale == pytest.approx(tiny_bundle.model.model.layers[0].self_attn.scaling)
+    assert m.scale == pytest.approx(tiny_bundle.weights.model.layers[0].self_attn.scaling)
     assert m.group == 4 and m.kv_values_per_token() == 2 * 1 * 8
     shapes = m.shapes()
     assert shapes["Q"] == (4, 7, 8) and shapes["K"] == (1, 7, 8) and shapes["QKᵀ"] == (4, 7, 7)
-    layer = tiny_bundle.model.model.layers[0].self_attn
+    layer = tiny_bundle.weights.model.layers[0].self_attn
     assert shapes["W_Q"] == tuple(layer.q_proj.weight.shape[::-1])  # torch keeps (out, in)
     assert shapes["W_K"] == tuple(layer.k_proj.weight.shape[::-1])
     assert shapes["W_O"] == tuple(layer.o_proj.weight.shape[::-1])

@@ -52,10 +52,10 @@ def toy():
 
 def _exact_linear(toy, ids, target):
     """By hand: F = u . mean_t(e_t), so token t's share of F(x) - F(x') is u . (e_t - e'_t) / T."""
-    e = toy.model.get_input_embeddings().weight.detach().double()
-    u = toy.model.head.weight.detach().double()[target.token]
+    e = toy.weights.get_input_embeddings().weight.detach().double()
+    u = toy.weights.head.weight.detach().double()[target.token]
     if target.contrast is not None:
-        u = u - toy.model.head.weight.detach().double()[target.contrast]
+        u = u - toy.weights.head.weight.detach().double()[target.contrast]
     base = at.baseline_ids(toy, ids)
     return np.array([float(u @ (e[a] - e[b])) / len(ids) for a, b in zip(ids, base)])
 
@@ -79,16 +79,16 @@ def test_gradient_x_input_matches_captums_layer_gradient(tiny_bundle):
     ids = encode(tiny_bundle, PROMPT, 64)[0]
     target = at.Target(ids[-1])
     gxi = at.gradient_x_input(tiny_bundle, ids, target)
-    model, emb = tiny_bundle.model, tiny_bundle.model.get_input_embeddings()
+    model, emb = tiny_bundle.weights, tiny_bundle.weights.get_input_embeddings()
 
     def forward(input_ids):
         return at._explained(model, target, model.model(input_ids=input_ids).last_hidden_state[:, -1])
 
     inputs = torch.tensor([ids])
-    with torch.enable_grad():
+    with tiny_bundle.engine.exclusive(grad=True):
         grad = LayerGradientXActivation(forward, emb, multiply_by_inputs=False).attribute(inputs)[0]
-    with torch.no_grad():
-        delta = emb(inputs)[0] - emb(torch.tensor([at.baseline_ids(tiny_bundle, ids)]))[0]
+        with torch.no_grad():
+            delta = emb(inputs)[0] - emb(torch.tensor([at.baseline_ids(tiny_bundle, ids)]))[0]
     np.testing.assert_allclose(gxi.scores, (grad * delta).double().sum(-1).numpy(), rtol=1e-5, atol=1e-6)
 
 
@@ -140,12 +140,12 @@ def test_contrastive_attribution_is_the_difference_of_the_two(tiny_bundle):
 
 def test_attribution_leaves_the_shared_model_as_it_was(tiny_bundle):
     ids = encode(tiny_bundle, PROMPT, 64)[0]
-    emb = tiny_bundle.model.get_input_embeddings()
+    emb = tiny_bundle.weights.get_input_embeddings()
     before = (dict(emb._forward_hooks), tiny_bundle.forward_passes)
     at.integrated_gradients(tiny_bundle, ids, at.Target(ids[-1]), steps=4)
-    assert dict(emb._forward_hooks) == before[0] and not tiny_bundle.lock.locked()
+    assert dict(emb._forward_hooks) == before[0] and not tiny_bundle.engine.lock.locked()
     assert tiny_bundle.forward_passes > before[1]
-    assert all(p.grad is None for p in tiny_bundle.model.parameters())
+    assert all(p.grad is None for p in tiny_bundle.weights.parameters())
 
 
 def test_direct_logit_attribution_sums_to_the_logit_and_agrees_with_the_lens(tiny_bundle):

@@ -1,12 +1,14 @@
 """ui.backend.on_model: a function of the model becomes a cached function of its other arguments."""
 from types import SimpleNamespace
 
-from model_backend.runtime.queueing import FifoLock
+import torch
+
+from model_backend.runtime.engine import Engine
 from ui import backend
 
 
 def test_each_function_has_its_own_cache_and_underscore_arguments_are_not_hashed(monkeypatch):
-    model = SimpleNamespace(lock=FifoLock())
+    model = SimpleNamespace(engine=Engine(torch.nn.Linear(2, 2)))
     monkeypatch.setattr(backend, "bundle_for", lambda dtype=None: model)  # no real model in a unit test
     monkeypatch.setattr(backend, "_bundle", lambda spec, dtype: ("model", spec, dtype))
     calls = []

@@ -106,7 +106,7 @@ def test_score_equals_the_log_softmax_of_one_full_pass(tiny_bundle):
     cont = tiny_bundle.tokenizer.encode("cde", add_special_tokens=False)
     got = dec.score(tiny_bundle, prompt, cont)
     with torch.inference_mode():
-        logits = tiny_bundle.model(input_ids=torch.tensor([prompt + cont])).logits[0].float()
+        logits = tiny_bundle.engine.forward(input_ids=torch.tensor([prompt + cont])).logits[0].float()
     lp = torch.log_softmax(logits, -1)
     want = [float(lp[len(prompt) - 1 + i, tok]) for i, tok in enumerate(cont)]
     assert got == pytest.approx(want, abs=1e-5)  # same model and kernels; only the chunking differs
@@ -119,10 +119,10 @@ def test_beam_tree_matches_generate(tiny_bundle):
     ids = tiny_bundle.tokenizer.encode("hello")
     enc = torch.tensor([ids])
     with torch.inference_mode():
-        out = tiny_bundle.model.generate(input_ids=enc, attention_mask=torch.ones_like(enc), num_beams=width,
+        out = tiny_bundle.engine.generate(input_ids=enc, attention_mask=torch.ones_like(enc), num_beams=width,
                                          do_sample=False, max_new_tokens=max(new, dec.MIN_NEW), pad_token_id=0,
                                          eos_token_id=[1], return_dict_in_generate=True, output_scores=True)
-        first = torch.log_softmax(tiny_bundle.model(input_ids=enc).logits[0, -1].float(), -1)
+        first = torch.log_softmax(tiny_bundle.engine.forward(input_ids=enc).logits[0, -1].float(), -1)
     assert list(out.sequences[0, len(ids):].tolist())[: len(run.continuation.token_ids)] == \
         list(run.continuation.token_ids)
     # the page's score is recomputed from the winner's log-probs in one uncached pass (output_scores stays off):
@@ -138,7 +138,7 @@ def test_beam_tree_matches_generate(tiny_bundle):
     step1 = [n.token_id for n in dec.step_candidates(run.nodes, 1) if n.status == "kept"]
     assert step1 == torch.topk(first, width).indices.tolist()
     # the winner's cumulative log-prob along the tree = the sum of generate()'s own transition scores
-    trans = tiny_bundle.model.compute_transition_scores(out.sequences, out.scores, out.beam_indices,
+    trans = tiny_bundle.weights.compute_transition_scores(out.sequences, out.scores, out.beam_indices,
                                                         normalize_logits=False)[0]
     for step in range(1, 5):
         win = next(n for n in run.nodes if n.step == step and n.winner)
@@ -246,15 +246,15 @@ def test_the_shared_prompt_cache_gives_the_plain_generate_beams(tiny_bundle):
 
 def test_prompt_cache_holds_the_prompt_but_its_last_token_once_per_row(tiny_bundle):
     ids = tiny_bundle.tokenizer.encode("hello")
-    with tiny_bundle.lock, torch.inference_mode():
+    with tiny_bundle.engine.exclusive(), torch.inference_mode():
         assert dec.prompt_cache(tiny_bundle, ids, 1) is None  # one row: nothing to share
         assert dec.prompt_cache(tiny_bundle, ids[:1], 4) is None  # nothing before the last token
         cache = dec.prompt_cache(tiny_bundle, ids, 3)
         assert cache.get_seq_length() == len(ids) - 1
         keys = cache.layers[0].keys  # [rows, kv heads, S - 1, head dim]
         assert keys.shape[0] == 3 and torch.equal(keys[0], keys[2])
-        one = tiny_bundle.model(input_ids=torch.tensor([ids[:-1]]), use_cache=True).past_key_values
-        assert torch.allclose(keys[0], one.layers[0].keys[0], atol=1e-6)  # the same computation, one row
+    one = tiny_bundle.engine.forward(input_ids=torch.tensor([ids[:-1]]), use_cache=True).past_key_values
+    assert torch.allclose(keys[0], one.layers[0].keys[0], atol=1e-6)  # the same computation, one row
 
 
 def test_the_shipped_table_has_a_row_per_measure_and_a_column_per_strategy():

@@ -1,6 +1,7 @@
 """The model engine on the tiny model: decode steps of concurrent visitors run as one batched pass, and a visitor's
 tokens and logits are those it gets alone; steps join and leave between passes; an error reaches every waiter."""
 import threading
+import time
 
 import pytest
 import torch
@@ -41,16 +42,16 @@ def _together(bundle, texts, steps_each):
     for step in range(max(steps_each)):
         live = [r for r, n in zip(runs, steps_each) if step < n]
         results = {}
-        bundle.lock.acquire()  # hold the model: the steps below all wait, then one of them takes the rest
+        bundle.engine.lock.acquire()  # hold the model: the steps below all wait, then one of them takes the rest
         threads = [threading.Thread(target=_step_into, args=(bundle, r, results)) for r in live]
         for t in threads:
             t.start()
         pause = threading.Event()
         for _ in range(200):  # wait until every step has queued (each holds a ticket)
-            if bundle.lock.queued >= len(live) + 1:
+            if bundle.engine.lock.queued >= len(live) + 1:
                 break
             pause.wait(0.01)
-        bundle.lock.release()
+        bundle.engine.lock.release()
         for t in threads:
             t.join(30)
         for r in live:
@@ -87,7 +88,7 @@ def test_runs_join_and_leave_between_steps(tiny_bundle):
 def test_a_cache_past_the_sliding_window_runs_alone_and_right(tiny_bundle):
     """The tiny model's sliding window is 64: a prompt of 70 characters has cut it, so its steps are not batched,
     and its tokens are still those of generate() alone."""
-    window = tiny_bundle.model.config.sliding_window
+    window = tiny_bundle.weights.config.sliding_window
     long_text = ("abcdefghij" * 8)[: window + 6]
     alone = _alone(tiny_bundle, long_text, 4)
     before = tiny_bundle.engine.batched_steps
@@ -145,3 +146,33 @@ def test_an_error_in_a_pass_reaches_the_waiting_visitor():
     with pytest.raises(RuntimeError, match="the model failed"):
         engine.decode(torch.tensor([[1]]), past=None)
     assert not engine.lock.locked() and engine.passes == 2
+
+
+def test_waiting_decode_steps_count_as_one_turn_ahead_not_one_each(tiny_bundle):
+    """The queue notice's figure: 7 visitors' decode steps waiting behind a pass are 2 turns (the pass, then
+    one batch), and the seconds are turns times the recent turn length."""
+    from model_backend.runtime.engine import _Step
+
+    engine = tiny_bundle.engine
+    assert engine.ahead() == (0, 0.0)
+    engine.lock.acquire()  # a pass in progress
+    tickets = []
+    try:
+        held, engine.held_s = engine.held_s, 0.5
+        with engine._guard:
+            engine._pending.extend(_Step(input_ids=None, past=None, attentions=False) for _ in range(7))
+        for _ in range(7):  # each waiting step holds a ticket, as decode() does
+            t = threading.Thread(target=lambda: (engine.lock.acquire(), engine.lock.release()))
+            t.start()
+            tickets.append(t)
+        deadline = time.monotonic() + 10
+        while engine.lock.queued < 8 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert engine.ahead() == (2, 1.0)
+    finally:
+        with engine._guard:
+            engine._pending.clear()
+        engine.held_s = held
+        engine.lock.release()
+        for t in tickets:
+            t.join(10)

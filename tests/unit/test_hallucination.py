@@ -39,7 +39,7 @@ def test_probability_is_the_softmax_of_the_models_logits(tiny_bundle, gen):
     ids = tiny_bundle.tokenizer("abc", add_special_tokens=True)["input_ids"]
     new = [s.token.id for s in gen.steps]
     with torch.inference_mode():
-        logits = tiny_bundle.model(input_ids=torch.tensor([ids + new])).logits[0].float()  # [T, V]
+        logits = tiny_bundle.engine.forward(input_ids=torch.tensor([ids + new])).logits[0].float()  # [T, V]
     probs = torch.softmax(logits, dim=-1)
     for k, row in enumerate(cf.token_table(gen)):
         assert row.prob == pytest.approx(float(probs[len(ids) - 1 + k, new[k]]), rel=1e-4)
@@ -53,7 +53,7 @@ def test_sequence_logprob_is_the_sum_of_token_logprobs_and_the_chain_rule(tiny_b
     ids = tiny_bundle.tokenizer("abc", add_special_tokens=True)["input_ids"]
     new = [st.token.id for st in sampled.steps]
     with torch.inference_mode():
-        logits = tiny_bundle.model(input_ids=torch.tensor([ids + new])).logits[0].float()
+        logits = tiny_bundle.engine.forward(input_ids=torch.tensor([ids + new])).logits[0].float()
     logp = torch.log_softmax(logits, dim=-1)
     whole = sum(float(logp[len(ids) - 1 + k, t]) for k, t in enumerate(new))  # log P(completion | prompt)
     assert s.seq_logprob == pytest.approx(whole, abs=1e-3)

@@ -55,7 +55,7 @@ def test_habits_on_the_tiny_model_match_a_plain_loop(tiny_bundle):
     weights in a different order: equal to 1e-12."""
     ids = tiny_bundle.tokenizer("abcab").input_ids  # [<bos>, a, b, c, a, b]
     with torch.inference_mode():
-        out = tiny_bundle.model(input_ids=torch.tensor([ids]), output_attentions=True)
+        out = tiny_bundle.engine.forward(input_ids=torch.tensor([ids]), output_attentions=True)
     pats = torch.stack([a[0] for a in out.attentions]).double().numpy()  # [L, H, T, T]
     h = heads.habits(pats, ids)
     n_layers, n_heads, t, _ = pats.shape

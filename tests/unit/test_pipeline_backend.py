@@ -68,7 +68,7 @@ def test_mlp_inputs_run_once_and_leave_no_hooks(tiny_bundle):
     inputs = mlp_inputs(tiny_bundle, PROMPT)
     assert tiny_bundle.forward_passes == before + 1
     assert inputs.shape == (tiny_bundle.info.n_layers, tiny_bundle.info.d_model)
-    for layer in tiny_bundle.model.model.layers:
+    for layer in tiny_bundle.weights.model.layers:
         assert not layer.mlp._forward_hooks
 
 
@@ -76,8 +76,8 @@ def test_mlp_view_reproduces_the_layer_output(tiny_bundle):
     """The recorded input fed through the real MLP gives the hidden and output values the page shows."""
     inputs = mlp_inputs(tiny_bundle, PROMPT)
     view = mlp_view(tiny_bundle, inputs, layer=1)
-    mlp = tiny_bundle.model.model.layers[1].mlp
-    with torch.inference_mode():
+    mlp = tiny_bundle.weights.model.layers[1].mlp
+    with tiny_bundle.engine.exclusive(), torch.inference_mode():
         expected = mlp(torch.from_numpy(inputs[1])).numpy()
     assert view.gated and view.hidden.shape == (64,) and view.out.shape == (32,)
     np.testing.assert_allclose(view.out, expected, rtol=1e-5, atol=1e-6)
@@ -91,8 +91,7 @@ def test_mlp_input_is_the_pre_feedforward_norm_of_the_stream(tiny_bundle):
     input or the norm's input would not."""
     inputs = mlp_inputs(tiny_bundle, PROMPT)  # [L, D]
     ids = tiny_bundle.tokenizer(PROMPT, add_special_tokens=True)["input_ids"]
-    model = tiny_bundle.model
-    with torch.inference_mode():
+    with tiny_bundle.engine.exclusive() as model, torch.inference_mode():  # the norms below are the model's too
         hidden = model(input_ids=torch.tensor([ids]), output_hidden_states=True).hidden_states  # L+1 x [1, T, D]
         layers = model.model.layers
         assert len(inputs) == len(layers)
@@ -157,7 +156,7 @@ def test_output_layer_recomputes_the_logits_and_sees_the_tied_matrix(tiny_bundle
     from model_backend.lessons.pipeline import output_layer
     tr = trace(tiny_bundle, "o gato")
     out = output_layer(tiny_bundle, tr.hidden_states[-1][-1], tr.last_logits)
-    model = tiny_bundle.model
+    model = tiny_bundle.weights
     tied = model.get_output_embeddings().weight is model.get_input_embeddings().weight
     assert out.same_tensor == tied and out.equal_values == tied and out.tied_config == bool(model.config.tie_word_embeddings)
     assert out.vocab == tr.info.vocab_size and out.d_model == tr.info.d_model

@@ -92,7 +92,7 @@ def test_both_sides_of_the_compute_panel_count_the_same_tokens():
 
 def test_the_kv_formula_bends_at_the_window_and_matches_the_cache(tiny_bundle):
     info = dataclasses.replace(tiny_bundle.info, eos_token_ids=())  # no early stop: run past the window
-    bundle = dataclasses.replace(tiny_bundle, info=info)
+    bundle = tiny_bundle.with_info(info)
     window = info.sliding_window
     assert window and "sliding_attention" in info.layer_types and "full_attention" in info.layer_types
     g = generate(bundle, "abc", SamplingParams(temperature=0, max_new_tokens=window + 10))

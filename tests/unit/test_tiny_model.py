@@ -28,10 +28,10 @@ def test_logit_lens_decodes_each_layer_as_the_head_would_alone(tiny_bundle):
     from model_backend.core.tracing import _final_norm, unembed
 
     tr = trace(tiny_bundle, "O gato subiu", lens_top=4)
-    model, last = tiny_bundle.model, len(tr.lens) - 1
+    model, last = tiny_bundle.weights, len(tr.lens) - 1
     for layer, lens in enumerate(tr.lens):
         x = torch.from_numpy(tr.hidden_states[layer, -1]).to(next(model.parameters()).dtype)
-        with torch.inference_mode():
+        with tiny_bundle.engine.exclusive(), torch.inference_mode():
             probs = torch.softmax(unembed(model, x if layer == last else _final_norm(model)(x)).float(), -1)
         top = torch.topk(probs, 4)
         assert lens.layer == layer and [c.id for c in lens.top] == top.indices.tolist()
@@ -67,7 +67,7 @@ def test_loop_yields_steps_then_generation_with_length(tiny_bundle):
 def test_eos_finishes_with_stop(tiny_bundle):
     first = generate(tiny_bundle, "abc", SamplingParams(temperature=0, max_new_tokens=1)).steps[0].token.id
     info = dataclasses.replace(tiny_bundle.info, eos_token_ids=(first,))
-    bundle = dataclasses.replace(tiny_bundle, info=info)
+    bundle = tiny_bundle.with_info(info)
     g = generate(bundle, "abc", SamplingParams(temperature=0, max_new_tokens=5))
     assert g.finish_reason == "stop" and len(g.steps) == 1 and g.completion == ""
 

@@ -66,7 +66,7 @@ def test_one_hot_has_a_single_one():
 
 
 def test_one_hot_times_matrix_is_the_row_exactly(tiny_bundle):
-    model = tiny_bundle.model
+    model = tiny_bundle.weights
     E = model.get_input_embeddings().weight.detach()
     for token_id in (0, 5, E.shape[0] - 1):
         look = tk.embedding_lookup(model, token_id)
@@ -88,8 +88,8 @@ def test_nearest_by_cosine_on_a_hand_made_matrix():
 
 
 def test_embedding_index_keeps_the_models_tensor(tiny_bundle):
-    index = tk.embedding_index(tiny_bundle.model)
-    E = tiny_bundle.model.get_input_embeddings().weight
+    index = tk.embedding_index(tiny_bundle.weights)
+    E = tiny_bundle.weights.get_input_embeddings().weight
     assert index.matrix.data_ptr() == E.data_ptr()  # no copy of the matrix
     assert torch.allclose(index.norms, E.detach().norm(dim=1))
 

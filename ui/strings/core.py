@@ -67,8 +67,10 @@ STRINGS = {
     "prepare.rebuild": ("cópia corrompida; reconstruindo", "corrupt copy; rebuilding"),
     "prepare.done": ("pronto", "ready"),
     "prepare.loading": ("Carregando o modelo {model}…", "Loading the model {model}…"),
-    "backend.queued": ("O modelo está atendendo outros visitantes: {n} pedido(s) na frente do seu. A fila anda por ordem de chegada.",
-                       "The model is serving other visitors: {n} request(s) ahead of yours. The queue moves in arrival order."),
+    "backend.queued": ("O modelo está atendendo outros visitantes: {n} vez(es) do modelo na frente da sua, cerca de {seconds} s. "
+                       "A fila anda por ordem de chegada, e os passos de geração de todos que esperam rodam juntos.",
+                       "The model is serving other visitors: {n} turn(s) of the model ahead of yours, about {seconds} s. "
+                       "The queue moves in arrival order, and the generation steps of everyone waiting run together."),
     # home
     "home.title": ("Token a Token", "Token by Token"),
     "home.intro": (
