@@ -33,7 +33,7 @@ def test_mlp_expands_640_to_2048_with_the_configured_activation(real_bundle):
     assert view.gated and view.hidden.shape == (2048,) and view.out.shape == (640,)
     assert view.n_params == 3 * 640 * 2048
     mlp = real_bundle.weights.model.layers[8].mlp
-    with torch.inference_mode():
+    with real_bundle.engine.exclusive(), torch.inference_mode():
         np.testing.assert_allclose(view.out, mlp(torch.from_numpy(inputs[8])).numpy(), rtol=1e-4, atol=1e-5)
     assert all(not layer.mlp._forward_hooks for layer in real_bundle.weights.model.layers)
 
