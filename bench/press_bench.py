@@ -11,6 +11,10 @@ A press is timed from sending the click to the server's script_finished for the 
 followed). The server's CPU (user + system, children included) is read before the clicks and again once
 it is back at idle, and divided by the number of presses. For the loop page, tokens per second of the
 concurrent streams against one stream: n x tokens / slowest press, over tokens / press alone.
+For the loop page, where a press's CPU goes: the same presses' model passes and step work (sampling, the
+stages' probabilities and entropies, the candidates), without Streamlit, run in this process through the same
+engine (30 threads at once, and one alone); the server's CPU per press minus that is the page's drawing and
+Streamlit's messages ("split").
 Then "hang up": 10 sessions press the loop page's Generate and close their websockets 0.3 s later: the
 time until the server's CPU is back at idle, and (in a second round) a new visitor's home page ready time
 meanwhile. Writes the "press" key of bench/results.json (other keys, and cases not run, stay).
@@ -137,6 +141,43 @@ async def run_case(proc: psutil.Process, url: str, case: str, n: int, repeat: in
     return out
 
 
+LOOP_PARAMS = dict(temperature=0.7, top_k=0, top_p=0.9, repetition_penalty=1.0, max_new_tokens=20, stop=(),
+                   seed=42)  # the loop page's defaults (ui/loop_view.link_params)
+
+
+def _cpu_s() -> float:
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def model_and_steps(n: int) -> dict:
+    """The loop page's press without the page: mb.generate (prefill, 20 decode steps through the engine, the
+    step work) for n new prompts on n threads at once, and for one alone. CPU-s per press of this process."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import model_backend as mb
+    bundle, params = mb.load_bundle(), mb.SamplingParams(**LOOP_PARAMS)
+    mb.generate(bundle, prompts("loop", 700, 1)[0], params)  # warm-up
+    c, t = _cpu_s(), time.perf_counter()
+    mb.generate(bundle, prompts("loop", 701, 1)[0], params)
+    alone_cpu, alone_s = _cpu_s() - c, time.perf_counter() - t
+    c, t = _cpu_s(), time.perf_counter()
+    with ThreadPoolExecutor(n) as pool:
+        list(pool.map(lambda text: mb.generate(bundle, text, params), prompts("loop", 710, n)))
+    return {"visitors": n, "alone_s": alone_s, "alone_cpu_per_press_s": alone_cpu, "together_s": time.perf_counter() - t,
+            "cpu_per_press_s": (_cpu_s() - c) / n, "widest_batch": bundle.engine.widest}
+
+
+def split(fig: dict, inner: dict) -> dict:
+    """Server CPU per press = model and step work (measured without Streamlit) + drawing and messages (the rest)."""
+    out = {"model_and_steps": inner}
+    for key in ("alone_cpu_per_press_s", "cpu_per_press_s"):
+        if fig.get(key) is not None:
+            out[key.replace("cpu_per_press_s", "drawing_and_messages_cpu_s")] = fig[key] - inner[key]
+    return out
+
+
 async def hang_up(proc: psutil.Process, url: str, n: int, idle_rate: float) -> dict:
     """n sessions press the loop page's Generate and leave 0.3 s later: CPU back at idle, then a home visit."""
     threshold = max(idle_rate * 3, 0.05)
@@ -162,6 +203,13 @@ async def measure(args) -> dict:
             t = time.perf_counter()
             fig = out["cases"][case] = await run_case(proc, url, case, args.visitors, args.repeat, idle_rate)
             print(_line(case, fig) + f"  ({time.perf_counter() - t:.0f} s)", flush=True)
+            if case == "loop" and args.split:
+                fig["split"] = split(fig, model_and_steps(args.visitors))
+                sp = fig["split"]
+                print(f"  where the CPU goes: model and step work {_f(sp['model_and_steps']['cpu_per_press_s'])} CPU-s per "
+                      f"press at {args.visitors} at once (alone {_f(sp['model_and_steps']['alone_cpu_per_press_s'])}); "
+                      f"drawing and messages {_f(sp.get('drawing_and_messages_cpu_s'))} (alone "
+                      f"{_f(sp.get('alone_drawing_and_messages_cpu_s'))})", flush=True)
         if args.hang_up:
             h = out["hang_up"] = await hang_up(proc, url, args.hang_up, idle_rate)
             print(f"hang up: {h['sessions']} sessions pressed Generate and left; server CPU back at idle after "
@@ -198,6 +246,8 @@ def main() -> None:
     ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
     ap.add_argument("--repeat", type=int, default=2, help="presses alone per case (the median is kept)")
     ap.add_argument("--hang-up", type=int, default=10, help="sessions that press and leave (0: skip that case)")
+    ap.add_argument("--no-split", dest="split", action="store_false",
+                    help="skip the loop page's split (model and step work vs drawing)")
     ap.add_argument("--no-write", action="store_true", help="print only; leave bench/results.json as it is")
     args = ap.parse_args()
     args.cases = [c.strip() for c in args.cases.split(",") if c.strip()]

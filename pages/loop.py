@@ -1,4 +1,6 @@
 """The autoregressive loop, live: step one token at a time or run to the end, and see why it stopped."""
+import time
+
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -88,11 +90,14 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     if step_once:
         run.advance()
     elif to_end:
-        while not run.done:  # draw each token as it comes
+        drawn = 0.0
+        while not run.done:  # draw the tokens as they come, at most every view.REDRAW_S seconds
             run.advance()
-            progress.progress(len(run.steps) / params.max_new_tokens,
-                              text=t("loop.progress", n=len(run.steps), max=params.max_new_tokens))
-            view.live(run, text_slot, tokens_slot, chart_slot)
+            if time.perf_counter() - drawn >= view.REDRAW_S or run.done:
+                progress.progress(len(run.steps) / params.max_new_tokens,
+                                  text=t("loop.progress", n=len(run.steps), max=params.max_new_tokens))
+                view.live(run, text_slot, tokens_slot, chart_slot, streaming=True)
+                drawn = time.perf_counter()
         progress.empty()
     if bool(run.steps) != had_steps:  # the first step, or a reset: the positions panel below the fragment changes too
         st.rerun()

@@ -236,16 +236,21 @@ def candidates_chart(df: pd.DataFrame) -> alt.Chart:
         height=alt.Step(36 if projection_on() else 24))  # projection mode: larger labels need taller rows
 
 
-def show_candidates(step) -> None:
-    """The candidates chart; its text alternative also names the chosen bar (the chart tells it by colour)."""
+def show_candidates(step, save: bool = True) -> None:
+    """The candidates chart; its text alternative also names the chosen bar (the chart tells it by colour).
+    save=False: without its PNG/SVG buttons (the frames drawn while "Generate" runs)."""
     df = candidates_rows(step)
     chosen = df[df["chosen"] == t("loop.cand.chosen")]
     note = t("a11y.chart.chosen", token=f"“{chosen['token'].iloc[0]}”", p=chosen["shown"].iloc[0]) if len(chosen) else None
-    show_frame(candidates_chart, df, note=note)
+    show_frame(candidates_chart, df, note=note, save=save)
 
 
-def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
-    """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating)."""
+REDRAW_S = 0.25  # while "Generate" runs, the live parts are redrawn at most this often (and once more at the end)
+
+
+def live(run: LoopRun, text_slot, tokens_slot, chart_slot, streaming: bool = False) -> None:
+    """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating:
+    streaming=True, a frame that the end of the run replaces, so its chart has no PNG/SVG buttons)."""
     completion = run.steps[-1].text if run.steps else ""
     with text_slot.container():
         st.markdown(t("loop.text.label", n=len(run.steps)))
@@ -258,7 +263,7 @@ def live(run: LoopRun, text_slot, tokens_slot, chart_slot) -> None:
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
-            show_candidates(step)
+            show_candidates(step, save=not streaming)
             st.caption(cand_caption(step, last=run.done))
         else:
             st.info(t("loop.empty"), icon=":material/touch_app:")

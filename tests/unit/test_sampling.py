@@ -86,6 +86,21 @@ def test_entropy_and_kept_count():
     assert kept_count(torch.tensor([[1.0, float("-inf"), 0.0]])) == 2
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+def test_kept_count_counts_what_torch_counts(dtype):
+    """kept_count counts in numpy on the CPU (float32/64) and in torch otherwise: the same number either way,
+    for a row with -inf cuts, +inf, NaN (not kept: NaN > -inf is false) and a strided view."""
+    gen = torch.Generator().manual_seed(3)
+    rows = torch.randn((2, 262_144), generator=gen)
+    rows[0, ::7] = float("-inf")
+    rows[0, 5], rows[0, 6] = float("inf"), float("nan")
+    tried = 0
+    for scores in (rows[:1].to(dtype), rows[1:].to(dtype), rows.to(dtype).t()[:, :1].t()):
+        assert kept_count(scores) == int((scores > float("-inf")).sum())
+        tried += 1
+    assert tried == 3
+
+
 def _top_p_cases():
     """Scores as the loop sees them (Gemma's 262,144 logits, scaled by a temperature), ties, -inf and edge rows."""
     gen = torch.Generator().manual_seed(7)
