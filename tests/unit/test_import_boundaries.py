@@ -80,3 +80,14 @@ def test_model_backend_has_no_flat_module_left():
     assert top == ["__init__.py", "__main__.py", "cli.py", "types.py", "validation.py"], top
     assert {p.name for p in (ROOT / "model_backend").iterdir() if p.is_dir() and p.name != "__pycache__"} == \
         {"runtime", "core", "lessons"}
+
+
+def test_classroom_is_plain_python():
+    """The live class's rooms (classroom/) are model-free and Streamlit-free: the pages draw what it returns."""
+    allowed_extra = {"classroom", "redis"}
+    offenders = [str(p.relative_to(ROOT)) for p in _files("classroom")
+                 if _imported(p) & {"streamlit", "model_backend", "ui", "pages", "torch", "tests", "bench"}]
+    assert not offenders, offenders
+    outside = {name for p in _files("classroom") for name in _imported(p)} - allowed_extra
+    import sys
+    assert outside <= set(sys.stdlib_module_names), sorted(outside - set(sys.stdlib_module_names))
