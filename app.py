@@ -6,7 +6,7 @@ from pathlib import Path
 import streamlit as st
 
 from model_backend import model_catalog
-from ui import a11y, backend, charts
+from ui import a11y, backend, charts, live_class
 from ui.i18n import LANG_NAMES, LANGS, lang, t
 from ui.nav import available
 from ui.widgets import reset_prompt_widgets
@@ -74,12 +74,20 @@ def sidebar() -> None:
                      for d in ("auto", "float32", "bfloat16")}
             _bound(st.radio, t("side.dtype"), list(names), "dtype", backend.settings().dtype,  # tests format later
                    format_func=names.get)
+        live_class.sidebar_panel()
         a11y.page_setup()  # <html lang>, focus and motion styles, the live region (takes no room)
 
 
-pages = [st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name,
-                 default=(name == "home")) for name, icon in available()]
-page = st.navigation(pages)
+pages = {name: st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name, default=(name == "home"))
+         for name, icon in available()}
+pages["live"] = st.Page("pages/live.py", title=t("nav.live"), icon=":material/groups:", url_path="live")  # not a lesson
+page = st.navigation(list(pages.values()))
+page_name = next((name for name, p in pages.items() if p is page), page.url_path or "home")
 st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run
 sidebar()
+live_class.remember_page(page_name)
+if live_class.is_student():
+    with st.sidebar:
+        live_class.follow()  # a student's phone: one small read a second (no timer for anyone else)
 page.run()
+live_class.lead(page_name)  # the teacher's page and settings, to the room

@@ -1,0 +1,82 @@
+"""A whole live class in Chromium: a teacher and three students in separate browser contexts. The teacher starts
+a class; the students join (by the QR code's link and by typing the code); their phones follow the teacher to
+another page with its settings; the teacher runs a guessing round; the histogram fills; the reveal puts the
+model's probabilities beside it and every phone shows what the model gave its guess."""
+import re
+import time
+
+from tests.browser import open_page, shoot
+
+STUDENTS = [("pt-BR", "telhado"), ("en", "<b>Paris</b>"), ("pt-BR", "Paris")]
+
+
+def _wait_text(page, pattern: str, timeout: float = 30) -> str:
+    end = time.time() + timeout
+    while time.time() < end:
+        body = page.inner_text("body")
+        if re.search(pattern, body):
+            return body
+        time.sleep(0.3)
+    raise AssertionError(f"{pattern!r} not on {page.url} after {timeout} s")
+
+
+def _student(browser, server_url, code, lang, by_link):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+    query = f"join={code.replace('-', '')}&lang={lang}" if by_link else f"lang={lang}"
+    page = ctx.new_page()
+    page.goto(f"{server_url}/live?{query}")
+    box = page.get_by_label(re.compile("Código da sala|Room code"))
+    box.wait_for(timeout=120_000)
+    if not by_link:
+        box.fill(code.lower())
+    page.get_by_role("button", name=re.compile("^(Entrar|Join)$")).click()
+    _wait_text(page, "sala " + code if lang == "pt-BR" else "room " + code)
+    return ctx, page
+
+
+def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
+    teacher = open_page(browser, f"{server_url}/live?lang=en")
+    teacher.get_by_role("button", name="Start a class").last.click()
+    teacher.locator(".tbt-room-code").wait_for(timeout=60_000)
+    code = teacher.locator(".tbt-room-code").inner_text().strip()
+    assert re.fullmatch(r"[A-Z0-9]{4}-[A-Z0-9]{4}", code)
+    teacher.locator('[data-testid="stMain"] img').first.wait_for(timeout=30_000)  # the QR code
+    phones = [_student(browser, server_url, code, lang, by_link=(i != 1)) for i, (lang, _) in enumerate(STUDENTS)]
+    try:
+        _wait_text(teacher, r"In the class \(last minute\)\s*3")
+        shoot(teacher, "live-teacher-code-1280", whole=False)
+        # the teacher opens another page: every phone follows, each in its own language
+        started = time.time()
+        teacher.get_by_role("link", name=re.compile("^Temperature")).first.click()
+        teacher.wait_for_url(re.compile("/temperature"), timeout=60_000)
+        for _, page in phones:
+            page.wait_for_url(re.compile(r"/temperature\?.*prompt="), timeout=30_000)
+        followed_s = time.time() - started
+        assert all(("lang=en" in p.url) == (lang == "en") for (_, p), (lang, _) in zip(phones, STUDENTS))
+        # back to the class page: a round
+        teacher.get_by_role("link", name="Open the class page").click()
+        teacher.get_by_role("button", name="Start the round").wait_for(timeout=60_000)
+        teacher.get_by_label("The round's text").fill("A capital da França é a cidade de")
+        teacher.get_by_role("button", name="Start the round").click()
+        _wait_text(teacher, "Round 1")
+        for (_, page), (_lang, guess) in zip(phones, STUDENTS):
+            page.wait_for_url(re.compile("/live"), timeout=30_000)
+            box = page.get_by_label(re.compile("Seu palpite|Your guess"))
+            box.wait_for(timeout=30_000)
+            box.fill(guess)
+            page.get_by_role("button", name=re.compile("Enviar o palpite|Send the guess")).click()
+            _wait_text(page, "conta como o token|counts as the token")
+        _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
+        assert teacher.locator("b", has_text="Paris").count() == 0  # a guess is text, never HTML
+        teacher.get_by_role("button", name="Reveal the model's answer").click()
+        _wait_text(teacher, r"of 3 guesses were the model's most likely token", timeout=60)
+        assert "over 1 round(s)" in teacher.inner_text("body")
+        shoot(teacher, "live-teacher-reveal-1280")
+        for _, page in phones:
+            _wait_text(page, "probabilidade|probability of", timeout=30)
+        shoot(phones[0][1], "live-student-reveal-390")
+        assert followed_s < 30, followed_s
+    finally:
+        for ctx, _ in phones:
+            ctx.close()
+        teacher.close()

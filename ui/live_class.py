@@ -1,0 +1,441 @@
+"""The live class in the app: start or join a room, follow the teacher, and play "guess the next token".
+
+The rooms themselves are `classroom/` (plain Python, on the in-process or the Redis store). Here is what the
+browser sees of them:
+- the sidebar's "Live class" panel on every page (start, join, follow, leave);
+- `follow()`: a fragment that reads the room's view version once a second on a following student's phone and,
+  only when it changed, opens the teacher's page with the teacher's settings (the same query values a shared
+  link carries, read again by each page's `restore`);
+- `lead()`: after each of the teacher's runs, the page and its query values go to the room when they changed;
+- `page()`: the live-class page: the code, the QR code and the count for the projector, the round, the
+  histogram and the reveal for the teacher, the guess box for a student.
+Students' text (nicknames, guesses) is data: it is drawn with st.text, st.code or inside charts, never as
+Markdown or HTML.
+"""
+from __future__ import annotations
+
+import io
+import secrets
+from collections import Counter
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+import classroom as room
+from model_backend.core.tokens import token_info
+from model_backend.lessons.live import guess_token, next_token_probs
+from ui import backend
+from ui.charts import OKABE_ITO, PRIMARY, show
+from ui.i18n import fmt_pct, lang, t
+from ui.widgets import model_text
+
+STATE = "live_class"  # session_state: {"code", "role": "teacher" | "student", "token" (teacher), "sid", "following"}
+PAGE = "pages/live.py"
+FOLLOW_S = 1.0  # how often a following phone reads the view's version (the issue's goal: a change shows within 1.5 s)
+SEEN_S = 20.0  # how often a phone tells the room it is still there (a write; the count uses the last minute)
+ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or the round (student)
+NOT_FOLLOWED = ("lang", "projection")  # each phone keeps its own language and text size
+MODEL_TOP = 10
+
+
+def pct(p: float) -> str:
+    """A probability as a percentage with two significant digits when it is small ("0.0042%"), so that a
+    guess the model thought unlikely does not read as 0%."""
+    import math
+    if p <= 0 or p >= 0.01:
+        return fmt_pct(p)
+    return fmt_pct(p, min(8, 1 - math.floor(math.log10(100 * p))))
+
+
+def store() -> room.Store:
+    return room.open_store()
+
+
+def current() -> dict | None:
+    return st.session_state.get(STATE)
+
+
+def is_student() -> bool:
+    me = current()
+    return me is not None and me.get("role") == "student"
+
+
+def _error(exc: Exception) -> None:
+    """A room error in the visitor's language (the exception's own text is English, for the log)."""
+    key = {room.RoomNotFound: "live.err.not_found", room.RateLimited: "live.err.limited",
+           room.RoundClosed: "live.err.closed", room.BadAnswer: "live.err.answer", room.NotTeacher: "live.err.teacher",
+           room.NotJoined: "live.err.not_joined"}.get(type(exc), "live.err.bad_code")
+    st.warning(t(key, h=room.ROOM_TTL_S // 3600), icon=":material/error:")
+
+
+# ---- the sidebar ------------------------------------------------------------------------------------------
+
+def sidebar_panel() -> None:
+    """The "Live class" panel: start or join; in a room, its code, the count or the follow switch, leave."""
+    me = current()
+    with st.expander(t("live.side.title"), icon=":material/groups:", expanded=me is not None):
+        if me is None:
+            start_button("live_start")
+            st.page_link(PAGE, label=t("live.side.join"), icon=":material/login:")
+            return
+        if me["role"] == "teacher":
+            st.text(t("live.side.teacher", code=me["code"]))
+        else:
+            st.text(t("live.side.student", code=me["code"]))
+            st.session_state.setdefault("live_following", me.get("following", True))
+            st.toggle(t("live.side.follow"), key="live_following", on_change=_follow_changed,
+                      help=t("live.side.follow.help"))
+        st.page_link(PAGE, label=t("live.side.open"), icon=":material/co_present:")
+        if st.button(t("live.side.leave"), key="live_leave", width="stretch"):
+            st.session_state.pop(STATE, None)
+            st.rerun()
+
+
+def start_button(key: str) -> None:
+    """ "Start a class": a new room, this session its teacher, then the class page (the code for the projector)."""
+    if st.button(t("live.side.start"), help=t("live.side.start.help"), key=key, width="stretch", icon=":material/co_present:"):
+        code, token = room.create_room(store())
+        st.session_state[STATE] = {"code": code, "role": "teacher", "token": token}
+        st.switch_page(PAGE)
+
+
+def _follow_changed() -> None:
+    me = current()
+    if me is not None:
+        me["following"] = bool(st.session_state.get("live_following"))
+        me["seen_version"] = -1  # back to following: go where the teacher is now
+
+
+# ---- following and leading ----------------------------------------------------------------------------------
+
+def followed_params(params: dict) -> dict:
+    """The teacher's query values that a phone takes: all but language and projection mode."""
+    return {k: v for k, v in params.items() if k not in NOT_FOLLOWED and isinstance(v, str)}
+
+
+def lead(page_name: str) -> None:
+    """The teacher's run ended on `page_name` with these query values: tell the room when they changed."""
+    me = current()
+    if me is None or me["role"] != "teacher":
+        return
+    params = followed_params({k: st.query_params.get(k) for k in st.query_params})
+    shown = (page_name, tuple(sorted(params.items())))
+    if me.get("shown") == shown:
+        return
+    try:
+        room.show(store(), me["code"], me["token"], page_name, params)
+        me["shown"] = shown
+    except room.ClassroomError:
+        pass  # the room is gone: the sidebar still says where the teacher is, and "Leave" clears it
+
+
+@st.fragment(run_every=FOLLOW_S)
+def follow() -> None:
+    """On a following student's phone: one small read a second; a new version opens the teacher's view."""
+    me = current()
+    if me is None or me["role"] != "student":
+        return
+    import time
+    try:
+        if time.monotonic() - me.get("seen_at", 0.0) > SEEN_S:
+            room.seen(store(), me["code"], me["sid"])
+            me["seen_at"] = time.monotonic()
+        if not me.get("following", True):
+            return
+        version = room.view_version(store(), me["code"])
+        if version == me.get("seen_version"):
+            return
+        view = room.view(store(), me["code"])
+    except room.ClassroomError:
+        return  # the panel says so on the next full run
+    me["seen_version"] = view.version
+    query = follow_query(me, view, st.session_state.get("_live_at"), lang(), bool(st.session_state.get("projection")))
+    if query is None:
+        return
+    st.session_state.pop(f"_restored_{view.page}", None)  # the page reads the query values again
+    st.session_state.pop("loop_from_link", None)
+    st.switch_page(f"pages/{view.page}.py", query_params=query)
+
+
+def follow_query(me: dict, view: room.View, at_page: str | None, language: str, projection: bool) -> dict | None:
+    """Where a following phone goes for the teacher's `view`: the query values of the teacher's page (with the
+    phone's own language and projection mode), or None when it is there already (or there is no page yet).
+    Remembers the view it went to in `me["applied"]`."""
+    target = [view.page, view.params]
+    if not view.page or (me.get("applied") == target and at_page == view.page):
+        return None
+    me["applied"] = target
+    query = {**view.params, "lang": language}
+    if projection:
+        query["projection"] = "1"
+    return query
+
+
+def remember_page(page_name: str) -> None:
+    st.session_state["_live_at"] = page_name
+
+
+# ---- the live-class page --------------------------------------------------------------------------------------
+
+def page() -> None:
+    st.title(t("live.title"))
+    st.markdown(t("live.intro"))
+    me = current()
+    if me is None:
+        join_form()
+        st.subheader(t("live.teach.title"))
+        start_button("live_start_page")
+    elif me["role"] == "teacher":
+        projector(me)
+        teacher_round(me)
+    else:
+        student_round(me)
+
+
+def join_form() -> None:
+    """Join with a code (typed, or from the QR code's link: ?join=CODE)."""
+    st.subheader(t("live.join.title"))
+    if "live_code" not in st.session_state and st.query_params.get("join"):
+        st.session_state["live_code"] = str(st.query_params.get("join"))[:20]
+    with st.form("live_join"):
+        code = st.text_input(t("live.side.code"), key="live_code", max_chars=20, placeholder="ABCD-EFGH")
+        nick = st.text_input(t("live.side.nick"), key="live_nick", max_chars=40)
+        go = st.form_submit_button(t("live.join.go"), type="primary")
+    if not go:
+        return
+    sid = st.session_state.setdefault("live_sid", secrets.token_urlsafe(12))
+    try:
+        room.normalize_code(code)
+    except room.RoomNotFound:  # not a code at all: say what one looks like
+        st.warning(t("live.err.bad_code"), icon=":material/error:")
+        return
+    try:
+        student = room.join(store(), code, sid, nick or None)
+    except (room.ClassroomError, ValueError) as exc:
+        _error(exc)
+        return
+    canonical = room.format_code(room.normalize_code(code))
+    st.session_state[STATE] = {"code": canonical, "role": "student", "sid": student.session_id, "following": True,
+                               "seen_version": -1}
+    st.rerun()
+
+
+def join_link(code: str) -> str:
+    """The link the QR code carries: this server's live page with the code."""
+    try:
+        base = (st.context.url or "").split("?")[0]
+    except Exception:  # noqa: BLE001 - no browser context in AppTest
+        base = ""
+    base = base.rsplit("/", 1)[0] if base.rstrip("/").endswith("/live") else base.rstrip("/")
+    return f"{base}/live?join={room.normalize_code(code)}"
+
+
+def qr_png(text: str) -> bytes:
+    """A QR code of `text` as a PNG (segno; error correction M, so a projector's glare does not stop a phone)."""
+    import segno
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=10, border=2)
+    return out.getvalue()
+
+
+def projector(me: dict) -> None:
+    """What the projector shows to let the class in: the code, large; the QR code; the link; the count."""
+    link = join_link(me["code"])
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(t("live.code.label"))
+        st.html(f'<p class="tbt-room-code" style="font-size:4rem;font-weight:700;letter-spacing:0.12em;'
+                f'margin:0">{me["code"]}</p>')  # our own code: 8 symbols of classroom.ALPHABET and a dash
+        st.caption(t("live.link"))
+        st.text(link)
+        class_count(me["code"])
+    with right:
+        st.image(qr_png(link), caption=t("live.qr.alt", code=me["code"]), width=260)
+
+
+@st.fragment(run_every=ROUND_S)
+def class_count(code: str) -> None:
+    """How many phones were seen in the last minute, reread every ROUND_S seconds."""
+    st.metric(t("live.count"), room.count(store(), code))
+
+
+def _token_rows(prompt: str, answers: dict[str, int]) -> pd.DataFrame:
+    """The class's answers grouped by the token each counts as: token id, its display, how many, the texts."""
+    tok = backend.bundle_for().tokenizer
+    by_id: dict[int, list] = {}
+    for text, n in answers.items():
+        info = guess_token(tok, prompt, text)
+        if info is None:
+            continue
+        entry = by_id.setdefault(info.id, [info.display, 0])
+        entry[1] += n
+    rows = sorted(by_id.items(), key=lambda kv: (-kv[1][1], kv[1][0]))
+    return pd.DataFrame({"id": [i for i, _ in rows], "token": [v[0] for _, v in rows],
+                         "guesses": [v[1] for _, v in rows]})
+
+
+def class_chart(df: pd.DataFrame) -> alt.Chart:
+    """The class's guesses, one bar per token, most common first."""
+    return alt.Chart(df).mark_bar(color=PRIMARY).encode(
+        y=alt.Y("token:N", sort="-x", title=None, axis=alt.Axis(labelLimit=160)),
+        x=alt.X("guesses:Q", title=t("live.axis.guesses"), axis=alt.Axis(tickMinStep=1, format="d")),
+        tooltip=[alt.Tooltip("token:N", title=t("live.axis.token")), alt.Tooltip("guesses:Q", title=t("live.axis.guesses"))],
+    ).properties(title=t("live.hist.title"), height=alt.Step(32))
+
+
+def model_chart(df: pd.DataFrame) -> alt.Chart:
+    """The model's most likely next tokens, with the class's picks in another colour."""
+    return alt.Chart(df).mark_bar().encode(
+        y=alt.Y("token:N", sort="-x", title=None, axis=alt.Axis(labelLimit=160)),
+        x=alt.X("prob:Q", title=t("live.axis.prob"), axis=alt.Axis(format="%")),
+        color=alt.Color("picked:N", title=None, legend=alt.Legend(orient="bottom"),
+                        scale=alt.Scale(domain=[t("live.model.picked"), t("live.model.not_picked")],
+                                        range=[OKABE_ITO[1], PRIMARY])),
+        tooltip=[alt.Tooltip("token:N", title=t("live.axis.token")), alt.Tooltip("shown:N", title=t("live.axis.prob"))],
+    ).properties(title=t("live.model.title"), height=alt.Step(32))
+
+
+def reveal_payload(prompt: str, rows: pd.DataFrame) -> tuple[dict, int, bool]:
+    """What the model measured for the round's prompt: its top tokens, and the probability of each guessed
+    token; with (students who guessed its top token, whether the class's most common token was it)."""
+    tr = backend.trace(prompt)
+    top = tr.top[-1][:MODEL_TOP]
+    probs = next_token_probs(tr.last_logits, [int(i) for i in rows["id"]]) if len(rows) else []
+    tok = backend.bundle_for().tokenizer
+    payload = {"top": [{"id": c.id, "token": token_info(tok, c.id).display, "prob": c.prob} for c in top],
+               "guessed": [{"id": int(i), "token": str(s), "guesses": int(n), "prob": p}
+                           for i, s, n, p in zip(rows["id"], rows["token"], rows["guesses"], probs)]}
+    top_id = top[0].id
+    matched = int(rows.loc[rows["id"] == top_id, "guesses"].sum()) if len(rows) else 0
+    class_top = bool(len(rows)) and matched > 0 and matched == int(rows["guesses"].max())
+    return payload, matched, class_top
+
+
+def teacher_round(me: dict) -> None:
+    st.subheader(t("live.round.title"))
+    st.caption(t("live.cite"))
+    default = st.session_state.get("prompt") or t("common.default_prompt")
+    prompt = st.text_area(t("live.round.prompt"), value=default, key="live_round_prompt", max_chars=500, height=80)
+    if st.button(t("live.round.start"), type="primary", key="live_round_start"):
+        try:
+            room.start_round(store(), me["code"], me["token"], "guess", prompt)
+        except (room.ClassroomError, ValueError) as exc:
+            _error(exc)
+    round_board(me)
+
+
+@st.fragment(run_every=ROUND_S)
+def round_board(me: dict) -> None:
+    """The projector's round: the class's histogram, live; "Reveal"; then the model beside it, and the score."""
+    try:
+        r = room.current_round(store(), me["code"])
+        answers = room.tally_guesses(store(), me["code"])
+        score = room.tally(store(), me["code"])
+    except room.ClassroomError as exc:
+        _error(exc)
+        return
+    if r.number == 0:
+        st.info(t("live.round.none"), icon=":material/lightbulb:")
+        return
+    st.markdown(t("live.round.of", n=r.number))
+    model_text(r.prompt)
+    rows = _token_rows(r.prompt, answers.counts)
+    if r.open:
+        st.text(t("live.round.open", k=answers.total))
+        if len(rows):
+            show(class_chart(rows), save=False)
+        if st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not answers.total):
+            payload, matched, class_top = reveal_payload(r.prompt, rows)
+            try:
+                room.reveal(store(), me["code"], me["token"], payload, matched=matched, class_top=class_top)
+            except room.ClassroomError as exc:
+                _error(exc)
+            try:
+                st.rerun(scope="fragment")
+            except StreamlitAPIException:  # the whole page ran (a test's click): rerun it
+                st.rerun()
+        return
+    revealed(r, rows, answers.total)
+    st.text(t("live.tally", r=score.rounds, c=score.class_wins, m=score.model_wins))
+
+
+def revealed(r: room.Round, rows: pd.DataFrame, total: int) -> None:
+    """After the reveal: the class's guesses and the model's probabilities side by side, and who matched."""
+    payload = r.revealed or {}
+    top = payload.get("top") or []
+    guessed_ids = {g["id"] for g in payload.get("guessed") or []}
+    left, right = st.columns(2)
+    with left:
+        if len(rows):
+            show(class_chart(rows), save=False)
+    with right:
+        labels = [c["token"] for c in top]
+        df = pd.DataFrame({"token": [f"{lab} #{c['id']}" if labels.count(lab) > 1 else lab
+                                     for lab, c in zip(labels, top)],
+                           "prob": [c["prob"] for c in top], "shown": [fmt_pct(c["prob"]) for c in top],
+                           "picked": [t("live.model.picked") if c["id"] in guessed_ids else t("live.model.not_picked")
+                                      for c in top]})
+        if len(df):
+            show(model_chart(df), save=False)
+    if top:
+        matched = sum(g["guesses"] for g in payload.get("guessed") or [] if g["id"] == top[0]["id"])
+        st.text(t("live.result.matched", m=matched, n=total))
+        model_text(labels[0])
+    if payload.get("guessed"):
+        st.dataframe(pd.DataFrame({t("live.axis.token"): [g["token"] for g in payload["guessed"]],
+                                   t("live.axis.guesses"): [g["guesses"] for g in payload["guessed"]],
+                                   t("live.axis.prob"): [pct(g["prob"]) for g in payload["guessed"]]}),
+                     hide_index=True)
+
+
+def student_round(me: dict) -> None:
+    st.text(t("live.side.student", code=me["code"]))
+    student_board(me)
+
+
+@st.fragment(run_every=ROUND_S)
+def student_board(me: dict) -> None:
+    try:
+        r = room.current_round(store(), me["code"])
+    except room.ClassroomError as exc:
+        _error(exc)
+        return
+    if r.number == 0 or (not r.open and not r.revealed):
+        st.info(t("live.student.wait"), icon=":material/hourglass_top:")
+        return
+    st.markdown(t("live.student.prompt"))
+    model_text(r.prompt)
+    tok = backend.bundle_for().tokenizer
+    mine = st.session_state.get(f"live_mine_{r.number}")
+    if r.open:
+        with st.form(f"live_guess_{r.number}", clear_on_submit=False):
+            text = st.text_input(t("live.student.guess"), max_chars=40, key=f"live_guess_text_{r.number}")
+            sent = st.form_submit_button(t("live.student.send"), type="primary")
+        if sent:
+            try:
+                mine = room.guess(store(), me["code"], me["sid"], text, round_number=r.number)
+                st.session_state[f"live_mine_{r.number}"] = mine
+            except (room.ClassroomError, ValueError) as exc:
+                _error(exc)
+    if mine:
+        info = guess_token(tok, r.prompt, mine)
+        if info is not None:
+            st.markdown(t("live.student.counts_as"))
+            model_text(info.display)
+            st.caption(t("live.student.space"))
+            if r.revealed:
+                guessed = {g["id"]: g["prob"] for g in r.revealed.get("guessed") or []}
+                top = (r.revealed.get("top") or [{}])[0]
+                st.text(t("live.student.revealed", p=pct(guessed.get(info.id, 0.0))))
+                if top:
+                    model_text(top["token"])
+    elif r.revealed:
+        st.info(t("live.student.missed"), icon=":material/schedule:")
+
+
+def histogram_counts(prompt: str, answers: dict[str, int]) -> Counter:
+    """Token display -> guesses (for tests and the bench: what the projector's histogram shows)."""
+    df = _token_rows(prompt, answers)
+    return Counter(dict(zip(df["token"], df["guesses"])))
