@@ -24,7 +24,7 @@ def _interpolate(value: str) -> str:
 
 def test_services_are_the_app_and_nginx_in_front():
     services = _compose()["services"]
-    assert set(services) == {"app", "nginx"}
+    assert set(services) == {"app", "nginx", "redis"}
     app, nginx = services["app"], services["nginx"]
     assert app["build"] == "." and int(_interpolate(app["deploy"]["replicas"])) >= 2
     assert "ports" not in app and app["expose"] == ["8501"]  # only nginx is published
@@ -61,3 +61,12 @@ def test_app_runs_as_the_dockerfiles_user_read_only_with_the_readmes_memory():
     memory = app["deploy"]["resources"]["limits"]["memory"]
     assert float(memory.rstrip("g")) >= gb and memory.endswith("g")
     assert app["environment"]["OMP_NUM_THREADS"] == app["deploy"]["resources"]["limits"]["cpus"]
+
+
+def test_the_replicas_share_one_redis_for_the_live_class():
+    services = _compose()["services"]
+    app, redis = services["app"], services["redis"]
+    assert app["environment"]["TBT_REDIS_URL"] == "redis://redis:6379/0"
+    assert app["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert redis["image"].startswith("redis:") and "ports" not in redis  # reachable from the replicas only
+    assert redis["command"][:5] == ["redis-server", "--save", "", "--appendonly", "no"]

@@ -26,12 +26,17 @@ def _kustomization() -> dict:
 
 
 def _manifests() -> dict[str, dict]:
-    """kind -> manifest, read from the files kustomization.yaml lists."""
+    """kind -> the app's manifest of that kind, read from the files kustomization.yaml lists (the app's files come
+    first; redis.yaml's Deployment and Service are `_redis()`'s)."""
     out = {}
     for name in _kustomization()["resources"]:
         for doc in yaml.safe_load_all((K8S / name).read_text()):
-            out[doc["kind"]] = doc
+            out.setdefault(doc["kind"], doc)
     return out
+
+
+def _redis() -> dict[str, dict]:
+    return {doc["kind"]: doc for doc in yaml.safe_load_all((K8S / "redis.yaml").read_text())}
 
 
 def _bytes(quantity: str) -> float:
@@ -160,3 +165,14 @@ def test_service_hpa_and_pdb_point_at_the_deployment():
     cpu = hpa["metrics"][0]["resource"]
     assert cpu["name"] == "cpu" and 0 < cpu["target"]["averageUtilization"] < 100
     assert hpa["minReplicas"] >= 2 and m["PodDisruptionBudget"]["spec"]["minAvailable"] < hpa["minReplicas"]
+
+
+def test_every_replica_reaches_the_one_redis_of_the_live_class():
+    redis = _redis()
+    env = {e["name"]: e["value"] for e in _container()["env"]}
+    service = redis["Service"]
+    assert env["TBT_REDIS_URL"] == f"redis://{service['metadata']['name']}:{service['spec']['ports'][0]['port']}/0"
+    assert service["spec"]["selector"].items() <= redis["Deployment"]["spec"]["template"]["metadata"]["labels"].items()
+    args = redis["Deployment"]["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert args[:4] == ["--save", "", "--appendonly", "no"]  # nothing about students on disk
+    assert redis["Deployment"]["spec"]["replicas"] == 1
