@@ -84,9 +84,10 @@ pages["live"] = st.Page("pages/live.py", title=t("nav.live"), icon=":material/gr
 page = st.navigation(list(pages.values()))
 page_name = next((name for name, p in pages.items() if p is page), page.url_path or "home")
 st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run
+live_class.rejoin_from_link()  # a student's phone back after a reload or a replica that died
 sidebar()
 live_class.remember_page(page_name)
-if live_class.is_student():
+if live_class.is_student() and page_name != "live":  # the class page's own round panel follows
     with st.sidebar:
         live_class.follow()  # a student's phone: one small read a second (no timer for anyone else)
 page.run()

@@ -17,17 +17,20 @@ from classroom.errors import (
 )
 from classroom.room import (
     ROOM_TTL_S,
+    Answer,
     Answers,
     Round,
     Score,
     Student,
     View,
+    answers,
     count,
     create_room,
     current_round,
     guess,
     hide,
     join,
+    rejoin,
     reveal,
     room_prefix,
     score,
@@ -44,10 +47,10 @@ from classroom.store import REDIS_URL_ENV, ContentionError, Doc, MemoryStore, St
 
 __all__ = [
     "ALPHABET", "REDIS_URL_ENV", "ROOM_TTL_S",
-    "Answers", "Doc", "Round", "Score", "Store", "MemoryStore", "Student", "View",
+    "Answer", "Answers", "Doc", "Round", "Score", "Store", "MemoryStore", "Student", "View",
     "BadAnswer", "ClassroomError", "ContentionError", "NotJoined", "NotTeacher", "RateLimited", "RoomNotFound",
     "RoundClosed",
-    "count", "create_room", "current_round", "format_code", "guess", "hide", "join", "normalize_code",
-    "open_store", "reveal", "room_prefix", "score", "seen", "show", "start_round", "students", "tally",
+    "answers", "count", "create_room", "current_round", "format_code", "guess", "hide", "join", "normalize_code",
+    "open_store", "rejoin", "reveal", "room_prefix", "score", "seen", "show", "start_round", "students", "tally",
     "tally_guesses", "view", "view_version",
 ]

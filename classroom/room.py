@@ -289,6 +289,29 @@ def students(store: Store, code: str, token: str) -> list[Student]:
     return sorted(found, key=lambda s: (s.joined, s.session_id))
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One student's answer in the current round, as the teacher's list shows it."""
+
+    session_id: str
+    nickname: str | None
+    nickname_hidden: bool
+    text: str
+    hidden: bool  # left out of the projector's counts
+
+
+def answers(store: Store, code: str, token: str) -> list[Answer]:
+    """The current round's answers, one per student, in the order the students joined (the teacher's list,
+    where each can be hidden from the projector)."""
+    code = _teacher(store, code, token)
+    number = _round_doc(store, code).value["n"]
+    given = store.hgetall(_key(code, f"answers:{number}"))
+    marked = store.hgetall(_key(code, "hidden"))
+    return [Answer(s.session_id, s.nickname, s.nickname_hidden, given[s.session_id],
+                   f"guess:{number}:{s.session_id}" in marked)
+            for s in students(store, code, token) if s.session_id in given]
+
+
 # The students' side
 
 def join(store: Store, code: str, session_id: str, nickname: str | None = None) -> Student:
@@ -311,6 +334,24 @@ def join(store: Store, code: str, session_id: str, nickname: str | None = None) 
     store.hset(_key(code, "seen"), sid, now, ttl_s=ROOM_TTL_S)
     _touch(store, code, number)
     return Student(sid, name, False, now, now)
+
+
+def rejoin(store: Store, code: str, session_id: str) -> Student:
+    """A phone that lost its connection (a new browser session, a replica that died) comes back as the student it
+    was, nickname kept, from the code and its id in its own address. NotJoined when the room does not know that
+    id, RoomNotFound when the room is gone; limited like `join`."""
+    sid = _session(session_id)
+    _limit(store, f"tbt:limit:join:{sid}", JOINS, "Too many tries to join: wait a minute, then check the code.")
+    code = normalize_code(code)
+    number = _round_doc(store, code).value["n"]
+    known = store.hget(_key(code, "students"), sid)
+    if known is None:
+        raise NotJoined("This class does not know this phone: join again with the code.")
+    now = store.now()
+    store.hset(_key(code, "seen"), sid, now, ttl_s=ROOM_TTL_S)
+    _touch(store, code, number)
+    marked = store.hgetall(_key(code, "hidden"))
+    return Student(sid, known["nickname"], f"nickname:{sid}" in marked, known["joined"], now)
 
 
 def _joined(store: Store, code: str, sid: str) -> None:

@@ -88,7 +88,8 @@ def sidebar_panel() -> None:
             st.toggle(t("live.side.follow"), key="live_following", on_change=_follow_changed,
                       help=t("live.side.follow.help"))
         st.page_link(PAGE, label=t("live.side.open"), icon=":material/co_present:")
-        if st.button(t("live.side.leave"), key="live_leave", width="stretch"):
+        leave_help = t("live.side.leave.teacher", h=room.ROOM_TTL_S // 3600) if me["role"] == "teacher" else None
+        if st.button(t("live.side.leave"), key="live_leave", width="stretch", help=leave_help):
             st.session_state.pop(STATE, None)
             st.rerun()
 
@@ -106,6 +107,34 @@ def _follow_changed() -> None:
     if me is not None:
         me["following"] = bool(st.session_state.get("live_following"))
         me["seen_version"] = -1  # back to following: go where the teacher is now
+
+
+# ---- a phone's place in the class, kept in its address ---------------------------------------------------------
+
+MARKS = ("class", "me")  # a student's room code and id in the URL: a new session (a reload, a replica that died)
+# comes back as the same student by itself. The id only lets its holder answer as that student, in that room.
+
+
+def url_marks() -> dict[str, str]:
+    """The query values that keep a student's place in the class (none for anyone else)."""
+    me = current()
+    if me is None or me.get("role") != "student":
+        return {}
+    return {"class": room.normalize_code(me["code"]), "me": me["sid"]}
+
+
+def rejoin_from_link() -> None:
+    """A new session whose address holds a student's place (url_marks) comes back into that class."""
+    if current() is not None or not all(st.query_params.get(k) for k in MARKS):
+        return
+    code, sid = str(st.query_params.get("class")), str(st.query_params.get("me"))
+    try:
+        student = room.rejoin(store(), code, sid)
+    except (room.ClassroomError, ValueError):
+        return  # the class ended, or the link is not a student's: the page opens as for anyone
+    st.session_state[STATE] = {"code": room.format_code(room.normalize_code(code)), "role": "student",
+                               "sid": student.session_id, "following": True, "seen_version": -1}
+    st.session_state["live_sid"] = student.session_id
 
 
 # ---- following and leading ----------------------------------------------------------------------------------
@@ -133,7 +162,14 @@ def lead(page_name: str) -> None:
 
 @st.fragment(run_every=FOLLOW_S)
 def follow() -> None:
-    """On a following student's phone: one small read a second; a new version opens the teacher's view."""
+    """On a student's phone (every page but the class page, whose round panel does the same): one small read a
+    second; a new version of the teacher's view opens it."""
+    follow_step()
+
+
+def follow_step() -> None:
+    """Tell the room this phone is here (every SEEN_S), and go where the teacher is when the view changed.
+    Called from one timer per page only: two timers on one page could merge a page switch with the other's rerun."""
     me = current()
     if me is None or me["role"] != "student":
         return
@@ -167,7 +203,8 @@ def follow_query(me: dict, view: room.View, at_page: str | None, language: str, 
     if not view.page or (me.get("applied") == target and at_page == view.page):
         return None
     me["applied"] = target
-    query = {**view.params, "lang": language}
+    query = {**view.params, "lang": language, **({"class": room.normalize_code(me["code"]), "me": me["sid"]}
+                                                    if me.get("sid") and me.get("code") else {})}
     if projection:
         query["projection"] = "1"
     return query
@@ -200,7 +237,7 @@ def join_form() -> None:
     if "live_code" not in st.session_state and st.query_params.get("join"):
         st.session_state["live_code"] = str(st.query_params.get("join"))[:20]
     with st.form("live_join"):
-        code = st.text_input(t("live.side.code"), key="live_code", max_chars=20, placeholder="ABCD-EFGH")
+        code = st.text_input(t("live.side.code"), key="live_code", max_chars=20, placeholder="KDXP-7M3R")
         nick = st.text_input(t("live.side.nick"), key="live_nick", max_chars=40)
         go = st.form_submit_button(t("live.join.go"), type="primary")
     if not go:
@@ -219,6 +256,7 @@ def join_form() -> None:
     canonical = room.format_code(room.normalize_code(code))
     st.session_state[STATE] = {"code": canonical, "role": "student", "sid": student.session_id, "following": True,
                                "seen_version": -1}
+    st.query_params.update(url_marks())
     st.rerun()
 
 
@@ -346,7 +384,9 @@ def round_board(me: dict) -> None:
         st.text(t("live.round.open", k=answers.total))
         if len(rows):
             show(class_chart(rows), save=False)
-        if st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not answers.total):
+        answer_list(me, r.number)
+        if st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not answers.total,
+                     help=None if answers.total else t("live.round.reveal.help")):
             payload, matched, class_top = reveal_payload(r.prompt, rows)
             try:
                 room.reveal(store(), me["code"], me["token"], payload, matched=matched, class_top=class_top)
@@ -359,6 +399,31 @@ def round_board(me: dict) -> None:
         return
     revealed(r, rows, answers.total)
     st.text(t("live.tally", r=score.rounds, c=score.class_wins, m=score.model_wins))
+
+
+def answer_list(me: dict, number: int) -> None:
+    """Every answer with its nickname, each with a switch that hides it (or the nickname) from the projector."""
+    try:
+        given = room.answers(store(), me["code"], me["token"])
+    except room.ClassroomError:
+        return
+    with st.expander(t("live.answers.title", n=len(given)), icon=":material/visibility_off:"):
+        for a in given:
+            c1, c2, c3 = st.columns([3, 1, 1])
+            name = t("live.answers.nick_hidden") if a.nickname_hidden else (a.nickname or t("live.answers.anonymous"))
+            c1.text(f"{name}: {t('live.answers.hidden') if a.hidden else a.text}")  # students' text: plain text
+            c2.checkbox(t("live.answers.hide"), value=a.hidden, key=f"live_hide_{number}_{a.session_id}",
+                        on_change=_hide, args=(me, a.session_id, "guess", f"live_hide_{number}_{a.session_id}"))
+            if a.nickname:
+                c3.checkbox(t("live.answers.hide_nick"), value=a.nickname_hidden, key=f"live_hidenick_{a.session_id}",
+                            on_change=_hide, args=(me, a.session_id, "nickname", f"live_hidenick_{a.session_id}"))
+
+
+def _hide(me: dict, sid: str, what: str, key: str) -> None:
+    try:
+        room.hide(store(), me["code"], me["token"], sid, what=what, hidden=bool(st.session_state.get(key)))
+    except room.ClassroomError:
+        pass
 
 
 def revealed(r: room.Round, rows: pd.DataFrame, total: int) -> None:
@@ -397,6 +462,8 @@ def student_round(me: dict) -> None:
 
 @st.fragment(run_every=ROUND_S)
 def student_board(me: dict) -> None:
+    """A student's round, reread every ROUND_S seconds; the same timer follows the teacher (follow_step)."""
+    follow_step()
     try:
         r = room.current_round(store(), me["code"])
     except room.ClassroomError as exc:
@@ -428,9 +495,10 @@ def student_board(me: dict) -> None:
             if r.revealed:
                 guessed = {g["id"]: g["prob"] for g in r.revealed.get("guessed") or []}
                 top = (r.revealed.get("top") or [{}])[0]
-                st.text(t("live.student.revealed", p=pct(guessed.get(info.id, 0.0))))
-                if top:
-                    model_text(top["token"])
+                if info.id in guessed:  # a guess that came in as the round closed has no measured probability
+                    st.text(t("live.student.revealed", p=pct(guessed[info.id])))
+                    if top:
+                        model_text(top["token"])
     elif r.revealed:
         st.info(t("live.student.missed"), icon=":material/schedule:")
 

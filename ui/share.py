@@ -96,6 +96,9 @@ def publish(page: str, params: list[Param]) -> None:
         if p.kind is str and (not isinstance(value, str) or len(value) > MAX_TEXT):
             continue  # too long for a link: leave it out rather than break the URL
         values[p.name] = str(int(value)) if p.kind is bool else str(to_link(value, p))
+    from ui.live_class import url_marks  # a student's place in the class stays in the address
+
+    values.update(url_marks())
     values["lang"] = st.session_state.get("lang", "pt-BR")
     if st.session_state.get("projection"):
         values["projection"] = "1"

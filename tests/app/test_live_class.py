@@ -36,8 +36,8 @@ def test_the_projector_shows_the_code_and_a_phone_joins_with_it_typed_loosely():
     assert [m.value for m in t.metric] == ["1"]
 
 
-@pytest.mark.parametrize("code, message", [("ACDE-FGHJ", "Não há sala"), ("ABCD-EFGH", "8 letras"),
-                                                  ("0000", "8 letras")])
+@pytest.mark.parametrize("code, message", [("ACDE-FGHJ", "Não há sala"), ("ABCD-EFGH", "8 caracteres"),
+                                                  ("0000", "8 caracteres")])
 def test_a_wrong_code_gets_a_clear_message_and_keeps_what_was_typed(code, message):
     s = student(code)
     assert STATE not in s.session_state
@@ -76,7 +76,7 @@ def test_a_guessing_round_from_start_to_reveal():
     for at, guess in ((a, "Paris"), (b, "<script>x</script>")):
         at.run()
         at.text_input(key="live_guess_text_1").set_value(guess)
-        at.button[[x.label for x in at.button].index("Enviar o palpite" if at is a else "Send the guess")].click().run()
+        at.button[[x.label for x in at.button].index("Enviar palpite" if at is a else "Send guess")].click().run()
         assert not at.exception
     assert "·Paris" in [c.value for c in a.code]  # the guess as its first token, the space shown as ·
     t.run()
@@ -85,8 +85,32 @@ def test_a_guessing_round_from_start_to_reveal():
     t.button(key="live_reveal_1").click().run()
     assert not t.exception
     assert len(t.get("vega_lite_chart")) == 2  # the class beside the model
-    assert "over 1 round(s)" in texts(t)
+    assert "after 1 revealed round(s)" in texts(t)
     a.run()
     assert "O modelo deu ao seu token a probabilidade" in texts(a)
     for md in b.markdown:
         assert "<script>" not in md.value
+
+
+def test_the_teacher_hides_a_guess_from_the_projector():
+    t, code = teacher()
+    s = student(code, nick="Bo")
+    t.text_area(key="live_round_prompt").set_value("O gato subiu no")
+    t.button(key="live_round_start").click().run()
+    s.run()
+    s.text_input(key="live_guess_text_1").set_value("palavrão")
+    s.button[[x.label for x in s.button].index("Enviar palpite")].click().run()
+    t.run()
+    assert "Bo: palavrão" in texts(t)
+    sid = s.session_state[STATE]["sid"]
+    t.checkbox(key=f"live_hide_1_{sid}").check().run()
+    assert not t.exception
+    assert "palavrão" not in texts(t) and "Bo: (guess hidden)" in texts(t)
+    assert not t.get("vega_lite_chart")  # no answer left to count on the projector
+
+
+def test_a_students_place_in_the_class_is_in_its_address():
+    t, code = teacher()
+    s = student(code)
+    me = s.session_state[STATE]
+    assert s.query_params.get("class") == code.replace("-", "") and s.query_params.get("me") == me["sid"]

@@ -43,7 +43,7 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
     teacher.locator('[data-testid="stMain"] img').first.wait_for(timeout=30_000)  # the QR code
     phones = [_student(browser, server_url, code, lang, by_link=(i != 1)) for i, (lang, _) in enumerate(STUDENTS)]
     try:
-        _wait_text(teacher, r"In the class \(last minute\)\s*3")
+        _wait_text(teacher, r"Phones connected \(last minute\)\s*3")
         shoot(teacher, "live-teacher-code-1280", whole=False)
         # the teacher opens another page: every phone follows, each in its own language
         started = time.time()
@@ -56,7 +56,7 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         # back to the class page: a round
         teacher.get_by_role("link", name="Open the class page").click()
         teacher.get_by_role("button", name="Start the round").wait_for(timeout=60_000)
-        teacher.get_by_label("The round's text").fill("A capital da França é a cidade de")
+        teacher.get_by_label(re.compile("^The round's prompt")).fill("A capital da França é a cidade de")
         teacher.get_by_role("button", name="Start the round").click()
         _wait_text(teacher, "Round 1")
         for (_, page), (_lang, guess) in zip(phones, STUDENTS):
@@ -64,13 +64,13 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
             box = page.get_by_label(re.compile("Seu palpite|Your guess"))
             box.wait_for(timeout=30_000)
             box.fill(guess)
-            page.get_by_role("button", name=re.compile("Enviar o palpite|Send the guess")).click()
-            _wait_text(page, "conta como o token|counts as the token")
+            page.get_by_role("button", name=re.compile("Enviar palpite|Send guess")).click()
+            _wait_text(page, "conta como este token|counts as this token")
         _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
         assert teacher.locator("b", has_text="Paris").count() == 0  # a guess is text, never HTML
         teacher.get_by_role("button", name="Reveal the model's answer").click()
-        _wait_text(teacher, r"of 3 guesses were the model's most likely token", timeout=60)
-        assert "over 1 round(s)" in teacher.inner_text("body")
+        _wait_text(teacher, r"of 3 guesses counted as the model's most likely token", timeout=60)
+        assert "after 1 revealed round(s)" in teacher.inner_text("body")
         shoot(teacher, "live-teacher-reveal-1280")
         for _, page in phones:
             _wait_text(page, "probabilidade|probability of", timeout=30)

@@ -410,3 +410,30 @@ def test_the_room_expires_with_everything_in_it(backend, monkeypatch):
                  lambda: cr.guess(store, code, "s1", "mat"), lambda: cr.show(store, code, token, "loop", {})):
         with pytest.raises(cr.RoomNotFound):
             call()
+
+
+def test_the_teachers_list_has_each_answer_and_what_is_hidden(room):
+    store, code, token = room
+    cr.start_round(store, code, token, "guess", "O gato")
+    cr.guess(store, code, "s1", "pulou")
+    cr.guess(store, code, "s2", "<b>x</b>")
+    cr.hide(store, code, token, "s2")
+    listed = cr.answers(store, code, token)
+    assert [(a.session_id, a.nickname, a.text, a.hidden) for a in listed] == [
+        ("s1", "Ana", "pulou", False), ("s2", "Bo", "<b>x</b>", True)]
+    assert cr.tally_guesses(store, code).counts == {"pulou": 1}  # the hidden one is not on the projector
+    with pytest.raises(cr.NotTeacher):
+        cr.answers(store, code, "not-the-token")
+
+
+def test_a_phone_that_lost_its_session_comes_back_as_the_same_student(room):
+    store, code, token = room
+    cr.start_round(store, code, token, "guess", "O gato")
+    cr.guess(store, code, "s1", "pulou")
+    back = cr.rejoin(store, code.lower(), "s1")
+    assert (back.session_id, back.nickname) == ("s1", "Ana")
+    assert cr.tally_guesses(store, code).counts == {"pulou": 1}  # its guess is still there
+    with pytest.raises(cr.NotJoined):
+        cr.rejoin(store, code, "never-joined")
+    with pytest.raises(cr.RoomNotFound):
+        cr.rejoin(store, "ACDE-FGHJ", "s1")
