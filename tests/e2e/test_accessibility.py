@@ -26,7 +26,7 @@ BLOCKING = ("critical", "serious")
 # (name, language, width, projection): the four ways a page is seen
 VIEWS = [("pt-BR-1280", "pt-BR", 1280, False), ("en-1280", "en", 1280, False),
          ("pt-BR-390", "pt-BR", 390, False), ("pt-BR-projection", "pt-BR", 1280, True)]
-PAGES = [name for name, _ in available()]
+PAGES = [name for name, _ in available()] + ["live"]  # the path, and the live class page (its join view)
 SNAPSHOTS = ("home", "attention")  # the pages whose accessibility tree the docs write down
 
 
