@@ -105,6 +105,9 @@ def publish(page: str, params: list[Param]) -> None:
     current = {k: st.query_params.get(k) for k in st.query_params}
     if current != values:
         st.query_params.from_dict(values)
+    from ui.live_class import lead
+
+    lead(page)  # a teacher's settings reach the class's phones, also from a fragment (a slider) where app.py's lead does not run
 
 
 def link_to_view(page: str, params: list[Param]) -> str:

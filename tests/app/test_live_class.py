@@ -53,6 +53,20 @@ def test_a_nickname_is_stored_as_text():
         assert "<b>Ana" not in md.value
 
 
+def test_the_teachers_page_and_settings_reach_the_room_even_from_a_fragment():
+    """share.publish (which every page with a link calls, in its fragments too: the temperature page's sliders) tells
+    the room where the teacher is and with which settings."""
+    import classroom as room
+    t, code = teacher()
+    t.switch_page("pages/temperature.py").run()
+    assert not t.exception
+    view = room.view(room.open_store(), code)
+    assert view.page == "temperature" and view.params["prompt"] and "lang" not in view.params
+    t.switch_page("pages/loop.py").run()
+    moved = room.view(room.open_store(), code)
+    assert moved.page == "loop" and moved.version > view.version
+
+
 def test_a_phone_goes_where_the_teacher_is_with_its_own_language():
     """follow_query: the teacher's view as the phone's destination (app.py's lead() writes the view and follow()
     switches the page: a real browser's part, tests/e2e/test_live_class_browser.py)."""
