@@ -38,6 +38,8 @@ SEEN_S = 20.0  # how often a phone tells the room it is still there (a write; th
 ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or the round (student)
 NOT_FOLLOWED = ("lang", "projection")  # each phone keeps its own language and text size
 MODEL_TOP = 10
+SAMPLE_CODE = "KDXP-7M3R"  # a valid code (classroom.ALPHABET), for the messages
+MESSAGE_VALUES = {"h": room.ROOM_TTL_S // 3600, "n": len(room.normalize_code(SAMPLE_CODE)), "example": SAMPLE_CODE}
 
 
 def pct(p: float) -> str:
@@ -67,7 +69,7 @@ def _error(exc: Exception) -> None:
     key = {room.RoomNotFound: "live.err.not_found", room.RateLimited: "live.err.limited",
            room.RoundClosed: "live.err.closed", room.BadAnswer: "live.err.answer", room.NotTeacher: "live.err.teacher",
            room.NotJoined: "live.err.not_joined"}.get(type(exc), "live.err.bad_code")
-    st.warning(t(key, h=room.ROOM_TTL_S // 3600), icon=":material/error:")
+    st.warning(t(key, **MESSAGE_VALUES), icon=":material/error:")
 
 
 # ---- the sidebar ------------------------------------------------------------------------------------------
@@ -237,7 +239,7 @@ def join_form() -> None:
     if "live_code" not in st.session_state and st.query_params.get("join"):
         st.session_state["live_code"] = str(st.query_params.get("join"))[:20]
     with st.form("live_join"):
-        code = st.text_input(t("live.side.code"), key="live_code", max_chars=20, placeholder="KDXP-7M3R")
+        code = st.text_input(t("live.side.code"), key="live_code", max_chars=20, placeholder=SAMPLE_CODE)
         nick = st.text_input(t("live.side.nick"), key="live_nick", max_chars=40)
         go = st.form_submit_button(t("live.join.go"), type="primary")
     if not go:
@@ -246,7 +248,7 @@ def join_form() -> None:
     try:
         room.normalize_code(code)
     except room.RoomNotFound:  # not a code at all: say what one looks like
-        st.warning(t("live.err.bad_code"), icon=":material/error:")
+        st.warning(t("live.err.bad_code", **MESSAGE_VALUES), icon=":material/error:")
         return
     try:
         student = room.join(store(), code, sid, nick or None)
