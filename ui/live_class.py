@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import io
 import secrets
-from collections import Counter
 
 import altair as alt
 import pandas as pd
@@ -503,9 +502,3 @@ def student_board(me: dict) -> None:
                         model_text(top["token"])
     elif r.revealed:
         st.info(t("live.student.missed"), icon=":material/schedule:")
-
-
-def histogram_counts(prompt: str, answers: dict[str, int]) -> Counter:
-    """Token display -> guesses (for tests and the bench: what the projector's histogram shows)."""
-    df = _token_rows(prompt, answers)
-    return Counter(dict(zip(df["token"], df["guesses"])))
