@@ -187,6 +187,12 @@ def create_room(store: Store) -> tuple[str, str]:
     return format_code(code), token
 
 
+def resume(store: Store, code: str, token: str) -> str:
+    """The teacher back after a reload, or on another replica: the code as people read it when `token` is this
+    room's teacher token; NotTeacher when it is not, RoomNotFound when the room is gone."""
+    return format_code(_teacher(store, code, token))
+
+
 def show(store: Store, code: str, token: str, page: str | None, params: dict[str, JSON]) -> int:
     """Make every phone show `page` with `params` (JSON); return the view's new version."""
     code = _teacher(store, code, token)
@@ -423,6 +429,14 @@ def guess(store: Store, code: str, session_id: str, text: str, round_number: int
             _touch(store, code, r["n"])
             return answer
     raise RoundClosed("The round changed while answering: look at the projector and answer again.")
+
+
+def my_answer(store: Store, code: str, session_id: str, round_number: int) -> str | None:
+    """The answer this student gave in round `round_number`, or None: a phone back after a reload, or on another
+    replica, shows its guess again (and what the model gave it) from the room, not from its lost session."""
+    sid = _session(session_id)
+    value = store.hget(_key(normalize_code(code), f"answers:{int(round_number)}"), sid)
+    return value if isinstance(value, str) else None
 
 
 # The projector's side

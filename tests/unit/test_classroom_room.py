@@ -95,6 +95,16 @@ def test_only_the_teachers_token_changes_the_room(room, backend):
     assert cr.show(store, code, token, "loop", {}) == 2
 
 
+def test_the_teacher_resumes_with_the_token_alone(room):
+    store, code, token = room
+    assert cr.resume(store, code.lower().replace("-", ""), token) == code  # the code as people read it
+    other_code, other_token = cr.create_room(store)
+    for wrong in (other_token, token[:-1] + ("A" if token[-1] != "A" else "B"), "", None):
+        with pytest.raises(cr.NotTeacher):
+            cr.resume(store, code, wrong)
+    assert cr.resume(store, other_code, other_token) == other_code
+
+
 # joining and its limits
 
 def test_join_attempts_are_limited_per_session(backend):
@@ -168,6 +178,11 @@ def test_one_answer_per_student_and_it_can_change(room):
     cr.guess(store, code, "s1", "rug", round_number=1)
     t = cr.tally_guesses(store, code)
     assert t == cr.Answers(1, True, {"mat": 1, "rug": 1}, 2, 0)
+    # a phone back in a new session reads its own guess from the room, and only its own
+    assert [cr.my_answer(store, code, s, 1) for s in ("s1", "s2", "s3")] == ["rug", "mat", None]
+    cr.reveal(store, code, token, {})
+    cr.start_round(store, code, token, "guess", "Once upon a")
+    assert cr.my_answer(store, code, "s1", 2) is None  # a new round: no answer yet
 
 
 def test_answers_keep_case_and_lose_outer_spaces(room):
@@ -407,7 +422,8 @@ def test_the_room_expires_with_everything_in_it(backend, monkeypatch):
     backend.let_expire(ttl)
     assert store.keys(cr.room_prefix(code)) == [], "nothing about the students remains"
     for call in (lambda: cr.view(store, code), lambda: cr.join(store, code, "s2"),
-                 lambda: cr.guess(store, code, "s1", "mat"), lambda: cr.show(store, code, token, "loop", {})):
+                 lambda: cr.guess(store, code, "s1", "mat"), lambda: cr.show(store, code, token, "loop", {}),
+                 lambda: cr.resume(store, code, token)):
         with pytest.raises(cr.RoomNotFound):
             call()
 
