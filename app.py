@@ -38,6 +38,14 @@ def _use_preset() -> None:
         reset_prompt_widgets()
 
 
+def _fragment_run() -> bool:
+    """True while only fragments rerun (a timer's run), when no sidebar widget is drawn or can be used."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
 def _bound(widget, label: str, options: list | None, state_key: str, default, **kwargs) -> None:
     """A sidebar widget whose value lives in session_state[state_key], shared by all pages.
     options=None means a toggle (True/False)."""
@@ -49,6 +57,9 @@ def _bound(widget, label: str, options: list | None, state_key: str, default, **
         st.session_state[wkey] = st.session_state[state_key]
 
     def copy() -> None:
+        if _fragment_run():  # a fragment's timer cannot change a sidebar widget: the browser resent a stale or
+            st.session_state[wkey] = st.session_state[state_key]  # default value (seen on a following phone)
+            return
         st.session_state[state_key] = st.session_state[wkey]
 
     if options is None:
@@ -85,6 +96,7 @@ page = st.navigation(list(pages.values()))
 page_name = next((name for name, p in pages.items() if p is page), page.url_path or "home")
 st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run
 live_class.rejoin_from_link()  # a student's phone back after a reload or a replica that died
+live_class.resume_teacher()  # and the teacher's browser, from its cookie
 sidebar()
 live_class.remember_page(page_name)
 if live_class.is_student() and page_name != "live":  # the class page's own round panel follows

@@ -15,6 +15,7 @@ Markdown or HTML.
 from __future__ import annotations
 
 import io
+import json
 import secrets
 
 import altair as alt
@@ -38,6 +39,8 @@ ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or th
 NOT_FOLLOWED = ("lang", "projection")  # each phone keeps its own language and text size
 MODEL_TOP = 10
 SAMPLE_CODE = "KDXP-7M3R"  # a valid code (classroom.ALPHABET), for the messages
+TEACHER_COOKIE = "tbt_teacher"  # "CODE.token" in the teacher's own browser: a reload, or a replica that died, keeps
+# the class in her hands (read from the websocket's request by st.context.cookies; written by a script we render)
 MESSAGE_VALUES = {"h": room.ROOM_TTL_S // 3600, "n": len(room.normalize_code(SAMPLE_CODE)), "example": SAMPLE_CODE}
 
 
@@ -77,7 +80,10 @@ def sidebar_panel() -> None:
     """The "Live class" panel: start or join; in a room, its code, the count or the follow switch, leave."""
     me = current()
     with st.expander(t("live.side.title"), icon=":material/groups:", expanded=me is not None):
+        keep_teacher()
         if me is None:
+            if ended := st.session_state.get("_live_ended"):
+                st.info(t("live.side.ended", code=ended, **MESSAGE_VALUES), icon=":material/event_busy:")
             start_button("live_start")
             st.page_link(PAGE, label=t("live.side.join"), icon=":material/login:")
             return
@@ -91,6 +97,8 @@ def sidebar_panel() -> None:
         st.page_link(PAGE, label=t("live.side.open"), icon=":material/co_present:")
         leave_help = t("live.side.leave.teacher", h=room.ROOM_TTL_S // 3600) if me["role"] == "teacher" else None
         if st.button(t("live.side.leave"), key="live_leave", width="stretch", help=leave_help):
+            if me["role"] == "teacher":
+                st.session_state["_live_cookie"] = ""  # this browser no longer leads the room
             st.session_state.pop(STATE, None)
             st.rerun()
 
@@ -100,7 +108,54 @@ def start_button(key: str) -> None:
     if st.button(t("live.side.start"), help=t("live.side.start.help"), key=key, width="stretch", icon=":material/co_present:"):
         code, token = room.create_room(store())
         st.session_state[STATE] = {"code": code, "role": "teacher", "token": token}
+        st.session_state["_live_cookie"] = f"{room.normalize_code(code)}.{token}"
+        st.session_state.pop("_live_ended", None)
         st.switch_page(PAGE)
+
+
+def cookie_script(value: str) -> str:
+    """A script that keeps `value` ("CODE.token", ours: code letters, digits and token_urlsafe's [A-Za-z0-9_-])
+    in TEACHER_COOKIE for the room's lifetime, or removes the cookie when `value` is empty."""
+    age = room.ROOM_TTL_S if value else 0
+    cookie = f"{TEACHER_COOKIE}={value}; Path=/; Max-Age={age}; SameSite=Strict"
+    return (f'<div class="tbt-sr-only"><script>document.cookie = {json.dumps(cookie)} + '
+            f'(location.protocol === "https:" ? "; Secure" : "");</script></div>')
+
+
+def keep_teacher() -> None:
+    """Write (after "Start a class" or a resume) or remove (after "Leave") the teacher's cookie, once."""
+    pending = st.session_state.pop("_live_cookie", None)
+    if pending is not None:
+        st.html(cookie_script(pending), unsafe_allow_javascript=True)
+
+
+def resume_teacher() -> None:
+    """A new session in the teacher's browser (a reload, a replica that died) leads the room again, from the
+    cookie. Tried once per session, so that "Leave" sticks; a room that ended says so to the teacher alone."""
+    if current() is not None or st.session_state.get("_live_cookie_read"):
+        return
+    st.session_state["_live_cookie_read"] = True
+    try:
+        raw = str(st.context.cookies.get(TEACHER_COOKIE) or "")
+    except Exception:  # noqa: BLE001 - no browser context (AppTest)
+        raw = ""
+    code, _, token = raw.partition(".")
+    if not token:
+        return
+    try:
+        code = room.normalize_code(code)
+    except room.ClassroomError:
+        st.session_state["_live_cookie"] = ""  # not a code at all: forget it
+        return
+    try:
+        canonical = room.resume(store(), code, token)
+    except (room.ClassroomError, ValueError) as exc:
+        st.session_state["_live_cookie"] = ""  # gone, or not this room's token: forget it
+        if isinstance(exc, room.RoomNotFound):
+            st.session_state["_live_ended"] = room.format_code(code)  # a real code (normalized): safe to show
+        return
+    st.session_state[STATE] = {"code": canonical, "role": "teacher", "token": token}
+    st.session_state["_live_cookie"] = raw  # the room lives on: so does the cookie
 
 
 def _follow_changed() -> None:
@@ -217,7 +272,19 @@ def remember_page(page_name: str) -> None:
 
 # ---- the live-class page --------------------------------------------------------------------------------------
 
+def keep_in_address() -> None:
+    """The class page's address holds the visitor's language and projection mode, so that a reload (or a replica
+    that died) brings the projector back as it was."""
+    wanted = {"lang": lang(), "projection": "1" if st.session_state.get("projection") else None}
+    for key, value in wanted.items():
+        if value is None:
+            st.query_params.pop(key, None)
+        elif st.query_params.get(key) != value:
+            st.query_params[key] = value
+
+
 def page() -> None:
+    keep_in_address()
     st.title(t("live.title"))
     st.markdown(t("live.intro"))
     me = current()
@@ -477,6 +544,13 @@ def student_board(me: dict) -> None:
     model_text(r.prompt)
     tok = backend.bundle_for().tokenizer
     mine = st.session_state.get(f"live_mine_{r.number}")
+    if mine is None:  # a new session (a reload, another replica): the room still has this phone's guess
+        try:
+            mine = room.my_answer(store(), me["code"], me["sid"], r.number)
+        except (room.ClassroomError, ValueError):
+            mine = None
+        if mine is not None:
+            st.session_state[f"live_mine_{r.number}"] = mine
     if r.open:
         with st.form(f"live_guess_{r.number}", clear_on_submit=False):
             text = st.text_input(t("live.student.guess"), max_chars=40, key=f"live_guess_text_{r.number}")

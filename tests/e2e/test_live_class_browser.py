@@ -17,7 +17,7 @@ def _wait_text(page, pattern: str, timeout: float = 30) -> str:
         if re.search(pattern, body):
             return body
         time.sleep(0.3)
-    raise AssertionError(f"{pattern!r} not on {page.url} after {timeout} s")
+    raise AssertionError(f"{pattern!r} not on {page.url} after {timeout} s; the page ends:\n{body[-1500:]}")
 
 
 def _student(browser, server_url, code, lang, by_link):
@@ -45,6 +45,10 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
     try:
         _wait_text(teacher, r"Phones connected \(last minute\)\s*3")
         shoot(teacher, "live-teacher-code-1280", whole=False)
+        teacher.reload()  # a new session in the teacher's browser: it still leads the same room (its cookie)
+        teacher.locator(".tbt-room-code").wait_for(timeout=60_000)
+        assert teacher.locator(".tbt-room-code").inner_text().strip() == code
+        _wait_text(teacher, r"Phones connected \(last minute\)\s*3")
         # the teacher opens another page: every phone follows, each in its own language
         teacher.get_by_role("link", name=re.compile("^Temperature")).first.click()
         teacher.wait_for_url(re.compile("/temperature"), timeout=60_000)
@@ -57,13 +61,14 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         teacher.get_by_label(re.compile("^The round's prompt")).fill("A capital da França é a cidade de")
         teacher.get_by_role("button", name="Start the round").click()
         _wait_text(teacher, "Round 1")
-        for (_, page), (_lang, guess) in zip(phones, STUDENTS):
+        for (_, page), (lang, guess) in zip(phones, STUDENTS):
             page.wait_for_url(re.compile("/live"), timeout=120_000)  # a loaded machine: the phone's page run first
-            box = page.get_by_label(re.compile("Seu palpite|Your guess"))
+            en = lang == "en"  # each phone in its own language, in the round's timer runs too
+            box = page.get_by_label("Your guess" if en else "Seu palpite")
             box.wait_for(timeout=60_000)
             box.fill(guess)
-            page.get_by_role("button", name=re.compile("Enviar palpite|Send guess")).click()
-            _wait_text(page, "conta como este token|counts as this token")
+            page.get_by_role("button", name="Send guess" if en else "Enviar palpite").click()
+            _wait_text(page, "counts as this token" if en else "conta como este token")
         _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
         assert teacher.locator("b", has_text="Paris").count() == 0  # a guess is text, never HTML
         teacher.get_by_role("button", name="Reveal the model's answer").click()
@@ -73,6 +78,12 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         for _, page in phones:
             _wait_text(page, "probabilidade|probability of", timeout=30)
         shoot(phones[0][1], "live-student-reveal-390")
+        teacher.get_by_role("button", name="Leave the room").click()  # and after "Leave", a reload leads nothing
+        teacher.get_by_role("button", name="Start a class").first.wait_for(timeout=30_000)
+        time.sleep(1)  # the cookie's removal is a script in that run
+        teacher.reload()
+        teacher.get_by_role("button", name="Start a class").first.wait_for(timeout=60_000)
+        assert teacher.locator(".tbt-room-code").count() == 0
     finally:
         for ctx, _ in phones:
             ctx.close()

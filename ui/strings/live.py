@@ -21,6 +21,8 @@ STRINGS = {
     "live.side.leave.teacher": ("A sala continua por até {h} horas, mas você não poderá mais conduzi-la.",
                                 "The room stays up to {h} hours, but you can no longer lead it."),
     "live.round.reveal.help": ("Espere pelo menos um palpite.", "Wait for at least one guess."),
+    "live.side.ended": ("A aula {code} terminou: uma sala expira {h} horas depois da última atividade. Você pode começar outra.",
+                        "Class {code} has ended: a room expires {h} hours after its last activity. You can start another."),
     "live.side.leave": ("Sair da sala", "Leave the room"),
     "live.side.code": ("Código da sala", "Room code"),
     "live.side.nick": ("Apelido (opcional)", "Nickname (optional)"),
