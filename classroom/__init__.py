@@ -36,6 +36,7 @@ from classroom.room import (
     reveal,
     room_prefix,
     score,
+    sealed,
     seen,
     show,
     start_round,
@@ -53,6 +54,6 @@ __all__ = [
     "BadAnswer", "ClassroomError", "ContentionError", "NotJoined", "NotTeacher", "RateLimited", "RoomNotFound",
     "RoundClosed",
     "answers", "count", "create_room", "current_round", "format_code", "guess", "hide", "join", "my_answer", "normalize_code",
-    "open_store", "rejoin", "resume", "reveal", "room_prefix", "score", "seen", "show", "start_round", "students", "tally",
+    "open_store", "rejoin", "resume", "reveal", "room_prefix", "score", "sealed", "seen", "show", "start_round", "students", "tally",
     "tally_guesses", "view", "view_version",
 ]

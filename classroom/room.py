@@ -80,7 +80,7 @@ class Answers:
 class Score:
     """Class against model over the revealed rounds."""
 
-    rounds: int  # rounds revealed
+    rounds: int  # guessing rounds revealed (a vote is not scored against the model)
     class_wins: int  # rounds where the class's most common answer was the model's top token
     matched: int  # students whose answer was the model's top token, summed over rounds
 
@@ -206,13 +206,12 @@ def show(store: Store, code: str, token: str, page: str | None, params: dict[str
 
 
 def _options(kind: str, options: list[str] | None) -> list[str] | None:
-    """A vote's options, cleaned like answers: 2 to OPTIONS_MAX, distinct, none empty; None for a guess."""
+    """A vote's options (or a guess round's candidates to tap), cleaned like answers: 2 to OPTIONS_MAX, distinct,
+    none empty; None for a guess round without candidates."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
-    if kind == "guess":
-        if options is not None:
-            raise ValueError("a guess round takes no options (students type their guess)")
-        return None
+    if kind == "guess" and options is None:
+        return None  # students type their guess; a guess round's options are only candidates to tap
     cleaned = [clean_answer(o) for o in options or []]
     if not 2 <= len(cleaned) <= OPTIONS_MAX or "" in cleaned or len(set(cleaned)) != len(cleaned):
         raise ValueError(f"a vote needs 2 to {OPTIONS_MAX} distinct, non-empty options, got {options!r:.80}")
@@ -220,24 +219,36 @@ def _options(kind: str, options: list[str] | None) -> list[str] | None:
 
 
 def start_round(store: Store, code: str, token: str, kind: str, prompt: str,
-                options: list[str] | None = None) -> Round:
-    """Open the next round (the open one, if any, ends unscored); the previous round's answers are dropped."""
+                options: list[str] | None = None, sealed: dict[str, JSON] | None = None) -> Round:
+    """Open the next round (the open one, if any, ends unscored); the previous round's answers are dropped.
+
+    sealed: what the teacher will reveal (a vote's answer, measured when the round starts), kept with the round
+    for the teacher's token alone (`sealed`), so that a reload or another replica can still reveal it."""
     code = _teacher(store, code, token)
     options = _options(kind, options)
     if not isinstance(prompt, str):
         raise TypeError(f"prompt must be the text the class sees, got {type(prompt).__name__}")
+    if sealed is not None and not isinstance(sealed, dict):
+        raise TypeError(f"sealed must be a dict or None, got {type(sealed).__name__}")
+    dumps(sealed)
 
     def change(cur: dict | None) -> dict:
         if cur is None:
             raise _not_found(code)
         return {**cur, "n": cur["n"] + 1, "kind": kind, "prompt": prompt, "options": options,
-                "open": True, "revealed": None}
+                "open": True, "revealed": None, "sealed": sealed}
 
     doc = store.update_doc(_key(code, "round"), change, ttl_s=ROOM_TTL_S)
     number = doc.value["n"]
     store.delete(_key(code, f"answers:{number - 1}"))  # no late answer can land there: its round has moved on
     _touch(store, code, number)
     return _as_round(doc.value)
+
+
+def sealed(store: Store, code: str, token: str) -> dict[str, JSON] | None:
+    """The current round's sealed answer (see `start_round`), for the teacher's token only."""
+    code = _teacher(store, code, token)
+    return _round_doc(store, code).value.get("sealed")
 
 
 def reveal(store: Store, code: str, token: str, payload: dict[str, JSON], matched: int = 0,
@@ -262,8 +273,8 @@ def reveal(store: Store, code: str, token: str, payload: dict[str, JSON], matche
         if not cur["open"]:
             raise RoundClosed("No round is open: start a round before revealing the model's answer.")
         s = cur["score"]
-        scored = {"rounds": s["rounds"] + 1, "class_wins": s["class_wins"] + bool(class_top),
-                  "matched": s["matched"] + matched}
+        scored = s if cur["kind"] != "guess" else {  # the class-against-model tally is over guessing rounds
+            "rounds": s["rounds"] + 1, "class_wins": s["class_wins"] + bool(class_top), "matched": s["matched"] + matched}
         return {**cur, "open": False, "revealed": payload, "score": scored}
 
     doc = store.update_doc(_key(code, "round"), change, ttl_s=ROOM_TTL_S)  # one compare-and-set: counted once

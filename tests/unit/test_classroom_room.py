@@ -225,6 +225,40 @@ def test_a_vote_takes_only_its_options(room):
         cr.start_round(store, code, token, "poll", "?")
 
 
+def test_a_guess_round_may_offer_candidates_and_still_takes_any_guess(room):
+    store, code, token = room
+    r = cr.start_round(store, code, token, "guess", "The cat sat on the", [" mat", "rug"])
+    assert r.options == ["mat", "rug"]
+    assert cr.guess(store, code, "s1", "sofa") == "sofa"  # typed: not one of the candidates, still counted
+    assert cr.guess(store, code, "s2", "rug") == "rug"
+    assert cr.start_round(store, code, token, "guess", "Once upon a").options is None
+
+
+def test_a_vote_is_revealed_but_not_scored_against_the_model(room):
+    store, code, token = room
+    cr.start_round(store, code, token, "guess", "The cat sat on the")
+    cr.guess(store, code, "s1", "mat")
+    assert cr.reveal(store, code, token, {}, matched=1, class_top=True) == cr.Score(1, 1, 1)
+    cr.start_round(store, code, token, "vote", "Which temperature wrote this?", ["0.2", "0.8", "1.5"])
+    cr.guess(store, code, "s1", "0.8")
+    assert cr.reveal(store, code, token, {"answer": "0.8"}, matched=1, class_top=True) == cr.Score(1, 1, 1)
+    r = cr.current_round(store, code)
+    assert not r.open and r.revealed == {"answer": "0.8"} and cr.my_answer(store, code, "s1", r.number) == "0.8"
+
+
+def test_a_rounds_sealed_answer_is_for_the_teacher_alone(room):
+    store, code, token = room
+    cr.start_round(store, code, token, "vote", "Fact or invention?", ["fact", "invention"], sealed={"answer": "fact"})
+    assert cr.sealed(store, code, token) == {"answer": "fact"}
+    assert not hasattr(cr.current_round(store, code), "sealed")  # the Round that phones read has no answer
+    with pytest.raises(cr.NotTeacher):
+        cr.sealed(store, code, "not the token")
+    with pytest.raises(TypeError):
+        cr.start_round(store, code, token, "vote", "?", ["a", "b"], sealed=["not", "a", "dict"])
+    cr.start_round(store, code, token, "guess", "Once upon a")
+    assert cr.sealed(store, code, token) is None  # a new round: nothing sealed
+
+
 def test_answers_are_rate_limited_per_session(room):
     store, code, token = room
     cr.start_round(store, code, token, "guess", "The cat sat on the")
