@@ -24,17 +24,23 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import classroom as room
+import model_backend as mb
+from classroom.text import clean_answer
 from model_backend.core.tokens import token_info
+from model_backend.lessons import live as lv
 from model_backend.lessons.live import guess_token, next_token_probs
+from model_backend.validation import InvalidInput, check_prompt
 from ui import backend
 from ui.charts import OKABE_ITO, PRIMARY, show
-from ui.i18n import fmt_pct, lang, t
-from ui.widgets import model_text
+from ui.i18n import fmt_float, fmt_pct, lang, t
+from ui.untrusted import escape_markdown
+from ui.widgets import model_text, show_error
 
 STATE = "live_class"  # session_state: {"code", "role": "teacher" | "student", "token" (teacher), "sid", "following"}
 PAGE = "pages/live.py"
 FOLLOW_S = 1.0  # how often a following phone reads the view's version (the issue's goal: a change shows within 1.5 s)
 SEEN_S = 20.0  # how often a phone tells the room it is still there (a write; the count uses the last minute)
+RETRY_S = 4.0  # a switch to the teacher's page whose run did not start by then (another run took its place): again
 ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or the round (student)
 NOT_FOLLOWED = ("lang", "projection")  # each phone keeps its own language and text size
 MODEL_TOP = 10
@@ -160,6 +166,11 @@ def resume_teacher() -> None:
 
 def _follow_changed() -> None:
     me = current()
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    if me is not None and ctx is not None and ctx.fragment_ids_this_run:  # a timer's run cannot flip the switch:
+        st.session_state["live_following"] = me.get("following", True)  # the browser resent a stale default
+        return
     if me is not None:
         me["following"] = bool(st.session_state.get("live_following"))
         me["seen_version"] = -1  # back to following: go where the teacher is now
@@ -236,6 +247,12 @@ def follow_step() -> None:
             me["seen_at"] = time.monotonic()
         if not me.get("following", True):
             return
+        if me.get("switched_at") is not None:  # the last switch: did its page run?
+            if st.session_state.get("_live_runs", 0) > me.get("switched_runs", 0) and \
+                    st.session_state.get("_live_at") == (me.get("applied") or [None])[0]:
+                me["switched_at"] = None
+            elif time.monotonic() - me["switched_at"] > RETRY_S:  # cut short (another run took its place): again
+                me["switched_at"], me["applied"], me["seen_version"] = None, None, -1
         version = room.view_version(store(), me["code"])
         if version == me.get("seen_version"):
             return
@@ -246,6 +263,7 @@ def follow_step() -> None:
     query = follow_query(me, view, st.session_state.get("_live_at"), lang(), bool(st.session_state.get("projection")))
     if query is None:
         return
+    me["switched_at"], me["switched_runs"] = time.monotonic(), st.session_state.get("_live_runs", 0)
     st.session_state.pop(f"_restored_{view.page}", None)  # the page reads the query values again
     st.session_state.pop("loop_from_link", None)
     st.switch_page(f"pages/{view.page}.py", query_params=query)
@@ -267,7 +285,10 @@ def follow_query(me: dict, view: room.View, at_page: str | None, language: str, 
 
 
 def remember_page(page_name: str) -> None:
+    """Each full run: the page this session is on, and how many full runs it has had (follow_step checks that a
+    switch to the teacher's page did run)."""
     st.session_state["_live_at"] = page_name
+    st.session_state["_live_runs"] = st.session_state.get("_live_runs", 0) + 1
 
 
 # ---- the live-class page --------------------------------------------------------------------------------------
@@ -419,17 +440,86 @@ def reveal_payload(prompt: str, rows: pd.DataFrame) -> tuple[dict, int, bool]:
     return payload, matched, class_top
 
 
+KINDS = ("guess", "temperature", "fact")  # the rounds a teacher can run: a guess, and the two votes
+FACT_CLOSE = 0.10  # two mean probabilities closer than this: "confidence did not tell them apart"
+FACT_OPTIONS = ["fact", "invention"]  # a fact vote's options as the room keeps them (each phone translates them)
+
+
 def teacher_round(me: dict) -> None:
-    st.subheader(t("live.round.title"))
-    st.caption(t("live.cite"))
-    default = st.session_state.get("prompt") or t("common.default_prompt")
-    prompt = st.text_area(t("live.round.prompt"), value=default, key="live_round_prompt", max_chars=500, height=80)
-    if st.button(t("live.round.start"), type="primary", key="live_round_start"):
+    names = {k: t(f"live.kind.{k}") for k in KINDS}  # not t() inside a lambda: AppTest formats after the run
+    kind = st.radio(t("live.kind"), KINDS, format_func=names.get, key="live_kind",
+                    horizontal=True)
+    if kind == "guess":
+        st.subheader(t("live.round.title"))
+        st.caption(t("live.cite"))
+    else:
+        st.subheader(t(f"live.kind.{kind}"))
+        shown = [fmt_float(x, 1) for x in lv.VOTE_TEMPERATURES]
+        ts = t("live.vote.sep").join(shown[:-1]) + t("live.vote.and") + shown[-1]  # "0,2; 0,8 e 1,5"
+        st.caption(t(f"live.vote.{kind}.intro", tokens=lv.VOTE_TOKENS, ts=ts))
+    if kind != "fact":
+        default = st.session_state.get("prompt") or t("common.default_prompt")
+        prompt = st.text_area(t("live.round.prompt"), value=default, key="live_round_prompt", max_chars=500, height=80)
+    if st.button(t("live.round.start") if kind == "guess" else t("live.vote.start"), type="primary",
+                 key="live_round_start" if kind == "guess" else f"live_vote_start_{kind}"):
         try:
-            room.start_round(store(), me["code"], me["token"], "guess", prompt)
+            if kind == "guess":
+                start_guess(me, check_prompt(prompt))
+            else:
+                with st.spinner(t("live.vote.writing")):
+                    start_vote(me, kind, check_prompt(prompt) if kind == "temperature" else "")
+        except InvalidInput as exc:
+            show_error(exc)  # an empty or too long prompt: the same message as on every page
         except (room.ClassroomError, ValueError) as exc:
             _error(exc)
     round_board(me)
+
+
+def start_guess(me: dict, prompt: str) -> None:
+    """Open a guessing round, with a few of the model's likely tokens for phones to tap (its most likely one
+    among them, the others drawn from its top ten with a seed from the teacher's token)."""
+    code = room.normalize_code(me["code"])
+    number = room.current_round(store(), code).number + 1
+    _, seed = lv.secret_pick(me["token"], code, number, lv.CANDIDATE_POOL)
+    top = [c.id for c in backend.trace(prompt).top[-1]]
+    taps = lv.candidate_answers(backend.bundle_for().tokenizer, prompt, top, seed, clean=clean_answer)
+    room.start_round(store(), code, me["token"], "guess", prompt, taps or None)
+
+
+def start_vote(me: dict, kind: str, prompt: str) -> None:
+    """Open a vote: the model writes the text (its hidden setting picked from the teacher's token,
+    `lv.secret_pick`), the room gets the text and the options, and the answer with what the model measured is
+    sealed for the reveal."""
+    code = room.normalize_code(me["code"])
+    number = room.current_round(store(), code).number + 1
+    if kind == "temperature":
+        pick, seed = lv.secret_pick(me["token"], code, number, len(lv.VOTE_TEMPERATURES))
+        runs = [(temp, backend.generation(prompt, mb.SamplingParams(temperature=temp, top_k=0, top_p=1.0,
+                                                                    max_new_tokens=lv.VOTE_TOKENS, seed=seed)))
+                for temp in lv.VOTE_TEMPERATURES]
+        sealed = lv.temperature_vote(prompt, runs, pick)
+        text, options = prompt + runs[pick][1].completion, [row["t"] for row in sealed["rows"]]
+    else:
+        from ui import hallucination_view as hv
+
+        pairs = hv.config()["pairs"]
+        pick, _ = lv.secret_pick(me["token"], code, number, 2 * len(pairs))
+        pair, shown_real = pairs[pick // 2], pick % 2 == 0
+        real, invented = (backend.generation(pair[w], hv.pair_params()) for w in ("real", "invented"))
+        sealed = lv.fact_vote(pair, real, invented, shown_real)
+        shown = next(r for r in sealed["rows"] if r["shown"])
+        text, options = shown["prompt"] + shown["text"], FACT_OPTIONS
+    room.start_round(store(), code, me["token"], "vote", text, options, sealed=sealed)
+
+
+def option_label(option: str, options: list[str]) -> str:
+    """A vote option as a phone shows it: T in the phone's own number format, or fact/invention in its language."""
+    if options == FACT_OPTIONS:
+        return t(f"live.vote.{option}")
+    try:
+        return t("live.vote.t", t=fmt_float(float(option), 1))
+    except ValueError:
+        return option
 
 
 @st.fragment(run_every=ROUND_S)
@@ -444,6 +534,9 @@ def round_board(me: dict) -> None:
         return
     if r.number == 0:
         st.info(t("live.round.none"), icon=":material/lightbulb:")
+        return
+    if r.kind == "vote":
+        vote_board(me, r, answers)
         return
     st.markdown(t("live.round.of", n=r.number))
     model_text(r.prompt)
@@ -467,6 +560,84 @@ def round_board(me: dict) -> None:
         return
     revealed(r, rows, answers.total)
     st.text(t("live.tally", r=score.rounds, c=score.class_wins, m=score.model_wins))
+
+
+def vote_frame(r: room.Round, answers: room.Answers) -> pd.DataFrame:
+    """The class's votes, one row per option (in the options' order, zeros included)."""
+    opts = r.options or []
+    return pd.DataFrame({"token": [option_label(o, opts) for o in opts],
+                         "guesses": [int(answers.counts.get(o, 0)) for o in opts]})
+
+
+def vote_chart(df: pd.DataFrame) -> alt.Chart:
+    """The class's votes, one bar per option, in the options' order."""
+    return alt.Chart(df, title=t("live.vote.chart")).mark_bar(color=PRIMARY).encode(
+        y=alt.Y("token:N", sort=None, title=None, axis=alt.Axis(labelLimit=200)),
+        x=alt.X("guesses:Q", title=t("live.axis.votes"), axis=alt.Axis(tickMinStep=1)),
+        tooltip=[alt.Tooltip("token:N", title=t("live.axis.option")), alt.Tooltip("guesses:Q", title=t("live.axis.votes"))],
+    ).properties(height=40 + 36 * len(df))
+
+
+def vote_board(me: dict, r: room.Round, answers: room.Answers) -> None:
+    """The projector's vote: the text, the votes live, "Reveal"; then the answer and what the model measured."""
+    st.markdown(t("live.round.of", n=r.number))
+    model_text(r.prompt)
+    df = vote_frame(r, answers)
+    if r.open:
+        st.text(t("live.vote.open", k=answers.total))
+        show(vote_chart(df), save=False)
+        answer_list(me, r.number)
+        if st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not answers.total,
+                     help=None if answers.total else t("live.round.reveal.help")):
+            try:
+                payload = room.sealed(store(), me["code"], me["token"]) or {}
+                room.reveal(store(), me["code"], me["token"], payload)
+            except room.ClassroomError as exc:
+                _error(exc)
+            try:
+                st.rerun(scope="fragment")
+            except StreamlitAPIException:
+                st.rerun()
+        return
+    show(vote_chart(df), save=False)
+    vote_revealed(r, answers)
+
+
+def vote_revealed(r: room.Round, answers: room.Answers) -> None:
+    """After a vote's reveal (projector and phones): the answer, how many voted it, what the model measured."""
+    payload = r.revealed or {}
+    answer = payload.get("answer")
+    if answer is None:
+        return
+    right = int(answers.counts.get(answer, 0))
+    if payload.get("vote") == "temperature":
+        st.markdown(t("live.vote.temperature.answer", t=fmt_float(float(answer), 1)))
+        rows = payload.get("rows") or []
+        st.dataframe(pd.DataFrame({
+            t("live.vote.col.t"): [fmt_float(float(x["t"]), 1) for x in rows],
+            t("live.vote.col.first"): [t("live.vote.of_tokens", k=x["first_choice"], n=x["tokens"]) for x in rows],
+            t("live.vote.col.mean"): [fmt_pct(x["mean_prob"]) for x in rows],
+            t("live.vote.col.shown"): [t("live.vote.shown") if x["shown"] else "" for x in rows]}), hide_index=True)
+        st.caption(t("live.vote.temperature.why"))
+    else:
+        shown = next((x for x in payload.get("rows") or [] if x["shown"]), {})
+        key = "fact" if answer == "fact" else {"real": "miss", "premise": "premise"}.get(shown.get("which"), "invented")
+        st.markdown(t(f"live.vote.fact.answer.{key}"))
+        if key == "miss":
+            model_text(", ".join(payload.get("answers") or []))
+        rows = payload.get("rows") or []
+        st.dataframe(pd.DataFrame({
+            t("live.vote.col.text"): [x["prompt"] + x["text"] for x in rows],
+            t("live.vote.col.kind"): [t("live.vote.fact") if x["fact"] else t("live.vote.invention") for x in rows],
+            t("live.vote.col.mean"): [fmt_pct(x["mean_prob"]) for x in rows],
+            t("live.vote.col.first"): [t("live.vote.of_tokens", k=x["first_choice"], n=x["tokens"]) for x in rows]}),
+            hide_index=True)
+        means = [x["mean_prob"] for x in rows]
+        close = len(means) == 2 and abs(means[0] - means[1]) < FACT_CLOSE
+        why = ("live.vote.fact.why_none" if not any(x["fact"] for x in rows)  # no fact to tell apart
+               else "live.vote.fact.why_close" if close else "live.vote.fact.why_apart")
+        st.caption(t(why, pp=round(100 * FACT_CLOSE)))
+    st.text(t("live.vote.right", m=right, n=answers.total))
 
 
 def answer_list(me: dict, number: int) -> None:
@@ -540,6 +711,9 @@ def student_board(me: dict) -> None:
     if r.number == 0 or (not r.open and not r.revealed):
         st.info(t("live.student.wait"), icon=":material/hourglass_top:")
         return
+    if r.kind == "vote":
+        student_vote(me, r)
+        return
     st.markdown(t("live.student.prompt"))
     model_text(r.prompt)
     tok = backend.bundle_for().tokenizer
@@ -555,9 +729,18 @@ def student_board(me: dict) -> None:
         with st.form(f"live_guess_{r.number}", clear_on_submit=False):
             text = st.text_input(t("live.student.guess"), max_chars=40, key=f"live_guess_text_{r.number}")
             sent = st.form_submit_button(t("live.student.send"), type="primary")
-        if sent:
+        tapped = None
+        if r.options:  # or tap one of the model's likely tokens
+            st.caption(t("live.student.tap"))
+            for i, (col, option) in enumerate(zip(st.columns(len(r.options)), r.options)):
+                info = guess_token(tok, r.prompt, option)
+                if col.button(escape_markdown(info.display if info else option), key=f"live_tap_{r.number}_{i}",
+                              width="stretch"):
+                    tapped = option
+        if sent or tapped is not None:
             try:
-                mine = room.guess(store(), me["code"], me["sid"], text, round_number=r.number)
+                mine = room.guess(store(), me["code"], me["sid"], text if tapped is None else tapped,
+                                  round_number=r.number)
                 st.session_state[f"live_mine_{r.number}"] = mine
             except (room.ClassroomError, ValueError) as exc:
                 _error(exc)
@@ -576,3 +759,40 @@ def student_board(me: dict) -> None:
                         model_text(top["token"])
     elif r.revealed:
         st.info(t("live.student.missed"), icon=":material/schedule:")
+
+
+def student_vote(me: dict, r: room.Round) -> None:
+    """A student's vote: the text, the options to tap, and after the reveal the answer and their own vote."""
+    opts = r.options or []
+    st.markdown(t("live.student.vote.fact" if opts == FACT_OPTIONS else "live.student.vote.temperature"))
+    model_text(r.prompt)
+    key = f"live_mine_{r.number}"
+    mine = st.session_state.get(key)
+    if mine is None:
+        try:
+            mine = room.my_answer(store(), me["code"], me["sid"], r.number)
+        except (room.ClassroomError, ValueError):
+            mine = None
+    if r.open:
+        labels = {o: option_label(o, opts) for o in opts}
+        with st.form(f"live_vote_{r.number}", clear_on_submit=False):
+            choice = st.radio(t("live.student.vote"), opts, index=opts.index(mine) if mine in opts else None,
+                              format_func=labels.get, key=f"live_vote_choice_{r.number}")
+            sent = st.form_submit_button(t("live.student.vote.send"), type="primary")
+        if sent and choice is not None:
+            try:
+                mine = room.guess(store(), me["code"], me["sid"], choice, round_number=r.number)
+            except (room.ClassroomError, ValueError) as exc:
+                _error(exc)
+    if mine is not None:
+        st.session_state[key] = mine
+        st.text(t("live.student.vote.mine", v=option_label(mine, opts)) +
+                (" " + t("live.student.vote.open") if r.open else ""))
+    if r.revealed:
+        try:
+            answers = room.tally_guesses(store(), me["code"])
+        except room.ClassroomError:
+            return
+        vote_revealed(r, answers)
+        if mine is None:
+            st.info(t("live.student.missed.vote"), icon=":material/schedule:")

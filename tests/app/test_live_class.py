@@ -128,3 +128,83 @@ def test_a_students_place_in_the_class_is_in_its_address():
     s = student(code)
     me = s.session_state[STATE]
     assert s.query_params.get("class") == code.replace("-", "") and s.query_params.get("me") == me["sid"]
+
+
+def _vote(at, option: str, send: str) -> None:
+    """Tap `option` (the room's value; the phone shows its label) and send the vote."""
+    at.run()
+    next(r for r in at.radio if r.key and r.key.startswith("live_vote_choice_")).set_value(option)
+    at.button[[x.label for x in at.button].index(send)].click().run()
+    assert not at.exception
+
+
+def test_a_temperature_vote_from_start_to_reveal():
+    import classroom as room
+    from model_backend.lessons import live as lv
+    t, code = teacher()
+    a, b = student(code), student(code, lang="en")
+    t.radio(key="live_kind").set_value("temperature").run()
+    t.text_area(key="live_round_prompt").set_value("Era uma vez")
+    t.button(key="live_vote_start_temperature").click().run()
+    assert not t.exception
+    r = room.current_round(room.open_store(), code)
+    assert r.kind == "vote" and r.options == [f"{x:g}" for x in lv.VOTE_TEMPERATURES] and r.prompt.startswith("Era uma vez")
+    assert "Round 1." in texts(t) and "Votes so far: 0." in texts(t)
+    _vote(a, "0.2", "Enviar voto")
+    _vote(b, "1.5", "Send vote")
+    assert "Seu voto: T = 0,2." in texts(a)  # pt-BR: the number as Brazilians write it
+    assert [o for o in next(r for r in a.radio if r.key.startswith("live_vote")).options] == ["T = 0,2", "T = 0,8", "T = 1,5"]
+    t.run()
+    assert "Votes so far: 2." in texts(t)
+    t.button(key="live_reveal_1").click().run()
+    assert not t.exception
+    sealed = room.current_round(room.open_store(), code).revealed
+    answer = sealed["answer"]
+    assert answer in r.options and [row["shown"] for row in sealed["rows"]].count(True) == 1
+    shown = next(row for row in sealed["rows"] if row["shown"])
+    assert r.prompt == "Era uma vez" + shown["text"]  # the text on screen is the one the answer names
+    assert f"The model wrote this text at **T = {float(answer):.1f}**." in [m.value for m in t.markdown]
+    right = {"0.2": 1, "1.5": 1}.get(answer, 0)
+    assert f"{right} of 2 votes were right." in texts(t)
+    assert room.tally(room.open_store(), code).rounds == 0  # a vote is not scored against the model
+    a.run()
+    assert "O modelo escreveu este texto com" in " ".join(m.value for m in a.markdown)
+
+
+def test_a_fact_vote_from_start_to_reveal():
+    import classroom as room
+    t, code = teacher()
+    s = student(code, lang="en")
+    t.radio(key="live_kind").set_value("fact").run()
+    t.button(key="live_vote_start_fact").click().run()
+    assert not t.exception
+    r = room.current_round(room.open_store(), code)
+    assert r.kind == "vote" and r.options == ["fact", "invention"]
+    _vote(s, "invention", "Send vote")
+    t.run()
+    t.button(key="live_reveal_1").click().run()
+    assert not t.exception
+    payload = room.current_round(room.open_store(), code).revealed
+    shown = next(row for row in payload["rows"] if row["shown"])
+    assert r.prompt == shown["prompt"] + shown["text"]
+    assert payload["answer"] == ("fact" if shown["fact"] else "invention")
+    said = " ".join(m.value for m in t.markdown)
+    assert ("It is a **fact**" in said) == (payload["answer"] == "fact")
+    assert f"{int(payload['answer'] == 'invention')} of 1 votes were right." in texts(t)
+
+
+def test_a_phone_taps_one_of_the_models_likely_tokens():
+    import classroom as room
+    t, code = teacher()
+    s = student(code, lang="en")
+    t.text_area(key="live_round_prompt").set_value("A capital da França é a cidade de")
+    t.button(key="live_round_start").click().run()
+    r = room.current_round(room.open_store(), code)
+    assert r.options and 2 <= len(r.options) <= 4  # candidates to tap, the model's most likely token among them
+    s.run()
+    taps = [b for b in s.button if b.key and b.key.startswith("live_tap_1_")]
+    assert len(taps) == len(r.options)
+    taps[0].click().run()
+    assert not s.exception
+    assert room.tally_guesses(room.open_store(), code).counts == {r.options[0]: 1}
+    assert "counts as this token" in " ".join(m.value for m in s.markdown)
