@@ -21,6 +21,7 @@ BENCHES = {
     "press_bench": ("bench.press_bench", "30 visitors press each page's main button at once (make bench-press)"),
     "engine_bench": ("bench.engine_bench", "the engine: batched vs alone on 50 prompts, 1 vs 30 streams (make bench)"),
     "gpu_check": ("bench.gpu_check", "CUDA bf16 tokens against the CPU's, 1 vs 30 streams (make gpu-check)"),
+    "class_bench": ("bench.class_bench", "a live class: 1 teacher and 30 phones, 1 and 2 replicas with Redis (make bench)"),
     "decoding_bench": ("bench.decoding_bench", "every decoding strategy on the shipped prompts (make bench-decoding)"),
 }
 

@@ -1,0 +1,302 @@
+"""The live class under load, as issue 31 measures it: 1 teacher and 30 phones, protocol clients (no browsers), on
+the real server with the room in a real redis-server; then the same class on 2 replicas behind Debian's nginx.
+
+- follow: the teacher's view changes (the room write her run ends with, `room.show`: T on the temperature page);
+  each phone's time from that write until its own run of the teacher's page has finished;
+- histogram: 30 guesses go into an open round (`room.guess`, the write a phone's "Send guess" makes); the
+  projector's time from the last guess until its round panel says all 30 are in;
+- idle: the 30 phones follow (their 1 s timers run) and nothing changes: the server's CPU per phone per second.
+
+The phones join through the room (`room.join`), then open the class page from their own address
+(`?class=&me=`), as a phone does after a reload; the teacher's session leads the room from the teacher's cookie.
+Their timers (`auto_rerun`) are kept as a browser keeps them. Writes the "live_class" key of bench/results.json.
+The failover itself (a replica killed mid-round) is a test with browsers: tests/deploy/test_live_class_replicas.py.
+
+    python -m bench class_bench [--phones 30] [--changes 4] [--idle-s 20] [--no-replicas] [--no-write]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+import psutil
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.asyncio.client import connect
+
+import classroom
+from classroom.redis_store import RedisStore
+from support import lb, redis_server, server
+from support.ports import free_port
+from support.protoload import FINISHED, query_for, rerun_msg, visit
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RESULTS = ROOT / "bench" / "results.json"
+ARTIFACTS = ROOT / "artifacts"
+PROMPT = "A capital da França é a cidade de"
+FOLLOW_WAIT_S = 30.0  # a phone not on the teacher's new page after this long counts as missed
+GOALS = {"follow_p95_s": 1.5, "histogram_s": 1.0, "idle_cpu_per_phone_s": 0.02}
+
+
+class Client:
+    """One browser tab as the server sees it: its page, its query string, and its fragments' timers."""
+
+    def __init__(self, base: str, page: str, query: str, cookie: str | None = None):
+        self.url = base.replace("http://", "ws://") + "/_stcore/stream"
+        self.page, self.query, self.cookie = page, query, cookie
+        self.hash, self.pages = "", {}
+        self.timers: dict[str, asyncio.Task] = {}
+        self.finished: list[tuple[float, str, str]] = []  # (time, page, query) of each full run that finished
+        self.needles: dict[bytes, float | None] = {}  # text -> when a delta first carried it
+        self.errors: list[str] = []
+        self.ready = asyncio.Event()
+        self.ws = None
+
+    async def run(self) -> None:
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        try:
+            async with connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
+                               additional_headers=headers, open_timeout=300) as ws:
+                self.ws = ws
+                await ws.send(rerun_msg(self.page, self.query, "en").SerializeToString())
+                async for data in ws:
+                    if isinstance(data, bytes):
+                        self._on(ForwardMsg.FromString(data), data)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a lost client is a figure
+            self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+        finally:
+            for task in self.timers.values():
+                task.cancel()
+
+    def _on(self, msg: ForwardMsg, data: bytes) -> None:
+        kind = msg.WhichOneof("type")
+        if kind == "navigation" and msg.navigation.page_script_hash:  # a full run: its fragments register again
+            for task in self.timers.values():
+                task.cancel()
+            self.timers.clear()
+            self.hash = msg.navigation.page_script_hash
+            self.pages = {p.page_script_hash: p.url_pathname for p in msg.navigation.app_pages} or self.pages
+            self.page = self.pages.get(self.hash, self.page)
+        elif kind == "page_info_changed":
+            self.query = msg.page_info_changed.query_string
+        elif kind == "auto_rerun":
+            fid = msg.auto_rerun.fragment_id
+            if fid in self.timers:
+                self.timers[fid].cancel()
+            self.timers[fid] = asyncio.get_running_loop().create_task(self._tick(fid, msg.auto_rerun.interval))
+        elif kind == "stop_auto_rerun":
+            for fid in msg.stop_auto_rerun.fragment_ids:
+                if task := self.timers.pop(fid, None):
+                    task.cancel()
+        elif kind == "delta":
+            element = msg.delta.new_element if msg.delta.WhichOneof("type") == "new_element" else None
+            if element is not None and element.WhichOneof("type") == "exception":
+                self.errors.append(element.exception.message[:200])
+            for needle, seen in self.needles.items():
+                if seen is None and needle in data:
+                    self.needles[needle] = time.perf_counter()
+        elif kind == "script_finished" and msg.script_finished == FINISHED.FINISHED_SUCCESSFULLY:
+            self.finished.append((time.perf_counter(), self.page, self.query))
+            self.ready.set()
+
+    async def _tick(self, fragment_id: str, interval: float) -> None:
+        """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""
+        while True:
+            await asyncio.sleep(interval)
+            msg = rerun_msg(self.page, self.query, "en")
+            state = msg.rerun_script
+            state.page_script_hash, state.fragment_id, state.is_auto_rerun = self.hash, fragment_id, True
+            try:
+                await self.ws.send(msg.SerializeToString())
+            except Exception:  # noqa: BLE001 - the connection closed: its reader says so
+                return
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(round(q * (len(values) - 1))))], 3)
+
+
+def _cpu(procs: list[psutil.Process]) -> float:
+    total = 0.0
+    for p in procs:
+        c = p.cpu_times()
+        total += c.user + c.system
+    return total
+
+
+async def _wait(check, timeout: float) -> bool:
+    end = time.perf_counter() + timeout
+    while time.perf_counter() < end:
+        if check():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], phones: int, changes: int,
+                        idle_s: float) -> dict:
+    store = RedisStore.from_url(redis_url)
+    for _ in range(2):  # each replica's one-time work for the pages the class opens (issue 30 item 7's figure)
+        for page in ("live", "temperature"):
+            await visit(base, page, query_for(page, PROMPT, "en"), timeout=300)
+    code, token = classroom.create_room(store)
+    canonical = classroom.normalize_code(code)
+    teacher = Client(base, "live", "lang=en", cookie=f"tbt_teacher={canonical}.{token}")
+    clients = []
+    for i in range(phones):
+        sid = f"bench-phone-{i:03d}"
+        classroom.join(store, code, sid, f"Phone {i}")
+        clients.append(Client(base, "live", f"lang=en&class={canonical}&me={sid}"))
+    tasks = [asyncio.create_task(c.run()) for c in [teacher, *clients]]
+    out: dict = {"phones": phones}
+    try:
+        t0 = time.perf_counter()
+        await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in [teacher, *clients])), 600)
+        out["join_s"] = round(time.perf_counter() - t0, 2)
+        await asyncio.sleep(3)  # every phone's timer running
+
+        # idle: everyone on the class page, nothing changes
+        c0, w0 = _cpu(procs), time.perf_counter()
+        await asyncio.sleep(idle_s)
+        cpu, wall = _cpu(procs) - c0, time.perf_counter() - w0
+        out["idle"] = {"seconds": round(wall, 1), "server_cpu_s": round(cpu, 2),
+                       "cpu_per_phone_per_s": round(cpu / wall / phones, 4)}
+
+        # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page)
+        delays, missed = [], 0
+        for k in range(changes + 1):
+            t_value = f"{0.3 + 0.2 * k:.1f}"
+            params = {"prompt": PROMPT, "t": t_value}
+            t_show = time.perf_counter()
+            classroom.show(store, code, token, "temperature", params)
+
+            def arrived(c: Client, since=t_show, want=f"t={t_value}") -> float | None:
+                return next((t for t, page, q in c.finished if t >= since and page == "temperature" and want in q),
+                            None)
+
+            await _wait(lambda: all(arrived(c) is not None for c in clients), FOLLOW_WAIT_S)
+            got = [arrived(c) for c in clients]
+            late = [c for c, g in zip(clients, got) if g is None]
+            print(f"change {k} (T {t_value}): {len(clients) - len(late)} of {len(clients)} phones in "
+                  f"{max((g - t_show for g in got if g is not None), default=0):.1f} s", flush=True)
+            for c in late[:3]:
+                print("   not there:", c.finished[-1][1][:12] if c.finished else None,
+                      f"last run {c.finished[-1][0] - t_show:.1f} s after the change" if c.finished else "",
+                      f"timers {len(c.timers)}", [name for name, tk in c.timers.items() if tk.done()],
+                      c.errors[-1:], flush=True)
+            if k > 0:  # the first change opens the page on every phone at once: reported on its own
+                delays += [g - t_show for g in got if g is not None]
+                missed += sum(g is None for g in got)
+            else:  # the whole class opens another page at once (each phone's page run, warm)
+                out["page_switch_p95_s"] = _pct([g - t_show for g in got if g is not None], 0.95)
+            await asyncio.sleep(2)
+        out["follow"] = {"changes": changes, "p50_s": _pct(delays, 0.5), "p95_s": _pct(delays, 0.95),
+                         "max_s": _pct(delays, 1.0), "missed": missed}
+
+        # idle on a lesson page (the sidebar's follow timer)
+        c0, w0 = _cpu(procs), time.perf_counter()
+        await asyncio.sleep(idle_s)
+        cpu, wall = _cpu(procs) - c0, time.perf_counter() - w0
+        out["idle_lesson_page"] = {"seconds": round(wall, 1), "server_cpu_s": round(cpu, 2),
+                                   "cpu_per_phone_per_s": round(cpu / wall / phones, 4)}
+
+        # the round: back to the class page, a round opens, 30 guesses go in
+        t_show = time.perf_counter()
+        classroom.show(store, code, token, "live", {})
+        await _wait(lambda: all(any(t >= t_show and p == "live" for t, p, _ in c.finished) for c in clients), 120)
+        classroom.start_round(store, code, token, "guess", PROMPT)
+        needle = f"Guesses so far: {phones}.".encode()
+        teacher.needles[needle] = None
+        await asyncio.sleep(2)
+        for i in range(phones):
+            classroom.guess(store, code, f"bench-phone-{i:03d}", ["Paris", "Lyon", "Roma"][i % 3])
+        t_last = time.perf_counter()
+        await _wait(lambda: teacher.needles[needle] is not None, 30)
+        seen = teacher.needles[needle]
+        out["histogram_s"] = round(seen - t_last, 3) if seen else None
+        out["errors"] = sorted({e for c in [teacher, *clients] for e in c.errors})[:5]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return out
+
+
+def one_replica(args) -> dict:
+    proc_r, redis_url = redis_server.start_redis()
+    proc, url, log = server.start_server(env={"TBT_REDIS_URL": redis_url}, log_path=ARTIFACTS / "class-bench.log",
+                                         prepare=True)
+    try:
+        return asyncio.run(measure_class(url, redis_url, [psutil.Process(proc.pid)], args.phones, args.changes,
+                                         args.idle_s))
+    finally:
+        server.stop_server(proc, log)
+        redis_server.stop_redis(proc_r)
+
+
+def two_replicas(args, workdir: Path) -> dict:
+    proc_r, redis_url = redis_server.start_redis()
+    launched = [server.launch(free_port(), env={"TBT_REDIS_URL": redis_url},
+                              log_path=ARTIFACTS / f"class-bench-{n}.log") for n in ("A", "B")]
+    port = free_port()
+    conf = lb.write_nginx_conf(workdir, port, [int(u.rsplit(":", 1)[1]) for _, u, _ in launched])
+    nginx = lb.start_nginx(lb.find_nginx() or lb.ensure_nginx(), conf)
+    try:
+        for p, u, _ in launched:
+            server.wait_healthy(u, 180, p)
+        base = f"http://127.0.0.1:{port}"
+        server.wait_healthy(base, 10, path="/_lb/health")
+        out = asyncio.run(measure_class(base, redis_url, [psutil.Process(p.pid) for p, _, _ in launched],
+                                        args.phones, args.changes, args.idle_s))
+        ports = {u.rsplit(":", 1)[1]: n for n, (_, u, _) in zip("AB", launched)}
+        streams = [r for r in lb.access_log(workdir / "access.log") if r["uri"] == "/_stcore/stream"]
+        out["sessions_per_replica"] = {n: sum(r["upstream"].endswith(":" + p) for r in streams)
+                                       for p, n in ports.items()}
+        return out
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
+        for p, _, log in launched:
+            server.stop_server(p, log)
+        redis_server.stop_redis(proc_r)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--phones", type=int, default=30)
+    ap.add_argument("--changes", type=int, default=4, help="changes of T measured (after the first, which opens "
+                                                           "the page)")
+    ap.add_argument("--idle-s", type=float, default=20.0)
+    ap.add_argument("--no-replicas", action="store_true", help="one replica only")
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args(argv)
+    from model_backend import prepare
+
+    prepare()
+    report = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpus": os.cpu_count(), "goals": GOALS,
+              "load_before": round(os.getloadavg()[0], 2), "one_replica": one_replica(args)}
+    print(json.dumps(report["one_replica"], indent=1))
+    if not args.no_replicas:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            report["two_replicas"] = two_replicas(args, Path(tmp))
+        print(json.dumps(report["two_replicas"], indent=1))
+    if not args.no_write:
+        results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+        results["live_class"] = report
+        RESULTS.write_text(json.dumps(results, indent=1, default=str))
+        print("wrote bench/results.json (key: live_class)")
+
+
+if __name__ == "__main__":
+    main()
