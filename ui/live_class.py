@@ -41,7 +41,6 @@ PAGE = "pages/live.py"
 FOLLOW_S = 1.0  # how often a following phone reads the view's version (the goal: a change shows within 1.5 s)
 SEEN_S = 20.0  # how often a phone tells the room it is still there (a write; the count uses the last minute)
 RETRY_S = 4.0  # a switch to the teacher's page whose run did not start by then (another run took its place): again
-MAX_RETRIES = 3  # per change of the teacher's view (a page that rewrites a value in its address cannot loop)
 ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or the round (student)
 NOT_FOLLOWED = ("lang", "projection")  # each phone keeps its own language and text size
 MODEL_TOP = 10
@@ -248,20 +247,12 @@ def follow_step() -> None:
             me["seen_at"] = time.monotonic()
         if not me.get("following", True):
             return
-        if me.get("switched_at") is not None:  # the last switch: did the teacher's page run, with her values?
-            page, params = me.get("applied") or [None, {}]
-            ran = st.session_state.get("_live_runs", 0) > me.get("switched_runs", 0)
-            there = st.session_state.get("_live_at") == page and all(
-                st.query_params.get(k) == v for k, v in (params or {}).items())
-            if ran and there:
+        if me.get("switched_at") is not None:  # the last switch: did its page run?
+            if st.session_state.get("_live_runs", 0) > me.get("switched_runs", 0) and \
+                    st.session_state.get("_live_at") == (me.get("applied") or [None])[0]:
                 me["switched_at"] = None
-            elif ran or time.monotonic() - me["switched_at"] > RETRY_S:
-                # Lost: a timer's rerun request from this browser, sent before it saw the switch, was merged with
-                # it and ran the old address (Streamlit keeps the newer request's query string). Again, a few times.
-                me["switched_at"] = None
-                if me.get("retries", 0) < MAX_RETRIES:
-                    me["retries"] = me.get("retries", 0) + 1
-                    me["applied"], me["seen_version"] = None, -1
+            elif time.monotonic() - me["switched_at"] > RETRY_S:  # cut short (another run took its place): again
+                me["switched_at"], me["applied"], me["seen_version"] = None, None, -1
         version = room.view_version(store(), me["code"])
         if version == me.get("seen_version"):
             return
@@ -272,8 +263,6 @@ def follow_step() -> None:
     query = follow_query(me, view, st.session_state.get("_live_at"), lang(), bool(st.session_state.get("projection")))
     if query is None:
         return
-    if me.get("retry_version") != view.version:
-        me["retry_version"], me["retries"] = view.version, 0
     me["switched_at"], me["switched_runs"] = time.monotonic(), st.session_state.get("_live_runs", 0)
     st.session_state.pop(f"_restored_{view.page}", None)  # the page reads the query values again
     st.session_state.pop("loop_from_link", None)
