@@ -9,7 +9,7 @@ from model_backend import model_catalog
 from ui import a11y, backend, charts, live_class
 from ui.i18n import LANG_NAMES, LANGS, lang, t
 from ui.nav import available
-from ui.widgets import reset_prompt_widgets
+from ui.widgets import fragment_run, reset_prompt_widgets
 
 PRESETS = json.loads((Path(__file__).parent / "assets" / "presets.json").read_text(encoding="utf-8"))["prompts"]
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -38,14 +38,6 @@ def _use_preset() -> None:
         reset_prompt_widgets()
 
 
-def _fragment_run() -> bool:
-    """True while only fragments rerun (a timer's run), when no sidebar widget is drawn or can be used."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
 def _bound(widget, label: str, options: list | None, state_key: str, default, **kwargs) -> None:
     """A sidebar widget whose value lives in session_state[state_key], shared by all pages.
     options=None means a toggle (True/False)."""
@@ -57,7 +49,7 @@ def _bound(widget, label: str, options: list | None, state_key: str, default, **
         st.session_state[wkey] = st.session_state[state_key]
 
     def copy() -> None:
-        if _fragment_run():  # a fragment's timer cannot change a sidebar widget: the browser resent a stale or
+        if fragment_run():  # a fragment's timer cannot change a sidebar widget: the browser resent a stale or
             st.session_state[wkey] = st.session_state[state_key]  # default value (seen on a following phone)
             return
         st.session_state[state_key] = st.session_state[wkey]

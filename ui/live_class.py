@@ -34,7 +34,7 @@ from ui import backend
 from ui.charts import OKABE_ITO, PRIMARY, show
 from ui.i18n import fmt_float, fmt_pct, lang, t
 from ui.untrusted import escape_markdown
-from ui.widgets import model_text, show_error
+from ui.widgets import fragment_run, model_text, show_error
 
 STATE = "live_class"  # session_state: {"code", "role": "teacher" | "student", "token" (teacher), "sid", "following"}
 PAGE = "pages/live.py"
@@ -166,9 +166,7 @@ def resume_teacher() -> None:
 
 def _follow_changed() -> None:
     me = current()
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-    ctx = get_script_run_ctx()
-    if me is not None and ctx is not None and ctx.fragment_ids_this_run:  # a timer's run cannot flip the switch:
+    if me is not None and fragment_run():  # a timer's run cannot flip the switch:
         st.session_state["live_following"] = me.get("following", True)  # the browser resent a stale default
         return
     if me is not None:

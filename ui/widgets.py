@@ -86,3 +86,12 @@ def data_table(df, **kwargs):
         return st.table(escape_frame(df), hide_index=kwargs.get("hide_index"),
                         height=height if isinstance(height, int) else "content")
     return st.dataframe(df, **kwargs)
+
+
+def fragment_run() -> bool:
+    """True while only fragments rerun (a timer's run): no sidebar widget is drawn or can be used then, so a
+    change the browser reports for one is a stale or default value it resent (Streamlit 1.67 with run_every)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
