@@ -40,7 +40,8 @@ STATE = "live_class"  # session_state: {"code", "role": "teacher" | "student", "
 PAGE = "pages/live.py"
 FOLLOW_S = 1.0  # how often a following phone reads the view's version (the issue's goal: a change shows within 1.5 s)
 SEEN_S = 20.0  # how often a phone tells the room it is still there (a write; the count uses the last minute)
-RETRY_S = 4.0  # a switch to the teacher's page whose run did not start by then (another run took its place): again
+RETRY_S = 4.0  # a switch to the teacher's page after which no full run ended by then (the switch was lost): again
+MAX_SWITCHES = 3  # switches for one view of the teacher's before a phone stops trying (no endless page runs)
 ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or the round (student)
 NOT_FOLLOWED = ("lang", "projection")  # each phone keeps its own language and text size
 MODEL_TOP = 10
@@ -233,8 +234,13 @@ def follow() -> None:
 
 
 def follow_step() -> None:
-    """Tell the room this phone is here (every SEEN_S), and go where the teacher is when the view changed.
-    Called from one timer per page only: two timers on one page could merge a page switch with the other's rerun."""
+    """Tell the room this phone is here (every SEEN_S), and go where the teacher is when this phone's last full run
+    showed something else. Called from one timer per page only.
+
+    Idempotent on purpose: Streamlit merges a switch_page rerun with a timer's rerun that the browser sent before it
+    saw the switch, and the merged run keeps the older address, so a switch alone can run the old page with the old
+    values. Every timer run therefore compares the teacher's view with what the last full run showed (`ran`), and
+    switches again when they differ (at most MAX_SWITCHES times for one view of the teacher's)."""
     me = current()
     if me is None or me["role"] != "student":
         return
@@ -245,47 +251,55 @@ def follow_step() -> None:
             me["seen_at"] = time.monotonic()
         if not me.get("following", True):
             return
-        if me.get("switched_at") is not None:  # the last switch: did its page run?
-            if st.session_state.get("_live_runs", 0) > me.get("switched_runs", 0) and \
-                    st.session_state.get("_live_at") == (me.get("applied") or [None])[0]:
-                me["switched_at"] = None
-            elif time.monotonic() - me["switched_at"] > RETRY_S:  # cut short (another run took its place): again
-                me["switched_at"], me["applied"], me["seen_version"] = None, None, -1
         version = room.view_version(store(), me["code"])
-        if version == me.get("seen_version"):
-            return
-        view = room.view(store(), me["code"])
+        if version != me.get("seen_version"):
+            view = room.view(store(), me["code"])
+            me["seen_version"], me["target"], me["switches"] = view.version, [view.page, dict(view.params)], 0
     except room.ClassroomError:
         return  # the panel says so on the next full run
-    me["seen_version"] = view.version
-    query = follow_query(me, view, st.session_state.get("_live_at"), lang(), bool(st.session_state.get("projection")))
+    query = follow_query(me, st.session_state.get("_live_ran"), st.session_state.get("_live_runs", 0),
+                         time.monotonic(), lang(), bool(st.session_state.get("projection")))
     if query is None:
         return
-    me["switched_at"], me["switched_runs"] = time.monotonic(), st.session_state.get("_live_runs", 0)
-    st.session_state.pop(f"_restored_{view.page}", None)  # the page reads the query values again
+    target = me["target"][0]
+    st.session_state.pop(f"_restored_{target}", None)  # the page reads the query values again
     st.session_state.pop("loop_from_link", None)
-    st.switch_page(f"pages/{view.page}.py", query_params=query)
+    st.switch_page(f"pages/{target}.py", query_params=query)
 
 
-def follow_query(me: dict, view: room.View, at_page: str | None, language: str, projection: bool) -> dict | None:
-    """Where a following phone goes for the teacher's `view`: the query values of the teacher's page (with the
-    phone's own language and projection mode), or None when it is there already (or there is no page yet).
-    Remembers the view it went to in `me["applied"]`."""
-    target = [view.page, view.params]
-    if not view.page or (me.get("applied") == target and at_page == view.page):
+def shows(ran: tuple | list | None, page_name: str, params: dict) -> bool:
+    """Did a full run that ended on `ran` = (page, its query values) show the teacher's page with her values?"""
+    return ran is not None and ran[0] == page_name and all(ran[1].get(k) == v for k, v in params.items())
+
+
+def follow_query(me: dict, ran: tuple | list | None, runs: int, now: float, language: str,
+                 projection: bool) -> dict | None:
+    """Where a following phone goes for the teacher's view `me["target"]` = [page, params]: the query values of the
+    teacher's page (with the phone's own language, projection mode and place in the class), or None when
+    - the phone's last full run (`ran`) showed that view already, or the teacher is on no page yet;
+    - a switch was made less than RETRY_S ago and no full run has ended since (`runs` counts them);
+    - MAX_SWITCHES switches for this view did not get there (no endless loop of page runs).
+    Counts the switch in `me`."""
+    page_name, params = (me.get("target") or [None, {}])
+    if not page_name or shows(ran, page_name, params):
+        me["switched_at"] = None
         return None
-    me["applied"] = target
-    query = {**view.params, "lang": language, **({"class": room.normalize_code(me["code"]), "me": me["sid"]}
-                                                    if me.get("sid") and me.get("code") else {})}
+    if me.get("switched_at") is not None and runs == me.get("switched_runs") and now - me["switched_at"] < RETRY_S:
+        return None
+    if me.get("switches", 0) >= MAX_SWITCHES:
+        return None
+    me["switches"], me["switched_at"], me["switched_runs"] = me.get("switches", 0) + 1, now, runs
+    query = {**params, "lang": language, **({"class": room.normalize_code(me["code"]), "me": me["sid"]}
+                                           if me.get("sid") and me.get("code") else {})}
     if projection:
         query["projection"] = "1"
     return query
 
 
-def remember_page(page_name: str) -> None:
-    """Each full run: the page this session is on, and how many full runs it has had (follow_step checks that a
-    switch to the teacher's page did run)."""
-    st.session_state["_live_at"] = page_name
+def ran(page_name: str) -> None:
+    """At the end of each full run that was not cut short: the page it showed and its query values (follow_step
+    compares them with the teacher's), and how many such runs this session has had."""
+    st.session_state["_live_ran"] = (page_name, followed_params({k: st.query_params.get(k) for k in st.query_params}))
     st.session_state["_live_runs"] = st.session_state.get("_live_runs", 0) + 1
 
 

@@ -67,20 +67,6 @@ def test_the_teachers_page_and_settings_reach_the_room_even_from_a_fragment():
     assert moved.page == "loop" and moved.version > view.version
 
 
-def test_a_phone_goes_where_the_teacher_is_with_its_own_language():
-    """follow_query: the teacher's view as the phone's destination (app.py's lead() writes the view and follow()
-    switches the page: a real browser's part, tests/e2e/test_live_class_browser.py)."""
-    import classroom as room
-    from ui.live_class import follow_query
-    view = room.View(version=3, page="temperature", params={"prompt": "O gato", "t": "1.3"})
-    me = {"following": True}
-    assert follow_query(me, view, "live", "pt-BR", projection=False) == {"prompt": "O gato", "t": "1.3", "lang": "pt-BR"}
-    assert follow_query(me, view, "temperature", "pt-BR", projection=False) is None  # there already
-    assert follow_query(me, view, "loop", "en", projection=True) == {"prompt": "O gato", "t": "1.3", "lang": "en",
-                                                                   "projection": "1"}  # it wandered off: back
-    assert follow_query({}, room.View(version=1, page=None, params={}), "home", "en", projection=False) is None
-
-
 def test_a_guessing_round_from_start_to_reveal():
     t, code = teacher()
     a, b = student(code), student(code, lang="en")

@@ -1,0 +1,61 @@
+"""A following phone's decision (ui/live_class.follow_query): switch to the teacher's view only while the phone's
+last full run showed something else, wait for a switch's run to end, and give up after MAX_SWITCHES for one view.
+Streamlit can merge a switch with a timer's rerun and run the old page: the next timer run must switch again."""
+from ui.live_class import MAX_SWITCHES, RETRY_S, follow_query, shows
+
+TEACHER = ["temperature", {"prompt": "O céu é", "T": "0.8"}]
+
+
+def phone(**extra) -> dict:
+    return {"role": "student", "code": "KDXP-7M3R", "sid": "s1", "target": [TEACHER[0], dict(TEACHER[1])], **extra}
+
+
+def test_a_phone_already_there_does_not_switch():
+    me = phone()
+    ran = ("temperature", {"prompt": "O céu é", "T": "0.8", "class": "KDXP7M3R", "me": "s1"})
+    assert shows(ran, *TEACHER)
+    assert follow_query(me, ran, runs=5, now=100.0, language="en", projection=False) is None
+    assert me.get("switches", 0) == 0
+
+
+def test_the_switch_carries_the_teachers_values_and_the_phones_own():
+    me = phone()
+    query = follow_query(me, ("home", {}), runs=5, now=100.0, language="en", projection=True)
+    assert query == {"prompt": "O céu é", "T": "0.8", "lang": "en", "class": "KDXP7M3R", "me": "s1",
+                     "projection": "1"}
+    assert me["switches"] == 1
+
+
+def test_a_switch_whose_run_ran_the_old_values_is_made_again():
+    """The merged rerun: a full run ended (runs went up) but it showed the old T."""
+    me = phone()
+    assert follow_query(me, ("temperature", {"T": "0.2"}), runs=5, now=100.0, language="pt-BR", projection=False)
+    # a timer run before any full run ended: wait
+    assert follow_query(me, ("temperature", {"T": "0.2"}), runs=5, now=101.0, language="pt-BR",
+                        projection=False) is None
+    # a full run ended, on the old T: switch again at once
+    again = follow_query(me, ("temperature", {"T": "0.2"}), runs=6, now=101.5, language="pt-BR", projection=False)
+    assert again is not None and again["T"] == "0.8" and me["switches"] == 2
+
+
+def test_a_lost_switch_is_made_again_after_the_retry_time():
+    me = phone()
+    assert follow_query(me, ("home", {}), runs=1, now=100.0, language="en", projection=False)
+    assert follow_query(me, ("home", {}), runs=1, now=100.0 + RETRY_S - 0.1, language="en", projection=False) is None
+    assert follow_query(me, ("home", {}), runs=1, now=100.0 + RETRY_S + 0.1, language="en", projection=False)
+
+
+def test_a_phone_stops_after_max_switches_for_one_view():
+    me = phone()
+    made = [follow_query(me, ("home", {}), runs=n, now=100.0 + n, language="en", projection=False)
+            for n in range(MAX_SWITCHES + 3)]
+    assert sum(q is not None for q in made) == MAX_SWITCHES
+    # a new view of the teacher's (follow_step resets the count when the version changes) is followed again
+    me["target"], me["switches"] = ["loop", {"step": "3"}], 0
+    assert follow_query(me, ("home", {}), runs=99, now=200.0, language="en", projection=False)["step"] == "3"
+
+
+def test_no_page_yet_means_no_switch():
+    me = phone(target=[None, {}])
+    assert follow_query(me, ("home", {}), runs=1, now=1.0, language="en", projection=False) is None
+    assert follow_query({"role": "student"}, None, runs=0, now=1.0, language="en", projection=False) is None
