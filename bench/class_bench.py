@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import time
+import urllib.parse
 from pathlib import Path
 
 import psutil
@@ -105,6 +106,13 @@ class Client:
             self.finished.append((time.perf_counter(), self.page, self.query))
             self.ready.set()
 
+    async def go(self, page: str, query: str) -> None:
+        """What a click in the sidebar's page list does: run another page with its query values."""
+        self.page, self.query = page, query
+        msg = rerun_msg(page, query, "en")
+        msg.rerun_script.page_script_hash = next((h for h, p in self.pages.items() if p == page), "")
+        await self.ws.send(msg.SerializeToString())
+
     async def _tick(self, fragment_id: str, interval: float) -> None:
         """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""
         while True:
@@ -116,6 +124,11 @@ class Client:
                 await self.ws.send(msg.SerializeToString())
             except Exception:  # noqa: BLE001 - the connection closed: its reader says so
                 return
+
+
+def ran_at(c: Client, since: float, page: str, want: str = "") -> float | None:
+    """When `c` first finished a full run of `page` (with `want` in its query string) at or after `since`."""
+    return next((t for t, p, q in c.finished if t >= since and p == page and want in q), None)
 
 
 def _pct(values: list[float], q: float) -> float | None:
@@ -160,7 +173,10 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
     out: dict = {"phones": phones}
     try:
         t0 = time.perf_counter()
-        await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in [teacher, *clients])), 600)
+        if not await _wait(lambda: all(c.ready.is_set() for c in [teacher, *clients]), 600):
+            late = [c for c in [teacher, *clients] if not c.ready.is_set()]
+            raise RuntimeError(f"{len(late)} of {len(clients) + 1} clients never finished a run of their first page: "
+                               + "; ".join(f"{c.page}?{c.query[:60]} errors={c.errors[-2:]}" for c in late[:5]))
         out["join_s"] = round(time.perf_counter() - t0, 2)
         await asyncio.sleep(3)  # every phone's timer running
 
@@ -171,17 +187,20 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         out["idle"] = {"seconds": round(wall, 1), "server_cpu_s": round(cpu, 2),
                        "cpu_per_phone_per_s": round(cpu / wall / phones, 4)}
 
-        # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page)
-        delays, missed = [], 0
+        # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page). Her
+        # own session runs the page with the new T (which warms the shared caches, as her slider does), and its
+        # run's end writes the view (app.py's lead); each phone's delay counts from her request.
+        delays, missed, teacher_runs = [], 0, []
         for k in range(changes + 1):
             t_value = f"{0.3 + 0.2 * k:.1f}"
-            params = {"prompt": PROMPT, "t": t_value}
             t_show = time.perf_counter()
-            classroom.show(store, code, token, "temperature", params)
+            await teacher.go("temperature", urllib.parse.urlencode({"prompt": PROMPT, "t": t_value, "lang": "en"}))
+            await _wait(lambda since=t_show: ran_at(teacher, since, "temperature") is not None, 60)
+            done = ran_at(teacher, t_show, "temperature")
+            teacher_runs.append(None if done is None else done - t_show)
 
             def arrived(c: Client, since=t_show, want=f"t={t_value}") -> float | None:
-                return next((t for t, page, q in c.finished if t >= since and page == "temperature" and want in q),
-                            None)
+                return ran_at(c, since, "temperature", want)
 
             await _wait(lambda: all(arrived(c) is not None for c in clients), FOLLOW_WAIT_S)
             got = [arrived(c) for c in clients]
@@ -200,7 +219,8 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
                 out["page_switch_p95_s"] = _pct([g - t_show for g in got if g is not None], 0.95)
             await asyncio.sleep(2)
         out["follow"] = {"changes": changes, "p50_s": _pct(delays, 0.5), "p95_s": _pct(delays, 0.95),
-                         "max_s": _pct(delays, 1.0), "missed": missed}
+                         "max_s": _pct(delays, 1.0), "missed": missed,
+                         "teacher_run_s": _pct([r for r in teacher_runs if r is not None], 0.5)}
 
         # idle on a lesson page (the sidebar's follow timer)
         c0, w0 = _cpu(procs), time.perf_counter()
@@ -211,7 +231,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
 
         # the round: back to the class page, a round opens, 30 guesses go in
         t_show = time.perf_counter()
-        classroom.show(store, code, token, "live", {})
+        await teacher.go("live", "lang=en")
         await _wait(lambda: all(any(t >= t_show and p == "live" for t, p, _ in c.finished) for c in clients), 120)
         classroom.start_round(store, code, token, "guess", PROMPT)
         needle = f"Guesses so far: {phones}.".encode()

@@ -4,6 +4,9 @@ import time
 
 from tests.conftest import ARTIFACTS
 
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]  # axe-core's rules for WCAG A and AA
+BLOCKING = ("critical", "serious")  # the impacts a test fails on
+
 # Streamlit marks a script run two ways: its status widget ("Running...") is in the page, and its root element says
 # data-test-script-state="running" (or a rerun or stop requested). Either one means the page is not done.
 _BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]') || ['running', 'rerunRequested',
@@ -62,3 +65,19 @@ def shoot(page, name: str, whole: bool = True) -> None:
             time.sleep(1.0)
     page.screenshot(path=str(ARTIFACTS / "screenshots" / f"{name}.png"), full_page=True)
     page.set_viewport_size(size)
+
+
+def axe_audit(page, rules: list[str] | None = None, impact: str | None = None) -> list[dict]:
+    """axe-core's WCAG 2.0/2.1/2.2 A and AA rules (or only `rules`) on the page as it is: its violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    time.sleep(0.5)  # the scroll-region watcher looks at most 200 ms after a change
+    try:  # a formula drawn in the last moment: give the watcher its turn (axe reports it if it never comes)
+        page.wait_for_function("() => [...document.querySelectorAll('.katex-display')].every(e => e.hasAttribute('tabindex'))",
+                               timeout=10_000)
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError: axe below names what is missing
+        pass
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
+    result = Axe().run(page, options={"runOnly": only, "resultTypes": ["violations"]})
+    return [{"id": v["id"], "impact": impact or v["impact"], "nodes": [n["target"] for n in v["nodes"]],
+             "help": v["help"]} for v in result.response["violations"]]

@@ -391,7 +391,8 @@ def projector(me: dict) -> None:
         st.text(link)
         class_count(me["code"])
     with right:
-        st.image(qr_png(link), caption=t("live.qr.alt", code=me["code"]), width=260)
+        st.image(qr_png(link), caption=t("live.qr.alt", code=me["code"]), alt=t("live.qr.img", code=me["code"]),
+                 width=260)
 
 
 @st.fragment(run_every=ROUND_S)

@@ -14,15 +14,13 @@ import time
 
 import pytest
 
-from tests.browser import open_page
+from tests.browser import BLOCKING, axe_audit, open_page
 from tests.conftest import ARTIFACTS, start_server, stop_server
 from ui.i18n import table
 from ui.nav import available
 
 pytestmark = pytest.mark.a11y
 
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-BLOCKING = ("critical", "serious")
 # (name, language, width, projection): the four ways a page is seen
 VIEWS = [("pt-BR-1280", "pt-BR", 1280, False), ("en-1280", "en", 1280, False),
          ("pt-BR-390", "pt-BR", 390, False), ("pt-BR-projection", "pt-BR", 1280, True)]
@@ -46,21 +44,6 @@ def _wait_for_lang(page, lang: str, wait: float = 300) -> None:
     """Wait until app.py's setup element has run (it sets <html lang>): the page's script has got that far."""
     page.wait_for_function("want => window.__tbtLang === want && document.documentElement.lang === want", arg=lang,
                            timeout=wait * 1000)
-
-
-def _audit(page, rules: list[str] | None = None, impact: str | None = None) -> list[dict]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    time.sleep(0.5)  # the scroll-region watcher looks at most 200 ms after a change
-    try:  # a formula drawn in the last moment: give the watcher its turn (axe reports it if it never comes)
-        page.wait_for_function("() => [...document.querySelectorAll('.katex-display')].every(e => e.hasAttribute('tabindex'))",
-                               timeout=10_000)
-    except Exception:  # noqa: BLE001 - Playwright's TimeoutError: axe below names what is missing
-        pass
-    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
-    result = Axe().run(page, options={"runOnly": only, "resultTypes": ["violations"]})
-    return [{"id": v["id"], "impact": impact or v["impact"], "nodes": [n["target"] for n in v["nodes"]],
-             "help": v["help"]} for v in result.response["violations"]]
 
 
 # WCAG 2.5.8 measured in the page (axe's target-size rule skips much of Streamlit's widgets): each target that is
@@ -128,10 +111,10 @@ def test_axe_finds_no_serious_violation(browser, a11y_url, name):
         try:
             _wait_for_lang(page, lang)
             assert page.locator('[data-testid="stException"]').count() == 0
-            found = _audit(page)
+            found = axe_audit(page)
             found += [{"id": "tbt-names", "impact": "serious", "nodes": _names_problems(page, lang), "help": "names"}]
             if projection:  # a projector washes colours out: projection mode aims at 7:1 (AAA, 1.4.6)
-                found += _audit(page, rules=["color-contrast-enhanced"], impact="serious")
+                found += axe_audit(page, rules=["color-contrast-enhanced"], impact="serious")
             if width < 400:  # a phone: targets of 24 x 24 px at least, or spaced (2.5.8)
                 small = page.evaluate(_TARGETS)["bad"]
                 found.append({"id": "tbt-target-size", "impact": "serious", "nodes": small, "help": "2.5.8"})

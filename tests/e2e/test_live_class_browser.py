@@ -1,11 +1,12 @@
 """A whole live class in Chromium: a teacher and three students in separate browser contexts. The teacher starts
 a class; the students join (by the QR code's link and by typing the code); their phones follow the teacher to
 another page with its settings; the teacher runs a guessing round; the histogram fills; the reveal puts the
-model's probabilities beside it and every phone shows what the model gave its guess."""
+model's probabilities beside it and every phone shows what the model gave its guess. One phone answers from the
+keyboard alone, and axe-core (WCAG A and AA) audits the projector and the phones in the room."""
 import re
 import time
 
-from tests.browser import open_page, shoot
+from tests.browser import BLOCKING, axe_audit, open_page, shoot
 
 STUDENTS = [("pt-BR", "telhado"), ("en", "<b>Paris</b>"), ("pt-BR", "Paris")]
 
@@ -32,6 +33,20 @@ def _student(browser, server_url, code, lang, by_link):
     page.get_by_role("button", name=re.compile("^(Entrar|Join)$")).click()
     _wait_text(page, "sala " + code if lang == "pt-BR" else "room " + code)
     return ctx, page
+
+
+def _tab_to(page, is_there: str, most: int = 60) -> None:
+    """Press Tab until `is_there` (a JS predicate on document.activeElement) holds: the keyboard reaches it."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"(e => !!e && ({is_there}))(document.activeElement)"):
+            return
+    raise AssertionError(f"Tab never reached {is_there!r} on {page.url}")
+
+
+def _no_blocking_violation(page, where: str) -> None:
+    found = [(v["id"], v["impact"], v["nodes"][:3]) for v in axe_audit(page) if v["impact"] in BLOCKING]
+    assert not found, f"{where}: axe found {found}"
 
 
 def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
@@ -61,15 +76,25 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         teacher.get_by_label(re.compile("^The round's prompt")).fill("A capital da França é a cidade de")
         teacher.get_by_role("button", name="Start the round").click()
         _wait_text(teacher, "Round 1")
-        for (_, page), (lang, guess) in zip(phones, STUDENTS):
+        for i, ((_, page), (lang, guess)) in enumerate(zip(phones, STUDENTS)):
             page.wait_for_url(re.compile("/live"), timeout=120_000)  # a loaded machine: the phone's page run first
             en = lang == "en"  # each phone in its own language, in the round's timer runs too
             box = page.get_by_label("Your guess" if en else "Seu palpite")
             box.wait_for(timeout=60_000)
-            box.fill(guess)
-            page.get_by_role("button", name="Send guess" if en else "Enviar palpite").click()
+            send = "Send guess" if en else "Enviar palpite"
+            if i == 2:  # this phone answers from the keyboard alone: Tab to the box, type, Tab to the button, Enter
+                page.locator("body").focus()
+                _tab_to(page, f"e.getAttribute('aria-label') === {'Your guess' if en else 'Seu palpite'!r}")
+                page.keyboard.type(guess)
+                _tab_to(page, f"e.tagName === 'BUTTON' && e.innerText.trim() === {send!r}")
+                page.keyboard.press("Enter")
+            else:
+                box.fill(guess)
+                page.get_by_role("button", name=send).click()
             _wait_text(page, "counts as this token" if en else "conta como este token")
         _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
+        _no_blocking_violation(teacher, "the projector with a round open")
+        _no_blocking_violation(phones[1][1], "a phone (en, 390 px) after its guess")
         assert teacher.locator("b", has_text="Paris").count() == 0  # a guess is text, never HTML
         teacher.get_by_role("button", name="Reveal the model's answer").click()
         _wait_text(teacher, r"of 3 guesses counted as the model's most likely token", timeout=60)
@@ -78,6 +103,8 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         for _, page in phones:
             _wait_text(page, "probabilidade|probability of", timeout=30)
         shoot(phones[0][1], "live-student-reveal-390")
+        _no_blocking_violation(teacher, "the projector after the reveal")
+        _no_blocking_violation(phones[0][1], "a phone (pt-BR, 390 px) after the reveal")
         teacher.get_by_role("button", name="Leave the room").click()  # and after "Leave", a reload leads nothing
         teacher.get_by_role("button", name="Start a class").first.wait_for(timeout=30_000)
         time.sleep(1)  # the cookie's removal is a script in that run
