@@ -90,6 +90,7 @@ st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image butto
 live_class.rejoin_from_link()  # a student's phone back after a reload or a replica that died
 live_class.resume_teacher()  # and the teacher's browser, from its cookie
 sidebar()
+live_class.at(page_name)  # what this run is about to show (a following phone compares it with the teacher's view)
 if live_class.is_student() and page_name != "live":  # the class page's own round panel follows
     with st.sidebar:
         live_class.follow()  # a student's phone: one small read a second (no timer for anyone else)

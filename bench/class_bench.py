@@ -106,13 +106,6 @@ class Client:
             self.finished.append((time.perf_counter(), self.page, self.query))
             self.ready.set()
 
-    async def go(self, page: str, query: str) -> None:
-        """What a click in the sidebar's page list does: run another page with its query values."""
-        self.page, self.query = page, query
-        msg = rerun_msg(page, query, "en")
-        msg.rerun_script.page_script_hash = next((h for h, p in self.pages.items() if p == page), "")
-        await self.ws.send(msg.SerializeToString())
-
     async def _tick(self, fragment_id: str, interval: float) -> None:
         """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""
         while True:
@@ -187,17 +180,19 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         out["idle"] = {"seconds": round(wall, 1), "server_cpu_s": round(cpu, 2),
                        "cpu_per_phone_per_s": round(cpu / wall / phones, 4)}
 
-        # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page). Her
-        # own session runs the page with the new T (which warms the shared caches, as her slider does), and its
-        # run's end writes the view (app.py's lead); each phone's delay counts from her request.
+        # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page). A
+        # session of hers (her cookie) runs the page with the new T, which warms the shared caches as her slider
+        # does, and its run's end writes the view (app.py's lead); each phone's delay counts from her request.
         delays, missed, teacher_runs = [], 0, []
         for k in range(changes + 1):
             t_value = f"{0.3 + 0.2 * k:.1f}"
             t_show = time.perf_counter()
-            await teacher.go("temperature", urllib.parse.urlencode({"prompt": PROMPT, "t": t_value, "lang": "en"}))
-            await _wait(lambda since=t_show: ran_at(teacher, since, "temperature") is not None, 60)
-            done = ran_at(teacher, t_show, "temperature")
-            teacher_runs.append(None if done is None else done - t_show)
+            mover = Client(base, "temperature", urllib.parse.urlencode({"prompt": PROMPT, "t": t_value, "lang": "en"}),
+                           cookie=teacher.cookie)  # her browser opens the page with the new T: a session of hers
+            moving = asyncio.create_task(mover.run())
+            await asyncio.wait_for(mover.ready.wait(), 60)
+            teacher_runs.append(mover.finished[0][0] - t_show if mover.finished else None)
+            moving.cancel()  # her run wrote the view (lead); her class-page session stays
 
             def arrived(c: Client, since=t_show, want=f"t={t_value}") -> float | None:
                 return ran_at(c, since, "temperature", want)
@@ -231,7 +226,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
 
         # the round: back to the class page, a round opens, 30 guesses go in
         t_show = time.perf_counter()
-        await teacher.go("live", "lang=en")
+        classroom.show(store, code, token, "live", {})
         await _wait(lambda: all(any(t >= t_show and p == "live" for t, p, _ in c.finished) for c in clients), 120)
         classroom.start_round(store, code, token, "guess", PROMPT)
         needle = f"Guesses so far: {phones}.".encode()

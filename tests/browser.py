@@ -16,11 +16,27 @@ _BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]') || [
 _DRAWN = """() => !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')"""
 
 
+# Put in every page open_page makes (add_init_script): the time of the last click or key, and of the last change of
+# Streamlit's run state, so that settle() sees a run begin instead of sleeping for it.
+TRACKER = """(() => { const s = window.__tbtSettle = {input: 0, change: 0};
+  for (const kind of ['pointerdown', 'click', 'keydown', 'input', 'change'])
+    document.addEventListener(kind, () => { s.input = performance.now(); }, true);
+  new MutationObserver(() => { s.change = performance.now(); }).observe(document,
+    {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+})()"""
+# A run began (or ended) after the last click or key, or the page has had no click or key yet.
+_STARTED = """() => { const s = window.__tbtSettle; return s.input === 0 || s.change > s.input; }"""
+# Every Vega-Lite chart on the page has drawn its canvas or SVG.
+_CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].every(e =>
+  e.querySelector('canvas, svg'))"""
+
+
 def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait: float = 180,
               dialogs: list | None = None):
     """Open a page, wait until Streamlit finished running it, return the Playwright page.
     If `dialogs` is given, every JavaScript dialog (alert, confirm) is recorded there and dismissed."""
     page = browser.new_page(viewport={"width": width, "height": 720}, locale=locale)
+    page.add_init_script(TRACKER)
     if dialogs is not None:
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.goto(url)
@@ -33,12 +49,18 @@ def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait:
 
 
 def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> None:
-    """Wait until Streamlit has finished running the page, then let Vega draw.
+    """Wait until Streamlit has finished running the page, then until its charts are drawn.
 
-    `start`: seconds for a run that a click or a key started to show its indicator. The page counts as finished
-    once neither sign of a run (see _BUSY) has been seen for `idle` seconds in a row, so a gap between a run
-    and the rerun it asks for does not end the wait."""
-    time.sleep(start)
+    `start`: the most seconds a run that a click or a key started may take to show itself; the wait for it ends as
+    soon as the page's run state changed after the last click or key (TRACKER; pages opened without it wait the
+    whole `start`). The page counts as finished once neither sign of a run (see _BUSY) has been seen for `idle`
+    seconds in a row, so a gap between a run and the rerun it asks for does not end the wait."""
+    tracked = page.evaluate("() => !!window.__tbtSettle")
+    begin = time.time()
+    while time.time() - begin < start:
+        if tracked and page.evaluate(_STARTED):
+            break
+        time.sleep(0.05 if tracked else start)
     end = time.time() + wait
     idle_since = None
     while time.time() < end:
@@ -49,7 +71,10 @@ def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> No
             if time.time() - idle_since >= idle:
                 break
         time.sleep(0.2)
-    time.sleep(1.5)
+    drawn_by = time.time() + 1.5  # Vega draws after the run: every chart has its canvas or SVG
+    while time.time() < drawn_by and not page.evaluate(_CHARTS_DRAWN):
+        time.sleep(0.1)
+    time.sleep(0.2)
 
 
 def shoot(page, name: str, whole: bool = True) -> None:

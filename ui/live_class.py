@@ -257,7 +257,9 @@ def follow_step() -> None:
             me["seen_version"], me["target"], me["switches"] = view.version, [view.page, dict(view.params)], 0
     except room.ClassroomError:
         return  # the panel says so on the next full run
-    query = follow_query(me, st.session_state.get("_live_ran"), st.session_state.get("_live_runs", 0),
+    # a timer's run compares with what the last full run showed; a full run, with what it is about to show
+    shown = st.session_state.get("_live_ran" if fragment_run() else "_live_at")
+    query = follow_query(me, shown, st.session_state.get("_live_runs", 0),
                          time.monotonic(), lang(), bool(st.session_state.get("projection")))
     if query is None:
         return
@@ -294,6 +296,11 @@ def follow_query(me: dict, ran: tuple | list | None, runs: int, now: float, lang
     if projection:
         query["projection"] = "1"
     return query
+
+
+def at(page_name: str) -> None:
+    """At the start of each full run: the page it runs and its query values (what the run will show)."""
+    st.session_state["_live_at"] = (page_name, followed_params({k: st.query_params.get(k) for k in st.query_params}))
 
 
 def ran(page_name: str) -> None:
