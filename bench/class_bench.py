@@ -105,6 +105,10 @@ class Client:
         elif kind == "script_finished" and msg.script_finished == FINISHED.FINISHED_SUCCESSFULLY:
             self.finished.append((time.perf_counter(), self.page, self.query))
             self.ready.set()
+        elif kind == "script_finished" and msg.script_finished == FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+            # a timer's run that put the address right (live_class.keep_address) after the page had already
+            # run with the teacher's values: the phone shows her view from here on
+            self.finished.append((time.perf_counter(), self.page, self.query))
 
     async def _tick(self, fragment_id: str, interval: float) -> None:
         """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""

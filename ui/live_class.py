@@ -262,11 +262,21 @@ def follow_step() -> None:
     query = follow_query(me, shown, st.session_state.get("_live_runs", 0),
                          time.monotonic(), lang(), bool(st.session_state.get("projection")))
     if query is None:
+        if fragment_run() and shows(shown, *(me.get("target") or [None, {}])):
+            keep_address(me["target"][1])
         return
     target = me["target"][0]
     st.session_state.pop(f"_restored_{target}", None)  # the page reads the query values again
     st.session_state.pop("loop_from_link", None)
     st.switch_page(f"pages/{target}.py", query_params=query)
+
+
+def keep_address(params: dict) -> None:
+    """The phone shows the teacher's view: its address says so too. A timer's rerun that the browser sent before it
+    saw a switch carries the old query string, which would otherwise stay in the address bar."""
+    for key, value in params.items():
+        if st.query_params.get(key) != value:
+            st.query_params[key] = value
 
 
 def shows(ran: tuple | list | None, page_name: str, params: dict) -> bool:
