@@ -54,7 +54,8 @@ PORTABLE_TIERS ?= tests/unit tests/integration
 test-portable: deps-dev prepare
 	ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest $(PORTABLE_TIERS)
 
-## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page, then
+## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page, the live
+## class (1 teacher and 30 phones, 1 and 2 replicas), then
 ## docs/performance.md's current figures from results.json. One bench alone: `python -m bench NAME` (`python -m bench` lists them)
 bench: deps-dev prepare
 	$(BIN)/python -m bench bench
@@ -62,6 +63,7 @@ bench: deps-dev prepare
 	$(BIN)/python -m bench interactions
 	$(BIN)/python -m bench press_bench
 	$(BIN)/python -m bench engine_bench
+	$(BIN)/python -m bench class_bench
 	$(BIN)/python scripts/perf_docs.py
 
 ## bench-press: 30 protocol visitors press each page's main button at once (bench/press_bench.py): the "press"

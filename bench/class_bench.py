@@ -187,7 +187,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page). A
         # session of hers (her cookie) runs the page with the new T, which warms the shared caches as her slider
         # does, and its run's end writes the view (app.py's lead); each phone's delay counts from her request.
-        delays, missed, teacher_runs = [], 0, []
+        delays, missed, teacher_runs, after_hers = [], 0, [], []
         for k in range(changes + 1):
             t_value = f"{0.3 + 0.2 * k:.1f}"
             t_show = time.perf_counter()
@@ -213,13 +213,16 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
                       c.errors[-1:], flush=True)
             if k > 0:  # the first change opens the page on every phone at once: reported on its own
                 delays += [g - t_show for g in got if g is not None]
+                if mover.finished:  # from the end of her run (the view was written just before it)
+                    after_hers += [g - mover.finished[0][0] for g in got if g is not None]
                 missed += sum(g is None for g in got)
             else:  # the whole class opens another page at once (each phone's page run, warm)
                 out["page_switch_p95_s"] = _pct([g - t_show for g in got if g is not None], 0.95)
             await asyncio.sleep(2)
         out["follow"] = {"changes": changes, "p50_s": _pct(delays, 0.5), "p95_s": _pct(delays, 0.95),
                          "max_s": _pct(delays, 1.0), "missed": missed,
-                         "teacher_run_s": _pct([r for r in teacher_runs if r is not None], 0.5)}
+                         "teacher_run_s": _pct([r for r in teacher_runs if r is not None], 0.5),
+                         "after_her_run_p50_s": _pct(after_hers, 0.5), "after_her_run_p95_s": _pct(after_hers, 0.95)}
 
         # idle on a lesson page (the sidebar's follow timer)
         c0, w0 = _cpu(procs), time.perf_counter()
