@@ -33,7 +33,7 @@ STRINGS = {
     "live.link": ("Ou abra este link no celular:", "Or open this link on a phone:"),
     "live.count": ('Celulares conectados (último minuto)',
                   'Phones connected (last minute)'),
-    "live.qr.img": ('Código QR com o link da sala {code}', 'QR code with the link to room {code}'),
+    "live.qr.img": ('QR code com o link da sala {code}', 'QR code with the link to room {code}'),
     "live.qr.alt": ('Aponte a câmera do celular para entrar na sala {code}',
                    "Point a phone's camera here to join room {code}"),
     "live.err.not_found": ('Não há sala com esse código. Confira o código no projetor (uma sala expira {h} horas depois da última atividade).',
