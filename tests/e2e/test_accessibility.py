@@ -91,14 +91,19 @@ _NAMES = """() => ({charts: [...document.querySelectorAll('[data-testid="stVegaL
 ENGLISH = {en for key, (_, en) in table().items() if key.startswith("a11y.st.")}
 
 
-def _names_problems(page, lang: str) -> list[str]:
-    time.sleep(0.5)  # the setup script's watcher looks at most 200 ms after a change
-    names = page.evaluate(_NAMES)
-    problems = [f"chart without a short name: {n!r}" for n in names["charts"] if not 0 < len(n) <= 120]
-    if lang != "en":
-        problems += [f"Streamlit's English label: {n!r}" for n in names["labels"]
-                     if n in ENGLISH or n.startswith("Help for ")]
-    return problems
+def _names_problems(page, lang: str, wait: float = 5.0) -> list[str]:
+    """What a screen reader would name wrongly. The setup script's watcher looks at most 200 ms after a change, and
+    the browser may still be drawing what the run sent: a problem counts once it has stayed for `wait` seconds."""
+    end = time.time() + wait
+    while True:
+        time.sleep(0.5)
+        names = page.evaluate(_NAMES)
+        problems = [f"chart without a short name: {n!r}" for n in names["charts"] if not 0 < len(n) <= 120]
+        if lang != "en":
+            problems += [f"Streamlit's English label: {n!r}" for n in names["labels"]
+                         if n in ENGLISH or n.startswith("Help for ")]
+        if not problems or time.time() > end:
+            return problems
 
 
 @pytest.mark.parametrize("name", PAGES)
