@@ -447,7 +447,7 @@ def model_chart(df: pd.DataFrame) -> alt.Chart:
     return alt.Chart(df).mark_bar().encode(
         y=alt.Y("token:N", sort="-x", title=None, axis=alt.Axis(labelLimit=160)),
         x=alt.X("prob:Q", title=t("live.axis.prob"), axis=alt.Axis(format="%")),
-        color=alt.Color("picked:N", title=None, legend=alt.Legend(orient="bottom"),
+        color=alt.Color("picked:N", title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=0),
                         scale=alt.Scale(domain=[t("live.model.picked"), t("live.model.not_picked")],
                                         range=[OKABE_ITO[1], PRIMARY])),
         tooltip=[alt.Tooltip("token:N", title=t("live.axis.token")), alt.Tooltip("shown:N", title=t("live.axis.prob"))],
