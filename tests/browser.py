@@ -23,7 +23,12 @@ TRACKER = """(() => { const s = window.__tbtSettle = {input: 0, change: 0};
     document.addEventListener(kind, () => { s.input = performance.now(); }, true);
   new MutationObserver(() => { s.change = performance.now(); }).observe(document,
     {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+  s.dom = 0;  // the last change anywhere in the page: what the browser is still drawing
+  new MutationObserver(() => { s.dom = performance.now(); }).observe(document,
+    {subtree: true, childList: true, attributes: true, characterData: true});
 })()"""
+# The page has not changed for 400 ms (the browser has drawn what the run sent).
+_DOM_QUIET = """() => performance.now() - window.__tbtSettle.dom > 400"""
 # A run began (or ended) after the last click or key, or the page has had no click or key yet.
 _STARTED = """() => { const s = window.__tbtSettle; return s.input === 0 || s.change > s.input; }"""
 # Every Vega-Lite chart on the page has drawn its canvas or SVG.
@@ -54,7 +59,9 @@ def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> No
     `start`: the most seconds a run that a click or a key started may take to show itself; the wait for it ends as
     soon as the page's run state changed after the last click or key (TRACKER; pages opened without it wait the
     whole `start`). The page counts as finished once neither sign of a run (see _BUSY) has been seen for `idle`
-    seconds in a row, so a gap between a run and the rerun it asks for does not end the wait."""
+    seconds in a row, so a gap between a run and the rerun it asks for does not end the wait; then the charts must
+    be drawn and the page must stop changing for 400 ms (at most 2.5 s), so that what a test reads or audits is
+    what the browser finished drawing."""
     tracked = page.evaluate("() => !!window.__tbtSettle")
     begin = time.time()
     while time.time() - begin < start:
@@ -73,6 +80,9 @@ def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> No
         time.sleep(0.2)
     drawn_by = time.time() + 1.5  # Vega draws after the run: every chart has its canvas or SVG
     while time.time() < drawn_by and not page.evaluate(_CHARTS_DRAWN):
+        time.sleep(0.1)
+    quiet_by = time.time() + 2.5  # and the page stops changing (a timer or an animation may never let it: a cap)
+    while tracked and time.time() < quiet_by and not page.evaluate(_DOM_QUIET):
         time.sleep(0.1)
     time.sleep(0.2)
 

@@ -215,7 +215,7 @@ def lead(page_name: str) -> None:
     me = current()
     if me is None or me["role"] != "teacher":
         return
-    params = followed_params({k: st.query_params.get(k) for k in st.query_params})
+    _, params = _here(page_name)
     shown = (page_name, tuple(sorted(params.items())))
     if me.get("shown") == shown:
         return
@@ -280,7 +280,7 @@ def keep_address(params: dict) -> None:
 
 
 def shows(ran: tuple | list | None, page_name: str, params: dict) -> bool:
-    """Did a full run that ended on `ran` = (page, its query values) show the teacher's page with her values?"""
+    """Does `ran` = (page, its query values) of a full run show the teacher's page with her values?"""
     return ran is not None and ran[0] == page_name and all(ran[1].get(k) == v for k, v in params.items())
 
 
@@ -308,15 +308,20 @@ def follow_query(me: dict, ran: tuple | list | None, runs: int, now: float, lang
     return query
 
 
+def _here(page_name: str) -> tuple[str, dict]:
+    """This run's page and the query values a following phone compares (all but language and projection)."""
+    return page_name, followed_params({k: st.query_params.get(k) for k in st.query_params})
+
+
 def at(page_name: str) -> None:
     """At the start of each full run: the page it runs and its query values (what the run will show)."""
-    st.session_state["_live_at"] = (page_name, followed_params({k: st.query_params.get(k) for k in st.query_params}))
+    st.session_state["_live_at"] = _here(page_name)
 
 
 def ran(page_name: str) -> None:
     """At the end of each full run that was not cut short: the page it showed and its query values (follow_step
     compares them with the teacher's), and how many such runs this session has had."""
-    st.session_state["_live_ran"] = (page_name, followed_params({k: st.query_params.get(k) for k in st.query_params}))
+    st.session_state["_live_ran"] = _here(page_name)
     st.session_state["_live_runs"] = st.session_state.get("_live_runs", 0) + 1
 
 
