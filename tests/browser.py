@@ -8,9 +8,12 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]  # ax
 BLOCKING = ("critical", "serious")  # the impacts a test fails on
 
 # Streamlit marks a script run two ways: its status widget ("Running...") is in the page, and its root element says
-# data-test-script-state="running" (or a rerun or stop requested). Either one means the page is not done.
-_BUSY = """() => !!document.querySelector('[data-testid="stStatusWidget"]') || ['running', 'rerunRequested',
-  'stopRequested'].includes(document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state'))"""
+# data-test-script-state="running" (or a rerun or stop requested, or "initial": no run has begun yet). Either one
+# means the page is not done; so does a websocket that is not connected (a reconnect reruns the page).
+_BUSY = """() => { const app = document.querySelector('[data-testid="stApp"]');
+  return !!document.querySelector('[data-testid="stStatusWidget"]') || !app
+    || ['initial', 'running', 'rerunRequested', 'stopRequested'].includes(app.getAttribute('data-test-script-state'))
+    || !['CONNECTED', 'STATIC_CONNECTED'].includes(app.getAttribute('data-test-connection-state') || 'CONNECTED'); }"""
 
 # The first run of a page has drawn something: any element in the main area (every page writes its title first).
 _DRAWN = """() => !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')"""
@@ -31,9 +34,11 @@ TRACKER = """(() => { const s = window.__tbtSettle = {input: 0, change: 0};
 _DOM_QUIET = """() => performance.now() - window.__tbtSettle.dom > 400"""
 # A run began (or ended) after the last click or key, or the page has had no click or key yet.
 _STARTED = """() => { const s = window.__tbtSettle; return s.input === 0 || s.change > s.input; }"""
-# Every Vega-Lite chart on the page has drawn its canvas or SVG.
-_CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].every(e =>
-  e.querySelector('canvas, svg'))"""
+# Every element the run sent is drawn: none is still Streamlit's placeholder (stSkeleton: a fresh browser loads the
+# code of charts, buttons and code blocks on demand, seconds after the run has ended on a slow machine), and every
+# Vega-Lite chart has drawn its canvas or SVG.
+_CHARTS_DRAWN = """() => !document.querySelector('[data-testid="stMain"] [data-testid="stSkeleton"]') &&
+  [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')].every(e => e.querySelector('canvas, svg'))"""
 
 
 def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait: float = 180,
@@ -59,8 +64,9 @@ def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> No
     `start`: the most seconds a run that a click or a key started may take to show itself; the wait for it ends as
     soon as the page's run state changed after the last click or key (TRACKER; pages opened without it wait the
     whole `start`). The page counts as finished once neither sign of a run (see _BUSY) has been seen for `idle`
-    seconds in a row, so a gap between a run and the rerun it asks for does not end the wait; then the charts must
-    be drawn and the page must stop changing for 400 ms (at most 2.5 s), so that what a test reads or audits is
+    seconds in a row, so a gap between a run and the rerun it asks for does not end the wait; then every element
+    must be drawn (no placeholder left, every chart on its canvas: at most 30 s) and the page must stop changing
+    for 400 ms (at most 2.5 s), so that what a test reads or audits is
     what the browser finished drawing."""
     tracked = page.evaluate("() => !!window.__tbtSettle")
     begin = time.time()
@@ -78,7 +84,7 @@ def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> No
             if time.time() - idle_since >= idle:
                 break
         time.sleep(0.2)
-    drawn_by = time.time() + 1.5  # Vega draws after the run: every chart has its canvas or SVG
+    drawn_by = time.time() + 30  # the elements' code loads and Vega draws after the run (see _CHARTS_DRAWN)
     while time.time() < drawn_by and not page.evaluate(_CHARTS_DRAWN):
         time.sleep(0.1)
     quiet_by = time.time() + 2.5  # and the page stops changing (a timer or an animation may never let it: a cap)
