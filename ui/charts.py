@@ -355,5 +355,9 @@ code, pre { font-size: 1.1rem !important; }
 [data-testid="stTable"] th, [data-testid="stTable"] td { font-size: 1.1rem !important; color: #000 !important; }
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] p { font-size: 2.6rem !important; color: #000 !important; }
 [data-testid="stMetricLabel"] p { font-size: 1.15rem !important; color: #000 !important; }
+[data-testid="stSidebarNavLink"] { height: auto !important; }  /* a page's whole name, on two lines if need be */
+[data-testid="stSidebarNavLink"] > span:last-child { min-width: 0; flex: 1 1 auto; }
+[data-testid="stSidebarNavLink"] .stMarkdownEllipsis, [data-testid="stSidebarNavLink"] .stMarkdownEllipsis p {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; line-height: 1.25; }
 </style>
 """

@@ -27,6 +27,10 @@ def test_a_link_opens_the_same_view_in_projection_mode(browser, server_url):
         assert page.get_by_label(re.compile("^Projection mode")).is_checked()
         size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('h1')).fontSize)")
         assert size >= 44  # projection mode's large text
+        cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stSidebarNavLink"] p')].filter(p =>
+          p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > p.closest('section').getBoundingClientRect().right)
+          .map(p => p.innerText)""")
+        assert page.locator('[data-testid="stSidebarNavLink"] p').count() >= 11 and not cut  # whole page names
         for name, value in LINK.items():
             assert f"{name}={urllib.parse.quote_plus(value)}" in page.url  # the address bar holds the view
         shoot(page, "pipeline-link-projection-1280")
