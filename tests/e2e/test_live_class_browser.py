@@ -105,6 +105,7 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         shoot(phones[0][1], "live-student-reveal-390")
         _no_blocking_violation(teacher, "the projector after the reveal")
         _no_blocking_violation(phones[0][1], "a phone (pt-BR, 390 px) after the reveal")
+        _vote_round(teacher, phones)
         teacher.get_by_role("button", name="Leave the room").click()  # and after "Leave", a reload leads nothing
         teacher.get_by_role("button", name="Start a class").first.wait_for(timeout=30_000)
         time.sleep(1)  # the cookie's removal is a script in that run
@@ -115,3 +116,31 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         for ctx, _ in phones:
             ctx.close()
         teacher.close()
+
+
+def _vote_round(teacher, phones) -> None:
+    """A "fact or invention?" vote. One phone (pt-BR) votes from the keyboard alone: Tab into the radio group, Space
+    picks the focused option, an arrow key moves to the other, Tab to "Enviar voto", Enter. Another taps."""
+    teacher.locator('[data-testid="stRadio"] label', has_text="Fact or invention?").click()
+    teacher.get_by_role("button", name="Start the vote").click()
+    _wait_text(teacher, r"Votes so far: 0\.", timeout=120)
+    page = phones[2][1]
+    _wait_text(page, "Este texto diz um fato ou uma invenção?", timeout=60)
+    page.locator("body").focus()
+    _tab_to(page, "e.type === 'radio'")
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowDown")
+    picked = page.evaluate("() => document.activeElement.closest('label').innerText.trim()")
+    assert picked == "invenção" and page.evaluate("() => document.activeElement.checked")
+    _tab_to(page, "e.tagName === 'BUTTON' && e.innerText.trim() === 'Enviar voto'")
+    page.keyboard.press("Enter")
+    _wait_text(page, r"Seu voto: invenção\.")
+    _no_blocking_violation(page, "a phone (pt-BR, 390 px) in a vote")
+    other = phones[1][1]  # en
+    other.locator('[data-testid="stRadio"] label', has_text="fact").first.click()
+    other.get_by_role("button", name="Send vote").click()
+    _wait_text(other, r"Your vote: fact\.")
+    _wait_text(teacher, r"Votes so far: 2\.", timeout=15)
+    teacher.get_by_role("button", name="Reveal the model's answer").click()
+    _wait_text(teacher, r"of 2 votes were right\.", timeout=60)
+    _wait_text(page, r"de 2 votos acertaram\.", timeout=30)
