@@ -2,7 +2,7 @@
 at 1280x720 and 390 px, and in projection mode; `<html lang>` follows the visitor's language, also after a switch.
 Beyond axe's AA rules: projection mode is held to 7:1 (axe's AAA `color-contrast-enhanced`), the phone view's touch
 targets are measured (2.5.8), every chart has a short accessible name, and no Streamlit label is left in English on
-a Portuguese page.
+a Portuguese page. From the top of each page, Tab alone reaches every control, each with a visible focus ring.
 
 Run alone with `pytest -m a11y`. One server for the module, the session's Chromium for every view. Each view's
 violations go to artifacts/a11y/axe-<page>.json (docs/accessibility.md has the table of a run).
@@ -107,9 +107,10 @@ def _names_problems(page, lang: str, wait: float = 5.0) -> list[str]:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_axe_finds_no_serious_violation(browser, a11y_url, name):
+def test_axe_finds_no_serious_violation_and_tab_reaches_every_control(browser, a11y_url, name):
+    """axe in the four views; in the first one, also the keyboard walk (_tab_walk)."""
     assert len(PAGES) >= 11, PAGES  # every page of the path is audited
-    report, blocking = {}, []
+    report, blocking, keyboard = {}, [], None
     for view, lang, width, projection in VIEWS:
         page = open_page(browser, _page_url(a11y_url, name, lang, projection), width=width,
                          locale="en-US" if lang == "en" else lang, wait=300)
@@ -124,6 +125,8 @@ def test_axe_finds_no_serious_violation(browser, a11y_url, name):
                 small = page.evaluate(_TARGETS)["bad"]
                 found.append({"id": "tbt-target-size", "impact": "serious", "nodes": small, "help": "2.5.8"})
             found = [v for v in found if v["nodes"]]
+            if view == "pt-BR-1280":  # the keyboard, in the same tab, after the audits
+                keyboard = {kind: what for kind, what in _tab_walk(page).items() if what}
             if view == "pt-BR-1280" and name in SNAPSHOTS:  # what a screen reader reads (docs/accessibility.md)
                 (ARTIFACTS / "a11y").mkdir(parents=True, exist_ok=True)
                 (ARTIFACTS / "a11y" / f"aria-{name}.yaml").write_text(page.locator("body").aria_snapshot())
@@ -135,6 +138,7 @@ def test_axe_finds_no_serious_violation(browser, a11y_url, name):
     (ARTIFACTS / "a11y" / f"axe-{name}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False))
     assert len(report) == len(VIEWS)
     assert not blocking, blocking
+    assert keyboard == {}, keyboard  # the walk ran, and found nothing wrong
 
 
 @pytest.mark.parametrize("start, other, pick", [("pt-BR", "en", "English"), ("en", "pt-BR", "Português (Brasil)")])
@@ -187,43 +191,33 @@ _WALK = """() => {
 HOLD = 200  # Tab presses one element may keep the focus: a data grid moves from cell to cell first, then lets go
 
 
-@pytest.mark.parametrize("name", PAGES)
-def test_tab_reaches_every_control_with_a_visible_focus(browser, a11y_url, name):
+def _tab_walk(page) -> dict:
     """WCAG 2.1.1, 2.1.2, 2.4.7: from the top of the page, Tab alone reaches every focusable element that is shown
     (a radio group counts once), each with a visible focus ring, and nothing keeps the focus (until it comes back
-    to the first element)."""
-    page = open_page(browser, _page_url(a11y_url, name, "pt-BR", False), width=1280, locale="pt-BR", wait=300)
-    try:
-        _wait_for_lang(page, "pt-BR")
-        page.evaluate(_WALK)
-        wanted = page.evaluate("() => window.__tbtTabbable()")
-        assert len(wanted) >= 5, wanted  # every page has the sidebar's links and the language box, at least
-        page.evaluate("() => document.activeElement && document.activeElement.blur()")
-        reached, order, last, held, trapped = {}, [], None, 0, []
-        for _ in range(3 * len(wanted) + 2 * HOLD):
-            page.keyboard.press("Tab")
-            now = page.evaluate("() => window.__tbtFocused()")
-            if now is None:
-                continue
-            if now["id"] == last:
-                held += 1
-                if held > HOLD:
-                    trapped.append(now["what"])
-                    break
-                continue
-            if now["id"] in reached:  # round the page once: back at an element already reached
+    to the first element). What went wrong, by kind (empty lists when nothing did)."""
+    page.evaluate(_WALK)
+    wanted = page.evaluate("() => window.__tbtTabbable()")
+    assert len(wanted) >= 5, wanted  # every page has the sidebar's links and the language box, at least
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    reached, last, held, trapped = {}, None, 0, []
+    for _ in range(3 * len(wanted) + 2 * HOLD):
+        page.keyboard.press("Tab")
+        now = page.evaluate("() => window.__tbtFocused()")
+        if now is None:
+            continue
+        if now["id"] == last:
+            held += 1
+            if held > HOLD:
+                trapped.append(now["what"])
                 break
-            last, held = now["id"], 0
-            reached[now["id"]] = now
-            order.append(now["what"])
-        groups = {r["group"] for r in reached.values() if r["group"]}
-        missing = [w["html"] for w in wanted if w["id"] not in reached and w["group"] not in groups]
-        no_ring = [r["what"] for r in reached.values() if not r["ring"]]
-        assert not trapped, trapped
-        assert not missing, (len(missing), missing[:5])
-        assert not no_ring, no_ring
-    finally:
-        page.close()
+            continue
+        if now["id"] in reached:  # round the page once: back at an element already reached
+            break
+        last, held = now["id"], 0
+        reached[now["id"]] = now
+    groups = {r["group"] for r in reached.values() if r["group"]}
+    missing = [w["html"] for w in wanted if w["id"] not in reached and w["group"] not in groups]
+    return {"trapped": trapped, "missing": missing[:5], "no ring": [r["what"] for r in reached.values() if not r["ring"]]}
 
 
 _LONGEST_MOTION = """() => Math.max(0, ...[...document.querySelectorAll('*')].flatMap(e => {
