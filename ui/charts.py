@@ -259,6 +259,34 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
+_SUMMARIES: dict[int, tuple[weakref.ref, dict[str, str]]] = {}  # id(chart) -> (the chart, {language: its summary})
+
+
+def chart_summary(chart: alt.TopLevelMixin, spec: dict) -> str:
+    """ui.a11y.summarise of a chart from its spec and data, kept per language while the chart object lives, as
+    vega_spec keeps its conversion: a chart from `cached_chart` is drawn for every visitor, and reading its text
+    alternative from its rows (sorting, grouping) was a fifth of a warm temperature-page run (py-spy)."""
+    from ui import a11y
+    from ui.i18n import lang
+
+    key, language = id(chart), lang()
+    with _SPECS_LOCK:
+        found = _SUMMARIES.get(key)
+        if found is not None and found[0]() is chart and language in found[1]:
+            return found[1][language]
+    text = a11y.summarise(spec, _frames(chart))
+    try:
+        ref = weakref.ref(chart, lambda _, key=key: _forget(_SUMMARIES, _SPECS_LOCK, key))
+    except TypeError:
+        return text
+    with _SPECS_LOCK:
+        found = _SUMMARIES.get(key)
+        if found is None or found[0]() is not chart:
+            found = _SUMMARIES[key] = (ref, {})
+        found[1][language] = text
+    return text
+
+
 def describe(spec: dict, frames: list[pd.DataFrame], summary: str | None, picks: bool, note: str | None = None) -> None:
     """The chart's text alternative, just before it: `summary` if given, else one read from its data and
     encodings (ui.a11y.summarise). A chart that can be clicked says where the same choice is made by keyboard.
@@ -281,7 +309,8 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = N
     kwargs.setdefault("width", "stretch")
     chart = _unchecked(finish(chart))  # the conversion calls chart.to_dict()
     spec = vega_spec(chart)
-    describe(spec, _frames(chart), summary, picks=kwargs.get("on_select") not in (None, "ignore"))
+    summary = summary if summary is not None else chart_summary(chart, spec)
+    describe(spec, [], summary, picks=kwargs.get("on_select") not in (None, "ignore"))
     shown = st.vega_lite_chart(spec=spec, **kwargs)
     if save:  # save=False: the caller draws them with save_buttons (a chart whose image differs from its view)
         _save_buttons(chart)

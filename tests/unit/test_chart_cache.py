@@ -123,3 +123,26 @@ def test_a_chart_is_converted_once_and_streamlit_gets_the_same_spec_and_data_aga
     assert json.dumps(second).replace("tbt_0", hashed) == json.dumps(plain)
     other = chart.properties(title="another object")  # a copy: converted on its own
     assert charts.vega_spec(other)["title"] == "another object"
+
+
+def test_a_drawn_chart_reads_its_summary_once_per_language(monkeypatch):
+    """chart_summary keeps a chart object's text alternative per language; another object with the same content
+    is read again (its summary is never taken from a chart that only looks alike)."""
+    from ui import a11y
+    from ui.charts import chart_summary, vega_spec
+
+    read = []
+    real = a11y.summarise
+    monkeypatch.setattr(a11y, "summarise", lambda spec, frames: read.append(1) or real(spec, frames))
+    df = pd.DataFrame({"x": [0.25, 0.75], "y": ["·a", "·b"]})
+    chart = alt.Chart(df).mark_bar().encode(x=alt.X("x:Q", title="probability"), y=alt.Y("y:N", title="token"))
+    spec = vega_spec(chart)
+    en = chart_summary(chart, spec)
+    assert chart_summary(chart, spec) == en and len(read) == 1 and "·b" in en
+    st.session_state["lang"] = "pt-BR"
+    pt = chart_summary(chart, spec)
+    assert pt != en and len(read) == 2 and "·b" in pt
+    st.session_state["lang"] = "en"
+    assert chart_summary(chart, spec) == en and len(read) == 2
+    twin = alt.Chart(df.copy()).mark_bar().encode(x=alt.X("x:Q", title="probability"), y=alt.Y("y:N", title="token"))
+    assert chart_summary(twin, vega_spec(twin)) == en and len(read) == 3
