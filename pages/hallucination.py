@@ -3,15 +3,11 @@ fact/invention pairs that measure whether confidence tells them apart (it is com
 import streamlit as st
 
 import model_backend as mb
-from model_backend.lessons import hallucination as cf
-from ui import a11y
 from ui import hallucination_view as view
-from ui.charts import show
-from ui.export import downloads
-from ui.i18n import fmt_pct, t
+from ui.i18n import t
 from ui.nav import next_page_link
 from ui.share import Param, restore, share_box
-from ui.widgets import intro, model_text, prompt_box, truncation_notice
+from ui.widgets import intro, prompt_box
 
 FIRST = view.config()["presets"][0]  # Einstein: shown on the first visit
 PARAMS = [Param("prompt", "prompt_hallucination", str, FIRST["prompt"]),
@@ -62,43 +58,8 @@ def asked(prompt: str, params: mb.SamplingParams, dtype: str) -> bool:
 
 
 def completion(prompt: str, params: mb.SamplingParams, dtype: str) -> None:
-    if not asked(prompt, params, dtype):
-        return
-    gen = view.generation(prompt, params, dtype)
-    truncation_notice(gen.truncated_from, len(gen.prompt_tokens))
-    preset = view.preset_for(prompt)
-    if preset:
-        st.markdown(t(f"hallucination.preset.{preset['id']}.note"))
-    st.subheader(t("hallucination.output"))
-    model_text(prompt + gen.completion)
-    rows = cf.token_table(gen)
-    summary = cf.summarize(gen)
-    key = "hallucination_step_" + view.digest(prompt, params, dtype)
-    st.session_state.setdefault(key, cf.focus_step(rows, (preset or {}).get("focus")))
-    if not params.greedy:
-        st.info(t("hallucination.sampled.note"), icon=":material/casino:")
-    show(view.chips_chart(view.chip_frame(rows), selected=st.session_state[key]))
-    st.caption(t("hallucination.chips.caption", n=view.N_ALTERNATIVES))
-    m = st.columns(3)
-    m[0].metric(t("hallucination.metric.mean"), fmt_pct(summary.mean_prob), help=t("hallucination.metric.mean.help"))
-    m[1].metric(t("hallucination.metric.min.label", step=summary.min_index + 1), fmt_pct(summary.min_prob),
-                help=t("hallucination.metric.min.help"))
-    m[2].metric(t("hallucination.metric.logprob"), view.fmt_logprob(summary.seq_logprob),
-                help=t("hallucination.metric.logprob.help", whole=view.whole_chance(summary.seq_logprob)))
-    a11y.announce_once(("hallucination", prompt, params, dtype),
-                       t("a11y.live.measured", n=len(gen.steps), mean=fmt_pct(summary.mean_prob)))
-    view.inspect_step(rows, key)
-    st.subheader(t("hallucination.charts"))
-    df = view.token_frame(rows, gen.steps)
-    left, right = st.columns(2)
-    with left:
-        show(view.line_chart(df, "prob", t("hallucination.col.prob"), "%", [0, 1], st.session_state[key]))
-        st.caption(t("hallucination.chart.prob.caption"))
-    with right:
-        show(view.line_chart(df, "entropy_bits", t("hallucination.col.entropy_axis"), ".1f", None,
-                             st.session_state[key]))
-        st.caption(t("hallucination.chart.entropy.caption"))
-    downloads(df, "hallucination-tokens", key="hallucination_dl")
+    if asked(prompt, params, dtype):
+        view.completion_panel(prompt, params, dtype)
 
 
 def render() -> None:

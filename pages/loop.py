@@ -5,38 +5,12 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import model_backend as mb
-from ui import a11y, backend, completion_view, compute_view
+from ui import a11y, backend, completion_view
 from ui import loop_view as view
 from ui.charts import projection_on
 from ui.i18n import t
 from ui.nav import next_page_link
 from ui.widgets import intro, prompt_box, show_error, truncation_notice
-
-
-def controls() -> mb.SamplingParams:
-    """The sampling settings, with the course text's sensible defaults (T 0.7, top-p 0.9)."""
-    cap = backend.settings().max_new_tokens
-    with st.expander(t("loop.ctl.title"), icon=":material/tune:"):
-        c1, c2, c3, c4 = st.columns(4)
-        # Values come from session_state (defaults or a shared link: view.link_params), never from value=.
-        temperature = c1.slider(t("loop.ctl.temperature"), 0.0, 2.0, step=0.05, key="loop_temperature",
-                                help=t("loop.ctl.temperature.help"))
-        greedy = temperature == 0
-        top_k = c2.number_input(t("loop.ctl.top_k"), 0, 1000, step=1, key="loop_top_k", disabled=greedy,
-                                help=t("loop.ctl.top_k.help"))
-        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, step=0.05, key="loop_top_p", disabled=greedy)
-        penalty = c4.slider(t("loop.ctl.penalty"), 1.0, 2.0, step=0.05, key="loop_penalty",
-                            help=t("loop.ctl.penalty.help"))
-        c5, c6, c7 = st.columns([1, 2, 1])
-        max_new = c5.number_input(t("loop.ctl.max_new"), 1, cap, step=1, key="loop_max_new")
-        stops = c6.multiselect(t("loop.ctl.stop"), view.STOP_PRESETS, key="loop_stop", accept_new_options=True,
-                               placeholder=t("loop.ctl.stop.placeholder"), help=t("loop.ctl.stop.help"))
-        seed = c7.number_input(t("loop.ctl.seed"), 0, 2**31 - 1, step=1, key="loop_seed", disabled=greedy)
-    params = mb.SamplingParams(temperature=float(temperature), top_k=int(top_k), top_p=float(top_p),
-                               repetition_penalty=float(penalty), max_new_tokens=int(max_new),
-                               stop=view.parse_stops(stops), seed=None if greedy else int(seed))
-    st.caption(view.settings_summary(params))
-    return params
 
 
 def render() -> None:
@@ -46,10 +20,10 @@ def render() -> None:
     from_link = view.restore_link(links)  # before any widget exists
     view.publish_link(links)  # a notice here, at the top, if the link had bad values
     prompt = prompt_box("loop")
-    params = controls()
+    params = view.controls()
     if prompt is not None:
         loop(prompt, params, from_link)
-        positions(prompt, params)  # outside the fragment: a "Next token" click does not send it again
+        view.positions(prompt, params)  # outside the fragment: a "Next token" click does not send it again
     completion_view.panel()  # seed 000's opening: prompt, completion, chat, and no hidden thinking
     view.publish_link(links, box=True)  # the URL and a copyable link to this view
     next_page_link("loop")
@@ -115,30 +89,8 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     st.caption(view.flow_caption(run, len(tr.tokens)))
 
     if run.steps:
-        st.subheader(t("loop.steps.title"))
-        view.steps_table(run.steps)
-        view.inspector(run)
-        st.subheader(t("loop.time.title"))
-        c1, c2 = st.columns(2)
-        with c1:
-            view.timing_chart(run.steps, len(tr.tokens))
-        with c2:
-            view.kv_chart(run.steps, len(tr.tokens), tr.info)
-        st.subheader(t("compute.title"))
-        compute_view.answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
+        view.steps_panels(run, tr)
     run.look_ahead()  # the next step's pass runs while the visitor reads this one
-
-
-def positions(prompt: str, params: mb.SamplingParams) -> None:
-    """Logits at every position of the prompt. It depends on the prompt, and on the run only through its first
-    step (which the fragment's first step and reset rerun the page for), so it is drawn outside the fragment."""
-    try:
-        mb.check_params(params, backend.settings().max_new_tokens)
-    except mb.InvalidInput:
-        return  # the fragment said why
-    st.subheader(t("loop.pos.title"))
-    st.markdown(t("loop.pos.what"))
-    view.positions_panel(backend.trace(prompt), view.current_run(prompt, params))
 
 
 render()

@@ -2,13 +2,12 @@
 import streamlit as st
 
 import model_backend as mb
-from model_backend.validation import InvalidInput, check_prompt
 from ui import a11y
 from ui import nondeterminism_view as view
 from ui.i18n import t
 from ui.nav import next_page_link
 from ui.share import publish, restore, share_box
-from ui.widgets import intro, prompt_box, show_error, truncation_notice
+from ui.widgets import intro, prompt_box, truncation_notice
 
 PARAMS = view.link_params()
 
@@ -52,24 +51,6 @@ def asked(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> bool:
     return False
 
 
-def model_section() -> None:
-    """Section 3c: the real model computed two ways, run on request and cached."""
-    st.subheader(t("nondeterminism.model.head"))
-    st.markdown(t("nondeterminism.model.text"))
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    text = c1.text_input(t("nondeterminism.model.prompt"), key="nd_model_prompt", max_chars=2000)
-    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, key="nd_model_tokens")
-    if st.button(t("nondeterminism.model.run"), type="primary", icon=":material/compare_arrows:", key="nd_compare"):
-        st.session_state["nd_compared"] = True
-    if not st.session_state.get("nd_compared"):
-        st.caption(t("nondeterminism.model.hint"))
-        return
-    try:
-        view.model_two_ways(check_prompt(text), n)
-    except InvalidInput as exc:
-        show_error(exc)
-
-
 def render() -> None:
     restore("nondeterminism", PARAMS)  # before any widget exists
     view.prepare_state(PARAMS)
@@ -101,7 +82,7 @@ def render() -> None:
     st.subheader(t("nondeterminism.sum.head"))
     st.markdown(t("nondeterminism.sum.text"))
     view.ordered_sums()
-    model_section()
+    view.model_section()
     share_box("nondeterminism", view.shared_params(PARAMS, fixed))
 
     st.header(t("nondeterminism.dev.head"))

@@ -17,13 +17,13 @@ import model_backend as mb
 from model_backend.core.tokens import visible
 from model_backend.lessons import hallucination as cf
 from model_backend.runtime.memo import SharedMemo
-from ui import backend
+from ui import a11y, backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
 from ui.untrusted import escape_markdown
-from ui.widgets import data_table, model_text
+from ui.widgets import data_table, model_text, truncation_notice
 
 ROOT = Path(__file__).resolve().parent.parent
 DTYPES = ("float32", "bfloat16")
@@ -451,3 +451,43 @@ def summary(runs: list[PairRun], dtype: str) -> None:
         table = df.drop(columns="mean_pct")
         data_table(table, hide_index=True, width="stretch")
         downloads(table, "hallucination-pairs", key="hallucination_pairs_dl")
+
+
+def completion_panel(prompt: str, params: mb.SamplingParams, dtype: str) -> None:
+    """The generated text, its tokens as chips coloured by probability, the three measures, the picked step's
+    alternatives, and the probability and entropy curves."""
+    gen = generation(prompt, params, dtype)
+    truncation_notice(gen.truncated_from, len(gen.prompt_tokens))
+    preset = preset_for(prompt)
+    if preset:
+        st.markdown(t(f"hallucination.preset.{preset['id']}.note"))
+    st.subheader(t("hallucination.output"))
+    model_text(prompt + gen.completion)
+    rows = cf.token_table(gen)
+    summary = cf.summarize(gen)
+    key = "hallucination_step_" + digest(prompt, params, dtype)
+    st.session_state.setdefault(key, cf.focus_step(rows, (preset or {}).get("focus")))
+    if not params.greedy:
+        st.info(t("hallucination.sampled.note"), icon=":material/casino:")
+    show(chips_chart(chip_frame(rows), selected=st.session_state[key]))
+    st.caption(t("hallucination.chips.caption", n=N_ALTERNATIVES))
+    m = st.columns(3)
+    m[0].metric(t("hallucination.metric.mean"), fmt_pct(summary.mean_prob), help=t("hallucination.metric.mean.help"))
+    m[1].metric(t("hallucination.metric.min.label", step=summary.min_index + 1), fmt_pct(summary.min_prob),
+                help=t("hallucination.metric.min.help"))
+    m[2].metric(t("hallucination.metric.logprob"), fmt_logprob(summary.seq_logprob),
+                help=t("hallucination.metric.logprob.help", whole=whole_chance(summary.seq_logprob)))
+    a11y.announce_once(("hallucination", prompt, params, dtype),
+                       t("a11y.live.measured", n=len(gen.steps), mean=fmt_pct(summary.mean_prob)))
+    inspect_step(rows, key)
+    st.subheader(t("hallucination.charts"))
+    df = token_frame(rows, gen.steps)
+    left, right = st.columns(2)
+    with left:
+        show(line_chart(df, "prob", t("hallucination.col.prob"), "%", [0, 1], st.session_state[key]))
+        st.caption(t("hallucination.chart.prob.caption"))
+    with right:
+        show(line_chart(df, "entropy_bits", t("hallucination.col.entropy_axis"), ".1f", None,
+                             st.session_state[key]))
+        st.caption(t("hallucination.chart.entropy.caption"))
+    downloads(df, "hallucination-tokens", key="hallucination_dl")

@@ -16,7 +16,7 @@ import model_backend as mb
 from model_backend.core.kv import kv_bytes_per_position, kv_cache_bytes_at, kv_values_per_token
 from model_backend.core.stats import find_loop
 from model_backend.core.tokens import visible
-from ui import backend, finish_reasons
+from ui import backend, compute_view, finish_reasons
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, show_frame
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
@@ -529,3 +529,56 @@ def positions_panel(tr: mb.Trace, run: LoopRun) -> None:
         st.markdown(t("loop.pos.match"))
         model_text(f"{visible(tr.top[-1][0].text)}  ({fmt_pct(tr.top[-1][0].prob)})  ≈  "
                    f"{visible(run.steps[0].top[0].text)}  ({fmt_pct(run.steps[0].top[0].prob)})")
+
+
+def controls() -> mb.SamplingParams:
+    """The sampling settings, with the course text's sensible defaults (T 0.7, top-p 0.9)."""
+    cap = backend.settings().max_new_tokens
+    with st.expander(t("loop.ctl.title"), icon=":material/tune:"):
+        c1, c2, c3, c4 = st.columns(4)
+        # Values come from session_state (defaults or a shared link: link_params), never from value=.
+        temperature = c1.slider(t("loop.ctl.temperature"), 0.0, 2.0, step=0.05, key="loop_temperature",
+                                help=t("loop.ctl.temperature.help"))
+        greedy = temperature == 0
+        top_k = c2.number_input(t("loop.ctl.top_k"), 0, 1000, step=1, key="loop_top_k", disabled=greedy,
+                                help=t("loop.ctl.top_k.help"))
+        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, step=0.05, key="loop_top_p", disabled=greedy)
+        penalty = c4.slider(t("loop.ctl.penalty"), 1.0, 2.0, step=0.05, key="loop_penalty",
+                            help=t("loop.ctl.penalty.help"))
+        c5, c6, c7 = st.columns([1, 2, 1])
+        max_new = c5.number_input(t("loop.ctl.max_new"), 1, cap, step=1, key="loop_max_new")
+        stops = c6.multiselect(t("loop.ctl.stop"), STOP_PRESETS, key="loop_stop", accept_new_options=True,
+                               placeholder=t("loop.ctl.stop.placeholder"), help=t("loop.ctl.stop.help"))
+        seed = c7.number_input(t("loop.ctl.seed"), 0, 2**31 - 1, step=1, key="loop_seed", disabled=greedy)
+    params = mb.SamplingParams(temperature=float(temperature), top_k=int(top_k), top_p=float(top_p),
+                               repetition_penalty=float(penalty), max_new_tokens=int(max_new),
+                               stop=parse_stops(stops), seed=None if greedy else int(seed))
+    st.caption(settings_summary(params))
+    return params
+
+
+def steps_panels(run: LoopRun, tr: mb.Trace) -> None:
+    """Under a run with steps: the steps table, the step inspector, time and KV cache per step, and the compute."""
+    st.subheader(t("loop.steps.title"))
+    steps_table(run.steps)
+    inspector(run)
+    st.subheader(t("loop.time.title"))
+    c1, c2 = st.columns(2)
+    with c1:
+        timing_chart(run.steps, len(tr.tokens))
+    with c2:
+        kv_chart(run.steps, len(tr.tokens), tr.info)
+    st.subheader(t("compute.title"))
+    compute_view.answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
+
+
+def positions(prompt: str, params: mb.SamplingParams) -> None:
+    """Logits at every position of the prompt. It depends on the prompt, and on the run only through its first
+    step (which the fragment's first step and reset rerun the page for), so it is drawn outside the fragment."""
+    try:
+        mb.check_params(params, backend.settings().max_new_tokens)
+    except mb.InvalidInput:
+        return  # the fragment said why
+    st.subheader(t("loop.pos.title"))
+    st.markdown(t("loop.pos.what"))
+    positions_panel(backend.trace(prompt), current_run(prompt, params))

@@ -13,12 +13,13 @@ import model_backend as mb
 from model_backend.core.tokens import visible
 from model_backend.lessons import nondeterminism as nd
 from model_backend.runtime.memo import SharedMemo
+from model_backend.validation import InvalidInput, check_prompt
 from ui import backend
 from ui.charts import MASKED, OKABE_ITO, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, lang, t
 from ui.share import Param
-from ui.widgets import data_table, model_text, truncation_notice
+from ui.widgets import data_table, model_text, show_error, truncation_notice
 
 FINISH = ("stop", "length", "stop_sequence")
 BRANCH_COLOURS = list(OKABE_ITO)  # every one at least 3:1 on white, thin lines included
@@ -465,3 +466,21 @@ def model_two_ways(prompt: str, n: int) -> None:
             model_text(filler)
     if not torch.cuda.is_available():
         st.info(t("nondeterminism.no_gpu"), icon=":material/memory:")
+
+
+def model_section() -> None:
+    """Section 3c: the real model computed two ways, run on request and cached."""
+    st.subheader(t("nondeterminism.model.head"))
+    st.markdown(t("nondeterminism.model.text"))
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    text = c1.text_input(t("nondeterminism.model.prompt"), key="nd_model_prompt", max_chars=2000)
+    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, key="nd_model_tokens")
+    if st.button(t("nondeterminism.model.run"), type="primary", icon=":material/compare_arrows:", key="nd_compare"):
+        st.session_state["nd_compared"] = True
+    if not st.session_state.get("nd_compared"):
+        st.caption(t("nondeterminism.model.hint"))
+        return
+    try:
+        model_two_ways(check_prompt(text), n)
+    except InvalidInput as exc:
+        show_error(exc)
