@@ -66,8 +66,7 @@ def settle(page, wait: float = 120, start: float = 1.0, idle: float = 1.0) -> No
     whole `start`). The page counts as finished once neither sign of a run (see _BUSY) has been seen for `idle`
     seconds in a row, so a gap between a run and the rerun it asks for does not end the wait; then every element
     must be drawn (no placeholder left, every chart on its canvas: at most 30 s) and the page must stop changing
-    for 400 ms (at most 2.5 s), so that what a test reads or audits is
-    what the browser finished drawing."""
+    for 400 ms (at most 2.5 s), so that what a test reads or audits is what the browser finished drawing."""
     tracked = page.evaluate("() => !!window.__tbtSettle")
     begin = time.time()
     while time.time() - begin < start:
