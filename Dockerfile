@@ -32,6 +32,8 @@ RUN python -m model_backend prepare && chown -R app:app /opt/token-by-token
 
 USER app
 EXPOSE 8501
-HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+# /_stcore/health says 503 "warming up" until the replica has visited its own pages (ui/warm.py: 45 s on a
+# 2-core bf16 CPU, longer in float32), so compose's nginx sends nobody to a cold replica.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=480s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/_stcore/health' % os.environ.get('PORT', '8501'), timeout=4)"
 CMD ["sh", "-c", "exec python -m ui.serve --server.address \"$HOST\" --server.port \"$PORT\""]

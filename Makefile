@@ -54,7 +54,8 @@ PORTABLE_TIERS ?= tests/unit tests/integration
 test-portable: deps-dev prepare
 	ATEN_CPU_CAPABILITY=default OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(BIN)/python -m pytest $(PORTABLE_TIERS)
 
-## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page, the live
+## bench: measured figures (scripts, not tests): bench/results.json, then what a visit costs, page by page, a fresh
+## replica's first visits with and without its warm-up, the live
 ## class (1 teacher and 30 phones, 1 and 2 replicas), then
 ## docs/performance.md's current figures from results.json. One bench alone: `python -m bench NAME` (`python -m bench` lists them)
 bench: deps-dev prepare
@@ -63,6 +64,7 @@ bench: deps-dev prepare
 	$(BIN)/python -m bench interactions
 	$(BIN)/python -m bench press_bench
 	$(BIN)/python -m bench engine_bench
+	$(BIN)/python -m bench fresh_replica
 	$(BIN)/python -m bench class_bench
 	$(BIN)/python scripts/perf_docs.py
 

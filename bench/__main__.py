@@ -11,6 +11,7 @@ BENCHES = {
     "bench": ("bench.bench", "the figures of bench/results.json (make bench)"),
     "visit_cost": ("bench.visit_cost", "what one visit of each page costs the server; load cases (make bench)"),
     "interactions": ("bench.interactions", "how fast controls answer in Chromium (make bench)"),
+    "fresh_replica": ("bench.fresh_replica", "the first visit of each page on a fresh replica, warmed up and not"),
     "first_visit": ("bench.first_visit", "a new browser's first visit, several servers compared"),
     "bare_app": ("bench.bare_app", "a bare Streamlit page served like the app (first_visit's floor)"),
     "loadtest": ("bench.loadtest", "concurrent headless-Chromium visitors (make loadtest)"),

@@ -56,7 +56,8 @@ def launch(port: int | None = None, *, env: dict | None = None, log_path: Path |
            "--server.headless", "true", *app_args]
     out = log if log is not None else subprocess.DEVNULL
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=new_session,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", **(env or {})})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", "TBT_WARM": "off",
+                                 **(env or {})})  # cold pages are what tests and benches measure (ui/warm.py)
     return proc, f"http://127.0.0.1:{port}", log
 
 

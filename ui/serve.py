@@ -34,6 +34,8 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.web import bootstrap, cli
 from streamlit.web.server.starlette import starlette_server
 
+from ui import warm
+
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
 
@@ -57,7 +59,9 @@ def main(argv: list[str] | None = None, app: Path = APP) -> None:
         starlette_server._bind_socket = tcp_listener(starlette_server._bind_socket)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls
         bootstrap._install_config_watchers = lambda flag_options: None
-    sys.argv = ["streamlit", "run", str(app), *(sys.argv[1:] if argv is None else argv)]
+    args = list(sys.argv[1:] if argv is None else argv)
+    warm.start(args)  # the pages' shared one-time work, before the health check says ready (ui/warm.py)
+    sys.argv = ["streamlit", "run", str(app), *args]
     cli.main()
 
 

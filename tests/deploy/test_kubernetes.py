@@ -102,6 +102,17 @@ def test_probes_ask_streamlit_health_on_the_served_port():
     assert live["periodSeconds"] * live["failureThreshold"] > ready["periodSeconds"] * ready["failureThreshold"]
 
 
+def test_a_warming_replica_is_not_killed_before_its_warm_up_may_end():
+    """The health check says 503 until the warm-up ends (ui/warm.py, at most DEADLINE_S): the startup probe and the
+    image's HEALTHCHECK start period must wait longer than that, or a slow node would restart a replica forever."""
+    from ui.warm import DEADLINE_S
+
+    start = _container()["startupProbe"]
+    assert start["periodSeconds"] * start["failureThreshold"] > DEADLINE_S
+    period = re.search(r"HEALTHCHECK .*--start-period=(\d+)s", _dockerfile())
+    assert period and int(period.group(1)) >= DEADLINE_S  # compose: nginx waits for a healthy replica
+
+
 def test_memory_is_the_readmes_measured_figure():
     at_least = _readme_gb(r"Give a replica at least (\d+(?:\.\d+)?) GB")
     after_30 = _readme_gb(r"(\d+(?:\.\d+)?) GB after 30 visitors")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -60,23 +61,33 @@ def test_prepare_builds_a_loadable_cache_from_an_empty_directory(tmp_path):
 
 
 @pytest.mark.skipif(not (ROOT / ".venv" / "bin" / "python").exists(), reason="make run uses the project's .venv")
-def test_make_run_honours_port_and_answers_health():
+def test_make_run_honours_port_and_says_ready_only_after_its_warm_up():
+    """`make run` serves on PORT, and its health check answers 503 "warming up" until the replica has visited its
+    pages itself (ui/warm.py; TBT_WARM=home keeps this test to one page, in both languages), then "ok"."""
     port = free_port()
-    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1"}
+    env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "TBT_WARM": "home", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(["make", "run"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True, text=True)
     try:
-        deadline, body = time.time() + 240, b""
+        deadline, body, answers = time.time() + 240, b"", []
         while time.time() < deadline and proc.poll() is None:
             try:
                 body = urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2).read()
                 break
+            except urllib.error.HTTPError as e:  # 503 while the warm-up runs
+                answers.append((e.code, e.read()))
             except OSError:
-                time.sleep(0.5)
+                pass
+            time.sleep(0.2)
         assert body == b"ok", "no health answer from `make run`"
+        assert (503, b"warming up") in answers, f"the health check never said it was warming up: {answers[:3]}"
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(timeout=30)
+            out, _ = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+            out, _ = proc.communicate()
+    for lang in ("pt-BR", "en"):  # each visit ran the page to its end, without an exception
+        assert f"warm-up: home ({lang}) ok" in out, out[-3000:]
+    assert out.index("warm-up: ready after") > out.index("warm-up: home (en) ok")
