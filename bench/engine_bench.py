@@ -1,5 +1,5 @@
-"""The model engine with the real model, no server: is a visitor's greedy output the same when its decode steps are
-batched with other visitors', and how much do 30 concurrent streams gain over one?
+"""The model engine with the real model, no server: is a visitor's greedy output the same when its prefill and decode
+steps are batched with other visitors', and how much do 30 concurrent streams gain over one?
 
     python -m bench engine_bench [--prompts 50] [--tokens 12] [--streams 30] [--no-write]
 
@@ -45,11 +45,12 @@ def prompts(n: int) -> list[str]:
 
 
 def greedy(bundle: mb.ModelBundle, text: str, steps: int) -> tuple[list[int], list[torch.Tensor]]:
-    """Prefill alone, then `steps` decode steps through the engine (batched with whoever waits at that moment)."""
+    """The prefill, then `steps` decode steps through the engine, each batched with whoever waits at that moment
+    (prefills with prefills, steps with steps). The logits of every pass are kept, the prefill's first."""
     ids = bundle.tokenizer(text, return_tensors="pt").input_ids.to(bundle.device)
-    out = bundle.forward(input_ids=ids, use_cache=True, logits_to_keep=1)
+    out = bundle.prefill(ids)
     past, token = out.past_key_values, int(out.logits[0, -1].argmax())
-    tokens, logits = [token], []
+    tokens, logits = [token], [out.logits[0, -1].float().cpu()]
     for _ in range(steps):
         out = bundle.decode(torch.tensor([[token]], device=bundle.device), past)
         row = out.logits[0, -1].float().cpu()

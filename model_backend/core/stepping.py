@@ -72,9 +72,8 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
     finish, stop_seq, completion, prefill_ms = None, None, "", 0.0
     for index in range(params.max_new_tokens):
         started = time.perf_counter()
-        if past is None:  # prefill: the whole prompt, alone
-            out = bundle.forward(input_ids=step_input, past_key_values=None, use_cache=True,
-                                 output_attentions=record_attentions, logits_to_keep=1)
+        if past is None:  # prefill: the whole prompt, batched with other visitors' new prompts of the moment
+            out = bundle.prefill(step_input, output_attentions=record_attentions)
         else:  # decode: one token, batched with other visitors' steps waiting at the same moment
             out = bundle.decode(step_input, past, output_attentions=record_attentions)
         past = out.past_key_values

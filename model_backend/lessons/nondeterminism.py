@@ -143,7 +143,8 @@ def sample_runs(bundle: ModelBundle, prompt: str, params: SamplingParams, seeds:
     """Run the prompt once per seed, all runs decoded together as one batch.
 
     One prefill pass reads the prompt (every run shares it), its KV cache is repeated once per run, and
-    each later step decodes every run's newest token in one forward pass ([B, 1]). Each run draws its
+    each later step decodes every run's newest token in one forward pass ([B, 1]); both go through the engine's
+    batching, so the presses of a class share their passes. Each run draws its
     tokens through the loop's own processor chain (run_chain, choose) from its own torch.Generator
     seeded with its seed, so a seed always gives the same run for the same batch of seeds. (A row of
     a batch is computed with other matrix shapes than a run alone, so its logits can differ in the last
@@ -163,7 +164,7 @@ def sample_runs(bundle: ModelBundle, prompt: str, params: SamplingParams, seeds:
     eos = set(bundle.info.eos_token_ids)
     picked: list[list[int]] = [[] for _ in unique]
     done = [False] * rows
-    out = bundle.forward(input_ids=torch.tensor([ids], device=bundle.device), use_cache=True, logits_to_keep=1)
+    out = bundle.prefill(torch.tensor([ids], device=bundle.device))  # with other visitors' prefills of the moment
     past = out.past_key_values
     logits = out.logits[:, -1, :].to(torch.float32).expand(rows, -1)  # [B, V]: the prompt's, for every run
     if rows > 1:
@@ -179,8 +180,8 @@ def sample_runs(bundle: ModelBundle, prompt: str, params: SamplingParams, seeds:
         if all(done) or step == params.max_new_tokens - 1:
             break
         newest = [p[-1] for p in picked]  # a finished run keeps feeding its last token; its rows are unused
-        out = bundle.forward(input_ids=torch.tensor(newest, device=bundle.device)[:, None], past_key_values=past,
-                             use_cache=True, logits_to_keep=1)
+        out = bundle.decode(torch.tensor(newest, device=bundle.device)[:, None], past)  # [B, 1]: every run's
+        # newest token in one pass, which other visitors' decode steps of the moment join
         past = out.past_key_values
         logits = out.logits[:, -1, :].to(torch.float32)  # [B, V]
     made = {}

@@ -1,19 +1,23 @@
-"""The model engine: the one owner of a loaded model's passes, and where visitors' decode steps meet.
+"""The model engine: the one owner of a loaded model's passes, and where visitors' prefills and decode steps meet.
 
-Every pass runs under the engine's first-come-first-served lock (queueing.FifoLock), one at a time. A decode step
-(one new token against a visitor's own KV cache) is batchable: steps that wait while another pass runs are taken
-together by whichever of them gets the lock first, and run as one batched pass (iteration-level scheduling, as
-in Orca and vLLM: a new run joins at the next step, a finished one simply stops asking). One visitor's step alone
-runs exactly as it did before the engine: the same call, the same numbers.
+Every pass runs under the engine's first-come-first-served lock (queueing.FifoLock), one at a time. A prefill
+(a new prompt, no cache yet) and a decode step (one new token per row against the visitor's own KV cache) are
+batchable: those that wait while another pass runs are taken together by whichever of them gets the lock first,
+and run as one batched pass (iteration-level scheduling, as in Orca and vLLM: a new run joins at the next step, a
+finished one simply stops asking). Prefills batch with prefills, decode steps with decode steps. One visitor's
+step alone runs exactly as it did before the engine: the same call, the same numbers.
 
-A batched step left-pads every cache to the longest one and masks the padding; each row keeps its own positions
-(RoPE), and its new key and value are appended to its own cache afterwards, so a visitor's cache never holds
-another's tokens. A cache that a sliding-window layer has already cut (more than sliding_window - 2 tokens) runs
-alone, so that no window is ever shifted by padding.
+A request may have several rows of its own (the nondeterminism page's runs of one prompt, a batch of one cache);
+all its rows have the same length. A batched pass left-pads every request to the longest one and masks the
+padding; each row keeps its own positions (RoPE), and its attention runs on its own keys (invariance.py), so that
+its numbers are those it gets alone. After a decode pass each request's new keys and values are
+appended to its own cache; after a prefill pass each request gets a cache of its own, cut from the batch's without
+the padding. So a visitor's cache never holds another's tokens. Anything a sliding-window layer could cut (a cache
+or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window is ever shifted by padding.
 
 The engine is the only door to the model (tests/unit/test_engine_owns_model.py):
-- `forward`, `decode` and `generate` run passes; `exclusive()` holds the model for work that hooks it or needs
-  its gradients (activation caches, Captum) or calls its parts (the logit lens, one layer's MLP);
+- `forward`, `prefill`, `decode` and `generate` run passes; `exclusive()` holds the model for work that hooks it
+  or needs its gradients (activation caches, Captum) or calls its parts (the logit lens, one layer's MLP);
 - `weights` hands out the model for reading its parameters, configuration and structure only.
 Every guarded module (the model, its body, the body's parts, each layer and each layer's parts) checks on each
 call that the calling thread is inside one of those doors, and raises ModelOutsideEngine otherwise. The passes
@@ -33,9 +37,10 @@ import torch
 import torch.nn.functional as F
 from transformers import DynamicCache
 
+from model_backend.runtime import invariance
 from model_backend.runtime.queueing import FifoLock
 
-MAX_BATCH = 32  # decode steps in one pass at most: a class of 30, and a little room
+MAX_BATCH = 64  # rows in one batched pass at most: a class of 30 pressing, or a dozen "Run 5 times" at once
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
 
 
@@ -82,14 +87,22 @@ def _entered(model: torch.nn.Module) -> Iterator[None]:
 
 @dataclass
 class _Step:
-    """One visitor's decode step, waiting for a pass."""
+    """One visitor's prefill (past is None) or decode step, waiting for a pass."""
 
-    input_ids: torch.Tensor  # [1, 1] the newest token
-    past: DynamicCache  # the visitor's own cache, batch of 1; the new key and value are appended to it
+    input_ids: torch.Tensor  # [b, S] a prompt per row (prefill), or [b, 1] each row's newest token (decode)
+    past: DynamicCache | None  # decode: the visitor's own cache, batch of b; the new keys and values go into it
     attentions: bool  # return the step's attention weights
     done: bool = False
     out: SimpleNamespace | None = None
     error: BaseException | None = None
+
+    @property
+    def rows(self) -> int:
+        return int(self.input_ids.shape[0]) if self.input_ids is not None else 1
+
+    @property
+    def prefill(self) -> bool:
+        return self.past is None
 
 
 class Engine:
@@ -110,6 +123,7 @@ class Engine:
         self._guard = threading.Lock()  # guards _pending; never held during a pass
         self.held_s = 0.0  # how long the model was held per turn, recent turns weighted most (for the estimate)
         self._hooks = self._install()
+        self.invariant = invariance.install(model)  # batched rows get the attention each gets alone
 
     def _install(self) -> list:
         for handle in getattr(self._model, "_tbt_engine_hooks", []):  # a model handed to a new engine
@@ -141,11 +155,14 @@ class Engine:
     def ahead(self) -> tuple[int, float]:
         """(turns, seconds): how many turns of the model a request arriving now waits for, and about how long.
 
-        Waiting decode steps are served together, max_batch to a turn, so 30 visitors' steps ahead are one turn,
-        not 30. The seconds are turns times the recent mean length of a turn (0 before the first)."""
+        Waiting prefills are served together, and so are waiting decode steps, max_batch rows to a turn: 30
+        visitors' steps ahead are one turn, not 30. The seconds are turns times the recent mean length of a turn
+        (0 before the first)."""
         with self._guard:
             waiting = len(self._pending)
-        turns = max(0, self.lock.queued - waiting) + -(-waiting // self.max_batch)
+            prefill_rows = sum(s.rows for s in self._pending if s.prefill)
+            decode_rows = sum(s.rows for s in self._pending if not s.prefill)
+        turns = max(0, self.lock.queued - waiting) + -(-prefill_rows // self.max_batch) + -(-decode_rows // self.max_batch)
         return turns, turns * self.held_s
 
     @contextmanager
@@ -180,11 +197,21 @@ class Engine:
         with self._turn(), _entered(self._model), torch.set_grad_enabled(grad):
             yield self._model
 
+    def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False) -> SimpleNamespace:
+        """The first pass of a run: every row's prompt ([b, S], one length) through the model, batched with other
+        visitors' prefills waiting at the same moment. Returns logits [b, 1, V] (the last position only, as
+        generate() computes), past_key_values (a new cache of this request's rows alone), attentions (one
+        [b, heads, S, S] per layer, or None)."""
+        return self._submit(_Step(input_ids=input_ids, past=None, attentions=output_attentions))
+
     def decode(self, input_ids: torch.Tensor, past: DynamicCache, output_attentions: bool = False) -> SimpleNamespace:
-        """One decode step: the logits of the next token after `input_ids` ([1, 1]) given the visitor's `past`,
-        which gains the token's key and value. Returns what the model's output has: logits [1, 1, V],
-        past_key_values (the same `past`), attentions (one [1, heads, 1, keys] per layer, or None)."""
-        step = _Step(input_ids=input_ids, past=past, attentions=output_attentions)
+        """One decode step: the logits of the next token after `input_ids` ([b, 1], one token per row of `past`)
+        given the visitor's `past`, which gains the tokens' keys and values. Returns what the model's output has:
+        logits [b, 1, V], past_key_values (the same `past`), attentions (one [b, heads, 1, keys] per layer, or
+        None)."""
+        return self._submit(_Step(input_ids=input_ids, past=past, attentions=output_attentions))
+
+    def _submit(self, step: _Step) -> SimpleNamespace:
         with self._guard:
             self._pending.append(step)
         with self.lock:
@@ -200,29 +227,37 @@ class Engine:
 
     # ---- inside the lock
 
+    def _window(self) -> int:
+        return getattr(self._model.config, "sliding_window", None) or 0
+
     def _batchable(self, step: _Step) -> bool:
+        window = self._window()
+        if step.prefill:  # the prompt must fit in the window with room to spare: the batch's cache is never cut
+            return step.input_ids is not None and not step.attentions and (
+                not window or step.input_ids.shape[-1] <= window - 2)
         past = step.past
         layers = getattr(past, "layers", None)
         if not isinstance(past, DynamicCache) or not layers or layers[0].keys is None:
             return False
-        window = getattr(self._model.config, "sliding_window", None) or 0
         length = layers[0].keys.shape[-2]
         if any(layer.keys.shape[-2] != length for layer in layers):
             return False  # a sliding layer has cut its window already
         return not window or length <= window - 2  # after this step the window is still whole
 
     def _take(self, first: _Step) -> list[_Step]:
-        """The steps to run now: `first`, and when it can be batched, every other waiting step that can, in
-        arrival order, up to max_batch. The taken ones leave the waiting list."""
+        """The steps to run now: `first`, and when it can be batched, every other waiting step of its kind that
+        can, in arrival order, up to max_batch rows. The taken ones leave the waiting list."""
         if not self._batchable(first):
             self._pending.remove(first)
             return [first]
-        batch = [first]
+        batch, rows = [first], first.rows
         for s in self._pending:
-            if len(batch) >= self.max_batch:
-                break
-            if s is not first and s.attentions == first.attentions and self._batchable(s):
-                batch.append(s)
+            if s is first or s.prefill != first.prefill or s.attentions != first.attentions:
+                continue
+            if rows + s.rows > self.max_batch or not self._batchable(s):
+                continue
+            batch.append(s)
+            rows += s.rows
         taken = {id(s) for s in batch}
         self._pending = [s for s in self._pending if id(s) not in taken]
         return batch
@@ -237,9 +272,10 @@ class Engine:
                     s.out = SimpleNamespace(logits=out.logits, past_key_values=out.past_key_values,
                                             attentions=out.attentions if s.attentions else None)
                 else:
-                    self._run_batched(batch)
+                    with invariance.rows():  # each row's attention on its own keys: its numbers as alone
+                        (self._run_prefills if batch[0].prefill else self._run_batched)(batch)
                     self.batched_steps += len(batch)
-                    self.widest = max(self.widest, len(batch))
+                    self.widest = max(self.widest, sum(s.rows for s in batch))
         except Exception as exc:  # noqa: BLE001  every waiting visitor gets the error, none waits forever
             for s in batch:
                 s.error = exc
@@ -247,8 +283,29 @@ class Engine:
             for s in batch:
                 s.done = True
 
+    def _run_prefills(self, batch: list[_Step]) -> None:
+        """Prompts of several visitors in one pass: left-padded to the longest, the padding masked, each row's
+        positions counted from its first real token (as generate() does for a padded batch)."""
+        lengths = [s.input_ids.shape[-1] for s in batch]
+        longest = max(lengths)
+        ids = torch.cat([F.pad(s.input_ids, (longest - n, 0), value=0) for s, n in zip(batch, lengths)])
+        mask = torch.zeros_like(ids)
+        rows = [(s, n, sum(t.rows for t in batch[:i])) for i, (s, n) in enumerate(zip(batch, lengths))]
+        for s, n, first in rows:
+            mask[first:first + s.rows, longest - n:] = 1  # the padding is on the left
+        positions = (mask.cumsum(-1) - 1).clamp(min=0)
+        out = self._model(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True,
+                          logits_to_keep=1)
+        cache = out.past_key_values
+        for s, n, first in rows:
+            past = DynamicCache(config=self._model.config)
+            for index, layer in enumerate(cache.layers):  # this request's rows, without the padding
+                past.update(layer.keys[first:first + s.rows, :, longest - n:, :].contiguous(),
+                            layer.values[first:first + s.rows, :, longest - n:, :].contiguous(), index)
+            s.out = SimpleNamespace(logits=out.logits[first:first + s.rows], past_key_values=past, attentions=None)
+
     def _run_batched(self, batch: list[_Step]) -> None:
-        lengths = [s.past.layers[0].keys.shape[-2] for s in batch]
+        lengths = [s.past.layers[0].keys.shape[-2] for s in batch]  # one length per request (its rows share it)
         longest = max(lengths)
         device = batch[0].input_ids.device
         cache = DynamicCache(config=self._model.config)
@@ -256,17 +313,21 @@ class Engine:
             keys = [F.pad(s.past.layers[index].keys, (0, 0, longest - n, 0)) for s, n in zip(batch, lengths)]
             values = [F.pad(s.past.layers[index].values, (0, 0, longest - n, 0)) for s, n in zip(batch, lengths)]
             cache.update(torch.cat(keys), torch.cat(values), index)
-        mask = torch.zeros(len(batch), longest + 1, dtype=torch.long, device=device)
-        for row, n in enumerate(lengths):
+        row_lengths = [n for s, n in zip(batch, lengths) for _ in range(s.rows)]
+        mask = torch.zeros(len(row_lengths), longest + 1, dtype=torch.long, device=device)
+        for row, n in enumerate(row_lengths):
             mask[row, longest - n:] = 1  # the padding is on the left; the new token is the last column
         out = self._model(input_ids=torch.cat([s.input_ids for s in batch]), attention_mask=mask,
-                          position_ids=torch.tensor([[n] for n in lengths], device=device),
+                          position_ids=torch.tensor([[n] for n in row_lengths], device=device),
                           cache_position=torch.tensor([longest], device=device), past_key_values=cache,
                           use_cache=True, output_attentions=batch[0].attentions, logits_to_keep=1)
-        for row, (s, n) in enumerate(zip(batch, lengths)):
+        first = 0
+        for s, n in zip(batch, lengths):
+            rows = slice(first, first + s.rows)
             for index, layer in enumerate(cache.layers):
-                s.past.update(layer.keys[row:row + 1, :, -1:, :], layer.values[row:row + 1, :, -1:, :], index)
+                s.past.update(layer.keys[rows, :, -1:, :], layer.values[rows, :, -1:, :], index)
             attn = None
             if s.attentions and out.attentions:
-                attn = tuple(a[row:row + 1, :, :, longest - n:] for a in out.attentions)
-            s.out = SimpleNamespace(logits=out.logits[row:row + 1], past_key_values=s.past, attentions=attn)
+                attn = tuple(a[rows, :, :, longest - n:] for a in out.attentions)
+            s.out = SimpleNamespace(logits=out.logits[rows], past_key_values=s.past, attentions=attn)
+            first += s.rows

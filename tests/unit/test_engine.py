@@ -176,3 +176,82 @@ def test_waiting_decode_steps_count_as_one_turn_ahead_not_one_each(tiny_bundle):
         engine.lock.release()
         for t in tickets:
             t.join(10)
+
+
+def _queued(bundle, calls):
+    """Run `calls` (no-argument functions, each one engine request) in threads that all queue while the model is
+    held, so that the first to get it takes the rest into its pass. Returns their results in order."""
+    results = [None] * len(calls)
+
+    def call(i):
+        results[i] = calls[i]()
+
+    bundle.engine.lock.acquire()
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 10
+    while bundle.engine.lock.queued < len(calls) + 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    bundle.engine.lock.release()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+def _ids(bundle, text):
+    return bundle.tokenizer(text, return_tensors="pt").input_ids
+
+
+def test_concurrent_prefills_run_as_one_pass_and_each_gets_its_own_cache(tiny_bundle):
+    """Six new prompts of different lengths at once: one pass, left-padded; each visitor's logits are those it
+    gets alone, and its cache holds its own tokens only (no padding), so its decode steps go on as alone."""
+    alone = [_alone(tiny_bundle, p, 6) for p in PROMPTS]
+    before = tiny_bundle.forward_passes
+    outs = _queued(tiny_bundle, [lambda p=p: tiny_bundle.prefill(_ids(tiny_bundle, p)) for p in PROMPTS])
+    assert tiny_bundle.forward_passes - before == 1
+    for p, out, (tokens, _) in zip(PROMPTS, outs, alone):
+        n = _ids(tiny_bundle, p).shape[-1]
+        assert out.logits.shape[:2] == (1, 1)
+        assert all(layer.keys.shape[-2] == n for layer in out.past_key_values.layers), p  # no padding kept
+        ref = tiny_bundle.forward(input_ids=_ids(tiny_bundle, p), use_cache=True, logits_to_keep=1).logits
+        torch.testing.assert_close(out.logits, ref, rtol=1e-4, atol=1e-4)
+        token, past, made = int(out.logits[0, -1].argmax()), out.past_key_values, []
+        made.append(token)
+        for _ in range(6):  # the visitor's own decode steps, on the cache the batched prefill gave it
+            token = int(tiny_bundle.decode(torch.tensor([[token]]), past).logits[0, -1].argmax())
+            made.append(token)
+        assert made == tokens, p
+
+
+def test_a_request_of_several_rows_joins_other_visitors_steps(tiny_bundle):
+    """The nondeterminism page's shape: one prompt's cache repeated for 3 runs decodes [3, 1] at once, in the same
+    pass as two single visitors; every row gets the logits it gets alone."""
+    many = tiny_bundle.prefill(_ids(tiny_bundle, "o gato"))
+    many.past_key_values.batch_repeat_interleave(3)
+    singles = [tiny_bundle.prefill(_ids(tiny_bundle, p)) for p in ("a casa de papel", "x")]
+    three = torch.tensor([[5], [6], [7]])
+    import copy
+    ref_many = tiny_bundle.decode(three, copy.deepcopy(many.past_key_values)).logits
+    ref_singles = [tiny_bundle.decode(torch.tensor([[9]]), copy.deepcopy(s.past_key_values)).logits for s in singles]
+    before, widest = tiny_bundle.forward_passes, tiny_bundle.engine.widest
+    tiny_bundle.engine.widest = 1
+    outs = _queued(tiny_bundle, [lambda: tiny_bundle.decode(three, many.past_key_values)] +
+                   [lambda s=s: tiny_bundle.decode(torch.tensor([[9]]), s.past_key_values) for s in singles])
+    assert tiny_bundle.forward_passes - before == 1 and tiny_bundle.engine.widest == 5
+    tiny_bundle.engine.widest = max(widest, 5)
+    assert outs[0].logits.shape[0] == 3
+    torch.testing.assert_close(outs[0].logits, ref_many, rtol=1e-4, atol=1e-4)
+    for out, ref in zip(outs[1:], ref_singles):
+        torch.testing.assert_close(out.logits, ref, rtol=1e-4, atol=1e-4)
+    assert many.past_key_values.layers[0].keys.shape[0] == 3  # each row's new key went into its own cache
+
+
+def test_a_prompt_longer_than_the_window_prefills_alone(tiny_bundle):
+    window = tiny_bundle.weights.config.sliding_window
+    long_ids = _ids(tiny_bundle, ("abcdefghij" * 8)[: window + 6])
+    before, batched = tiny_bundle.forward_passes, tiny_bundle.engine.batched_steps
+    outs = _queued(tiny_bundle, [lambda: tiny_bundle.prefill(long_ids), lambda: tiny_bundle.prefill(_ids(tiny_bundle, "x"))])
+    assert tiny_bundle.forward_passes - before == 2 and tiny_bundle.engine.batched_steps == batched
+    ref = tiny_bundle.forward(input_ids=long_ids, use_cache=True, logits_to_keep=1).logits
+    assert torch.equal(outs[0].logits, ref)  # alone: the very same call as before the engine

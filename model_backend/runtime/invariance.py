@@ -1,0 +1,117 @@
+"""Batch-invariant attention for the engine's batched passes: a visitor's numbers do not depend on who else is on.
+
+When the engine puts several visitors' rows into one pass, it left-pads them to the longest and masks the padding.
+The linear layers give each row exactly what it gets alone (each output row is one row times the weights, in the
+same order whatever the batch: measured on this CPU's oneDNN kernels, bfloat16 and float32, tests/unit), and so
+do the norms and the rotary positions, which work row by row. Attention does not: a padded row's softmax and its
+product with the values run over more keys (the masked ones add zeros), with another split of the sums, and in
+bfloat16 the last-bit differences that leaves are rounded up into whole tokens (bench/engine_bench.py measured
+greedy tokens that changed for 10 of 50 prompts within 12 steps, before this module).
+
+So inside `rows()` (the engine's batched passes) each row's attention runs on its own keys, without the padding,
+with the very call and shapes that row gets alone: the same function (the model's own eager attention, or
+fastpath's float32 copy of it), the same query, keys, values and mask. That is the batch-invariant attention of
+Thinking Machines (He et al., 2025: "Defeating Nondeterminism in LLM Inference"), done the simple way: a loop over
+the rows of a pass, which costs a few small calls per row and layer. Outside `rows()` attention is untouched, so a
+padded batch anywhere else (the nondeterminism page's "alone vs in a batch") still computes the ordinary way.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import torch
+
+PREFIX = "tbt_rows_"  # the registered name: PREFIX + the attention implementation it wraps
+_state = threading.local()  # .on: this thread is inside the engine's batched pass
+
+
+@contextmanager
+def rows() -> Iterator[None]:
+    """Within this block, on this thread, a padded batch's attention runs row by row on each row's own keys."""
+    before = getattr(_state, "on", False), getattr(_state, "starts", None)
+    _state.on, _state.starts = True, {}  # each mask's rows' first keys, found once per pass (layers share masks)
+    try:
+        yield
+    finally:
+        _state.on, _state.starts = before
+
+
+def _own_eager(module: torch.nn.Module):
+    return getattr(sys.modules[type(module).__module__], "eager_attention_forward", None)
+
+
+def _inner(name: str):
+    """The attention function that `name` stands for: the module's own eager one, or a registered one."""
+    if name == "eager":
+        return lambda module, *args, **kwargs: _own_eager(module)(module, *args, **kwargs)
+    from transformers import AttentionInterface
+
+    return AttentionInterface._global_mapping[name]
+
+
+def _first_keys(mask: torch.Tensor) -> list[int]:
+    """Each row's first visible key column (its left padding's length), from its additive mask's last query row
+    ([B, 1, q, kv]: 0 where a key is visible, the dtype's minimum where it is masked). Kept for the pass."""
+    found = _state.starts.get(id(mask))
+    if found is None or found[0] is not mask:
+        allowed = mask[:, 0, -1] == 0  # [B, kv]
+        firsts = allowed.to(torch.int8).argmax(dim=-1) * allowed.any(dim=-1)  # a row with no visible key: 0
+        found = _state.starts[id(mask)] = (mask, firsts.tolist())
+    return found[1]
+
+
+@functools.cache
+def _wrapper(name: str):
+    inner = _inner(name)
+
+    def attention(module, query, key, value, attention_mask, **kwargs):
+        batch, q_len, kv_len = query.shape[0], query.shape[-2], key.shape[-2]
+        if (not getattr(_state, "on", False) or batch == 1 or attention_mask is None
+                or attention_mask.dim() != 4 or attention_mask.dtype == torch.bool or q_len not in (1, kv_len)):
+            return inner(module, query, key, value, attention_mask, **kwargs)
+        out = query.new_zeros(batch, q_len, query.shape[1], value.shape[-1])  # [B, q, heads, head_dim]
+        weights = None
+        for b, start in enumerate(_first_keys(attention_mask)):
+            q_from = start if q_len == kv_len else 0  # a prefill's padded queries are not computed (never read)
+            o, w = inner(module, query[b:b + 1, :, q_from:], key[b:b + 1, :, start:], value[b:b + 1, :, start:],
+                         attention_mask[b:b + 1, :, q_from:, start:], **kwargs)
+            out[b, q_from:] = o[0]
+            if w is not None:
+                if weights is None:
+                    weights = w.new_zeros(batch, w.shape[1], q_len, kv_len)
+                weights[b, :, q_from:, start:] = w[0]
+        return out, weights
+
+    return attention
+
+
+def install(model: torch.nn.Module) -> bool:
+    """Wrap the model's attention implementation (eager, or fastpath's float32 eager) so that `rows()` can make it
+    row by row. Call it after any other switch of the attention implementation. True when the model uses it."""
+    config = getattr(model, "config", None)
+    name = getattr(config, "_attn_implementation", None)
+    if name is None or name.startswith(PREFIX) or not hasattr(model, "set_attn_implementation"):
+        return bool(name and name.startswith(PREFIX))
+    if name != "eager":
+        from transformers import AttentionInterface
+        if name not in AttentionInterface._global_mapping:
+            return False
+    attentions = [m for m in model.modules() if type(m).__name__.endswith("Attention")]
+    if not attentions or any(_own_eager(m) is None for m in attentions):
+        return False
+    try:
+        from transformers import AttentionInterface
+        from transformers.masking_utils import AttentionMaskInterface, eager_mask
+    except ImportError:
+        return False
+    AttentionInterface.register(PREFIX + name, _wrapper(name))
+    AttentionMaskInterface.register(PREFIX + name, eager_mask)  # the additive mask eager attention gets
+    try:
+        model.set_attn_implementation(PREFIX + name)
+    except Exception:  # noqa: BLE001  keep the plain implementation; batched rows then differ in the last bits
+        return False
+    return config._attn_implementation == PREFIX + name

@@ -1,0 +1,126 @@
+"""Batch invariance: a visitor's numbers do not depend on who else shares the engine's pass.
+
+- the row-by-row attention (runtime/invariance.py) gives each row of a padded batch exactly what it gets alone;
+- outside the engine's batched passes attention is untouched (a padded batch elsewhere computes the ordinary way);
+- a one-row bfloat16 product whose kernel differs from the many-row one is computed as two rows (fastpath);
+- the tiny model in bfloat16 through the engine: batched prefills and decode steps give bitwise-equal logits.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+
+import pytest
+import torch
+
+from model_backend.runtime import fastpath, invariance
+from tests.tiny import make_tiny_model, make_tokenizer
+
+
+def _mask(starts: list[int], q_len: int, kv_len: int) -> torch.Tensor:
+    """eager's additive mask [B, 1, q, kv] for left-padded rows: causal, and the padding hidden."""
+    low = torch.finfo(torch.float32).min
+    mask = torch.full((len(starts), 1, q_len, kv_len), low)
+    for b, start in enumerate(starts):
+        for i in range(q_len):
+            last = kv_len - q_len + i  # the key this query sits on
+            if last >= start:
+                mask[b, 0, i, start:last + 1] = 0
+    return mask
+
+
+@pytest.fixture(scope="module")
+def attention():
+    model, _ = make_tiny_model()
+    assert invariance.install(model)
+    module = model.model.layers[1].self_attn
+    return module, model.config._attn_implementation
+
+
+@pytest.mark.parametrize("q_len", [1, 7])  # a decode step and a prefill
+def test_each_row_of_a_padded_batch_gets_its_attention_alone(attention, q_len):
+    module, name = attention
+    from transformers import AttentionInterface
+
+    wrapped, own = AttentionInterface._global_mapping[name], invariance._own_eager(module)
+    gen = torch.Generator().manual_seed(1)
+    kv_len, starts = 7, [0, 3, 5]
+    q = torch.randn(3, 4, q_len, 8, generator=gen)
+    k, v = torch.randn(3, 1, kv_len, 8, generator=gen), torch.randn(3, 1, kv_len, 8, generator=gen)
+    mask = _mask(starts, q_len, kv_len)
+    with invariance.rows():
+        out, weights = wrapped(module, q, k, v, mask, scaling=0.5)
+    plain, _ = wrapped(module, q, k, v, mask, scaling=0.5)  # outside the engine's pass: the ordinary batch
+    assert torch.equal(plain, own(module, q, k, v, mask, scaling=0.5)[0])
+    for b, start in enumerate(starts):
+        q_from = start if q_len == kv_len else 0
+        alone, alone_w = own(module, q[b:b + 1, :, q_from:], k[b:b + 1, :, start:], v[b:b + 1, :, start:],
+                             _mask([0], q_len - q_from, kv_len - start), scaling=0.5)
+        assert torch.equal(out[b:b + 1, q_from:], alone), b
+        assert torch.equal(weights[b:b + 1, :, q_from:, start:], alone_w), b
+        assert not weights[b, :, :, :start].any()  # nothing on the padding
+
+
+def test_a_one_row_product_is_computed_as_the_batched_row():
+    if not fastpath.supports(torch.bfloat16):
+        pytest.skip("this CPU has no oneDNN bfloat16 path (its linears keep F.linear)")
+    gen = torch.Generator().manual_seed(2)
+    for k, n in ((2048, 640), (640, 2048), (64, 32)):
+        layer = torch.nn.Linear(k, n, bias=False).to(torch.bfloat16).eval()
+        fastpath.route_linears(layer)
+        x = torch.randn(64, k, generator=gen).to(torch.bfloat16)  # about 1 row in 6 differed for (2048, 640)
+        with torch.inference_mode():
+            together = layer(x)
+            for i in range(len(x)):
+                assert torch.equal(layer(x[i:i + 1]), together[i:i + 1]), (k, n, i)
+
+
+def _bf16_bundle():
+    from model_backend import bundle_from
+
+    model, _ = make_tiny_model(seed=3)
+    for p in model.parameters():  # give the norms weights, so that every layer does something
+        torch.nn.init.normal_(p, std=0.3)
+    return bundle_from(model.to(torch.bfloat16), make_tokenizer(), "tiny-bf16")
+
+
+def _queued(bundle, calls):
+    """Each call in its own thread, all queued while the model is held: one batched pass takes them."""
+    results = [None] * len(calls)
+    threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, calls[i]())) for i in range(len(calls))]
+    with bundle.engine.lock:
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while bundle.engine.lock.queued < len(calls) + 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    for t in threads:
+        t.join(30)
+    return results
+
+
+def test_batched_prefills_and_steps_give_each_visitor_its_logits_bit_for_bit():
+    """bfloat16, where rounding turns last-bit differences into other tokens: the engine's batched passes give
+    every visitor the very logits it gets alone (prompts of different lengths, so the batch is padded)."""
+    if not fastpath.supports(torch.bfloat16):
+        pytest.skip("this CPU has no oneDNN bfloat16 path: bfloat16 is not what `auto` serves here")
+    bundle = _bf16_bundle()
+    assert bundle.engine.invariant
+    texts = ["o gato", "a casa de papel amarela", "x", "Era uma vez"]
+    ids = [bundle.tokenizer(t, return_tensors="pt").input_ids for t in texts]
+    alone = [bundle.prefill(i) for i in ids]
+    before = bundle.forward_passes
+    together = _queued(bundle, [lambda i=i: bundle.prefill(i) for i in ids])
+    assert bundle.forward_passes - before == 1
+    for a, b in zip(alone, together):
+        assert torch.equal(a.logits, b.logits)
+    token = [torch.tensor([[int(a.logits[0, -1].argmax())]]) for a in alone]
+    for _ in range(4):  # decode steps: alone on copies of the caches, then all together on the caches
+        solo = [bundle.decode(t, copy.deepcopy(a.past_key_values)).logits for t, a in zip(token, alone)]
+        before = bundle.forward_passes
+        outs = _queued(bundle, [lambda t=t, a=a: bundle.decode(t, a.past_key_values) for t, a in zip(token, alone)])
+        assert bundle.forward_passes - before == 1
+        for s, o in zip(solo, outs):
+            assert torch.equal(s, o.logits)
+        token = [torch.tensor([[int(o.logits[0, -1].argmax())]]) for o in outs]
