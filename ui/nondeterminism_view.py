@@ -464,6 +464,7 @@ def model_two_ways(prompt: str, n: int) -> None:
     with st.expander(t("nondeterminism.fillers")):
         for filler in nd.BATCH_FILLERS:
             model_text(filler)
+    st.caption(t("nondeterminism.engine.note"))  # how this app's own engine batches (runtime/invariance.py)
     if not torch.cuda.is_available():
         st.info(t("nondeterminism.no_gpu"), icon=":material/memory:")
 

@@ -74,7 +74,10 @@ def test_main_installs_the_wrapper(monkeypatch):
     monkeypatch.setattr(serve.bootstrap, "_install_config_watchers", serve.bootstrap._install_config_watchers)
     monkeypatch.setattr(serve.PagesManager, "uses_pages_directory", serve.PagesManager.uses_pages_directory)
     monkeypatch.setattr(serve.sys, "argv", list(serve.sys.argv))
-    serve.main([])
+    warmed = []
+    monkeypatch.setattr(serve.warm, "start", warmed.append)  # no warm-up thread here (tests/unit/test_warm.py)
+    serve.main(["--server.port", "9001"])
+    assert warmed == [["--server.port", "9001"]]  # the server's own options reach the warm-up
     assert starlette_server._bind_socket is not original
     nodelay, _ = _nodelay_of_accepted(starlette_server._bind_socket)
     assert nodelay == 1

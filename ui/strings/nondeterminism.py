@@ -293,6 +293,20 @@ STRINGS = {
         "swapped the choice, and from there the cascade did the rest.",
     ),
     "nondeterminism.fillers": ("Os outros pedidos do lote", "The other requests in the batch"),
+    "nondeterminism.engine.note": (
+        "O servidor deste app também junta pedidos de visitantes diferentes num lote, mas calcula a atenção de "
+        "cada pedido só sobre as chaves dele, sem o preenchimento, e faz cada produto de matrizes passar pelo "
+        "mesmo kernel, sozinho ou no lote. Em bfloat16, numa CPU com caminho rápido para bfloat16, cada "
+        "visitante recebeu assim os mesmos logits, bit a bit, sozinho ou no lote, nas medições deste projeto. Em "
+        "float32 os produtos de matrizes ainda somam em outra ordem conforme o tamanho do lote, e os últimos "
+        "dígitos podem mudar. A comparação acima usa um lote comum, como a maioria dos servidores.",
+        "This app's own server also puts different visitors' requests in one batch, but computes each request's "
+        "attention on that request's own keys only, without the padding, and runs every matrix product through "
+        "the same kernel, alone or in the batch. In bfloat16, on a CPU with a fast bfloat16 path, every visitor "
+        "then got the same logits, bit for bit, alone or in the batch, in this project's measurements. In "
+        "float32 the matrix products still add up in another order depending on the batch size, and the last "
+        "digits can change. The comparison above uses an ordinary batch, as most servers do.",
+    ),
     "nondeterminism.no_gpu": (
         "Não há GPU nesta máquina. Onde houver CUDA, esta seção também compara GPU × CPU com o mesmo prompt.",
         "There is no GPU on this machine. Where CUDA is present, this section also compares GPU against CPU "
