@@ -57,35 +57,38 @@ def _forward(self: torch.nn.Linear, x: torch.Tensor) -> torch.Tensor:
     w = self.weight
     if x.dtype != w.dtype or x.device.type != "cpu" or (torch.is_grad_enabled() and w.requires_grad):
         return F.linear(x, w, self.bias)
-    packed = self.__dict__.get("_tbt_packed")
-    if packed is not None and x.numel() == x.shape[-1] and self.__dict__.get("_tbt_two_rows"):  # see `_two_rows`
-        return _two_rows(x, packed, self.bias)
-    return torch.ops.mkldnn._linear_pointwise(x, w if packed is None else packed, self.bias, "none", [], "")
+    weight = self.__dict__.get("_tbt_packed", w)
+    if x.numel() == x.shape[-1] and self.__dict__.get("_tbt_two_rows"):  # one row: see `_two_rows`
+        return _two_rows(x, weight, self.bias)
+    return torch.ops.mkldnn._linear_pointwise(x, weight, self.bias, "none", [], "")
 
 
-def _two_rows(x: torch.Tensor, packed: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
-    """A one-row bfloat16 product computed as the first of two equal rows: the very numbers that row gets inside
-    any larger batch. For some shapes oneDNN runs a single row through another kernel than two or more, whose
-    sums come out different in the last bit (here: the MLP's 2,048-wide down-projection; `one_row_differs` finds
-    them once per shape), while with two rows or more each row's result is the same wherever it sits in the batch
-    (tests/unit/test_fastpath.py). So a visitor alone and a visitor batched with others by the engine get
-    bitwise-equal logits (runtime/invariance.py). Only the layers that need it take this path."""
+def _two_rows(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+    """A one-row product computed as the first of two equal rows: the very numbers that row gets inside any larger
+    batch. oneDNN runs a single row through another kernel than two or more, whose sums come out different in the
+    last bits (in float32 for every shape here; in bfloat16 for the MLP's 2,048-wide down-projection only:
+    `one_row_differs` finds them once per shape), while with two rows or more each row's result is the same
+    wherever it sits in the batch (tests/unit/test_invariance.py). So a visitor alone and a visitor batched with
+    others by the engine get bitwise-equal logits (runtime/invariance.py). Only the bfloat16 layers that need it
+    take this path: there it costs nothing measurable, while in float32, where every layer would need it, a decode
+    step alone took 89 ms instead of 72 (median of 6 here), so float32 keeps its one-row kernel and a batched
+    visitor's float32 logits may differ from its logits alone in the last digits (docs/engine-bench.md)."""
     rows = x.reshape(1, x.shape[-1])
-    out = torch.ops.mkldnn._linear_pointwise(torch.cat([rows, rows]), packed, bias, "none", [], "")
+    out = torch.ops.mkldnn._linear_pointwise(torch.cat([rows, rows]), weight, bias, "none", [], "")
     return out[:1].reshape(*x.shape[:-1], out.shape[-1])
 
 
 @functools.cache
 def one_row_differs(k: int, n: int, dtype: torch.dtype) -> bool:
-    """Whether a packed [n, k] product gives a row alone other bits than the same row among others (checked once
-    per shape on random rows: each of 64 rows alone against the 64 together; for the down-projection about one
-    row in six differs, in one or two of its 640 values)."""
+    """Whether oneDNN's [n, k] product (packed in bfloat16) gives a row alone other bits than the same row among
+    others (checked once per shape on random rows: each of 64 rows alone against the 64 together; in bfloat16 the
+    down-projection differs for about one row in six, in one or two of its 640 values)."""
     gen = torch.Generator().manual_seed(0)
     w = (torch.randn(n, k, generator=gen) / k ** 0.5).to(dtype)
     x = torch.randn(64, k, generator=gen).to(dtype)
-    packed = _pack(w)
-    together = torch.ops.mkldnn._linear_pointwise(x, packed, None, "none", [], "")
-    return any(not torch.equal(torch.ops.mkldnn._linear_pointwise(x[i:i + 1], packed, None, "none", [], ""),
+    weight = _pack(w) if dtype in PACKED else w
+    together = torch.ops.mkldnn._linear_pointwise(x, weight, None, "none", [], "")
+    return any(not torch.equal(torch.ops.mkldnn._linear_pointwise(x[i:i + 1], weight, None, "none", [], ""),
                                together[i:i + 1]) for i in range(len(x)))
 
 
@@ -139,7 +142,7 @@ def route_linears(model: torch.nn.Module) -> int:
         w = module.weight
         if w.device.type != "cpu" or not supports(w.dtype):
             continue
-        if w.dtype in PACKED:
+        if w.dtype in PACKED:  # float32 keeps its faster one-row kernel: see `_two_rows`
             module.__dict__["_tbt_packed"] = _pack(w)
             module.__dict__["_tbt_two_rows"] = one_row_differs(w.shape[1], w.shape[0], w.dtype)
         module.forward = types.MethodType(_forward, module)

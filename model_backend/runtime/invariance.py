@@ -1,9 +1,11 @@
 """Batch-invariant attention for the engine's batched passes: a visitor's numbers do not depend on who else is on.
 
 When the engine puts several visitors' rows into one pass, it left-pads them to the longest and masks the padding.
-The linear layers give each row exactly what it gets alone (each output row is one row times the weights, in the
-same order whatever the batch: measured on this CPU's oneDNN kernels, bfloat16 and float32, tests/unit), and so
-do the norms and the rotary positions, which work row by row. Attention does not: a padded row's softmax and its
+The linear layers give each row the same bits wherever it sits in a product of two rows or more (oneDNN's kernels
+on this CPU, bfloat16 and float32, tests/unit/test_invariance.py), and a bfloat16 row alone is computed as two equal
+rows where its one-row kernel would differ (fastpath._two_rows; float32 keeps its faster one-row kernel, so there a
+visitor alone and batched may differ in the last digits); the norms and the rotary positions work row by row.
+Attention does not: a padded row's softmax and its
 product with the values run over more keys (the masked ones add zeros), with another split of the sums, and in
 bfloat16 the last-bit differences that leaves are rounded up into whole tokens (bench/engine_bench.py measured
 greedy tokens that changed for 10 of 50 prompts within 12 steps, before this module).
@@ -64,8 +66,27 @@ def _first_keys(mask: torch.Tensor) -> list[int]:
     return found[1]
 
 
+def _row_by_row(fn, module, query, key, value, attention_mask, **kwargs):
+    """`fn` on each row alone: its own keys (from its first visible one), and for a prefill its own queries."""
+    batch, q_len, kv_len = query.shape[0], query.shape[-2], key.shape[-2]
+    out = query.new_zeros(batch, q_len, query.shape[1], value.shape[-1])  # [B, q, heads, head_dim]
+    weights = None
+    for b, start in enumerate(_first_keys(attention_mask)):
+        q_from = start if q_len == kv_len else 0  # a prefill's padded queries are not computed (never read)
+        o, w = fn(module, query[b:b + 1, :, q_from:], key[b:b + 1, :, start:], value[b:b + 1, :, start:],
+                  attention_mask[b:b + 1, :, q_from:, start:], **kwargs)
+        out[b, q_from:] = o[0]
+        if w is not None:
+            if weights is None:
+                weights = w.new_zeros(batch, w.shape[1], q_len, kv_len)
+            weights[b, :, q_from:, start:] = w[0]
+    return out, weights
+
+
 @functools.cache
 def _wrapper(name: str):
+    from model_backend.runtime.fastpath import UPCAST
+
     inner = _inner(name)
 
     def attention(module, query, key, value, attention_mask, **kwargs):
@@ -73,18 +94,13 @@ def _wrapper(name: str):
         if (not getattr(_state, "on", False) or batch == 1 or attention_mask is None
                 or attention_mask.dim() != 4 or attention_mask.dtype == torch.bool or q_len not in (1, kv_len)):
             return inner(module, query, key, value, attention_mask, **kwargs)
-        out = query.new_zeros(batch, q_len, query.shape[1], value.shape[-1])  # [B, q, heads, head_dim]
-        weights = None
-        for b, start in enumerate(_first_keys(attention_mask)):
-            q_from = start if q_len == kv_len else 0  # a prefill's padded queries are not computed (never read)
-            o, w = inner(module, query[b:b + 1, :, q_from:], key[b:b + 1, :, start:], value[b:b + 1, :, start:],
-                         attention_mask[b:b + 1, :, q_from:, start:], **kwargs)
-            out[b, q_from:] = o[0]
-            if w is not None:
-                if weights is None:
-                    weights = w.new_zeros(batch, w.shape[1], q_len, kv_len)
-                weights[b, :, q_from:, start:] = w[0]
-        return out, weights
+        if name == UPCAST and query.dtype != torch.float32 and query.device.type == "cpu":
+            # fastpath's float32 copy of eager attention, row by row: the whole batch is copied to float32 once
+            # (the same values a row's own copy has) and the rows' results are rounded back together
+            out, weights = _row_by_row(_own_eager(module), module, query.float(), key.float(), value.float(),
+                                       attention_mask, **kwargs)
+            return out.to(query.dtype), None if weights is None else weights.to(query.dtype)
+        return _row_by_row(inner, module, query, key, value, attention_mask, **kwargs)
 
     return attention
 

@@ -63,13 +63,15 @@ def test_each_row_of_a_padded_batch_gets_its_attention_alone(attention, q_len):
 
 
 def test_a_one_row_product_is_computed_as_the_batched_row():
-    if not fastpath.supports(torch.bfloat16):
-        pytest.skip("this CPU has no oneDNN bfloat16 path (its linears keep F.linear)")
+    """bfloat16 (float32 keeps its faster one-row kernel: fastpath._two_rows says why)."""
+    dtype = torch.bfloat16
+    if not fastpath.supports(dtype):
+        pytest.skip(f"this CPU has no oneDNN {dtype} path (its linears keep F.linear)")
     gen = torch.Generator().manual_seed(2)
     for k, n in ((2048, 640), (640, 2048), (64, 32)):
-        layer = torch.nn.Linear(k, n, bias=False).to(torch.bfloat16).eval()
+        layer = torch.nn.Linear(k, n, bias=False).to(dtype).eval()
         fastpath.route_linears(layer)
-        x = torch.randn(64, k, generator=gen).to(torch.bfloat16)  # about 1 row in 6 differed for (2048, 640)
+        x = torch.randn(64, k, generator=gen).to(dtype)  # bfloat16: about 1 row in 6 differed for (2048, 640)
         with torch.inference_mode():
             together = layer(x)
             for i in range(len(x)):

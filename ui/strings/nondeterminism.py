@@ -294,17 +294,20 @@ STRINGS = {
     ),
     "nondeterminism.fillers": ("Os outros pedidos do lote", "The other requests in the batch"),
     "nondeterminism.engine.note": (
-        "O servidor deste app também junta pedidos de visitantes diferentes num lote, mas calcula a atenção de "
-        "cada pedido só sobre as chaves dele, sem o preenchimento, e faz cada produto de matrizes passar pelo "
-        "mesmo kernel, sozinho ou no lote. Em bfloat16, numa CPU com caminho rápido para bfloat16, cada "
-        "visitante recebeu assim os mesmos logits, bit a bit, sozinho ou no lote, nas medições deste projeto. Em "
-        "float32 os produtos de matrizes ainda somam em outra ordem conforme o tamanho do lote, e os últimos "
-        "dígitos podem mudar. A comparação acima usa um lote comum, como a maioria dos servidores.",
-        "This app's own server also puts different visitors' requests in one batch, but computes each request's "
-        "attention on that request's own keys only, without the padding, and runs every matrix product through "
-        "the same kernel, alone or in the batch. In bfloat16, on a CPU with a fast bfloat16 path, every visitor "
-        "then got the same logits, bit for bit, alone or in the batch, in this project's measurements. In "
-        "float32 the matrix products still add up in another order depending on the batch size, and the last "
+        "O servidor deste app também junta num lote os pedidos de visitantes que chegam ao mesmo tempo, mas "
+        "calcula a atenção de cada pedido só sobre as chaves do próprio pedido, sem o preenchimento. Em bfloat16, "
+        "ele ainda faz as contas de um pedido sozinho do mesmo jeito que as de uma linha do lote (onde a CPU "
+        "usaria outro kernel para uma linha só). Assim, numa CPU com caminho rápido para bfloat16, cada pedido "
+        "recebeu os mesmos logits, bit a bit, sozinho ou no lote, nas medições deste projeto. Em float32, que o "
+        "app usa nas CPUs sem esse caminho, um pedido sozinho ainda passa por outro kernel, mais rápido, que no "
+        "lote, e os últimos dígitos podem mudar. A comparação acima usa um lote comum, como a maioria dos "
+        "servidores.",
+        "This app's own server also batches the requests of visitors who arrive at the same moment, but computes "
+        "each request's attention on that request's own keys only, without the padding. In bfloat16 it also "
+        "computes a request alone exactly as it computes a row of the batch (where the CPU would use another "
+        "kernel for a single row). So, on a CPU with a fast bfloat16 path, every request got the same logits, bit "
+        "for bit, alone or in the batch, in this project's measurements. In float32, which the app uses on CPUs "
+        "without that path, a request alone still takes another, faster kernel than in the batch, and the last "
         "digits can change. The comparison above uses an ordinary batch, as most servers do.",
     ),
     "nondeterminism.no_gpu": (
