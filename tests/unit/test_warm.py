@@ -4,7 +4,6 @@ The real warm-up of a real server (`make run` visits its home page in both langu
 tests/integration/test_hosting.py; these check the rules around it without a server."""
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from types import SimpleNamespace
@@ -13,6 +12,7 @@ import pytest
 from streamlit.runtime import RuntimeState
 from streamlit.runtime.runtime import Runtime
 
+from tests.conftest import run_async  # the session's browser may hold an event loop on this thread
 from ui import warm
 
 PATH = ["home", "pipeline", "loop", "grokking"]
@@ -54,14 +54,14 @@ def fresh_ready(monkeypatch):
 
 def test_health_says_warming_up_until_the_warm_up_ends(fresh_ready):
     runtime = SimpleNamespace(_state=RuntimeState.NO_SESSIONS_CONNECTED)  # a server that is up
-    assert asyncio.run(Runtime.is_ready_for_browser_connection.fget(runtime)) == (True, "ok")
+    assert run_async(Runtime.is_ready_for_browser_connection.fget(runtime)) == (True, "ok")
     warm.gate_health()
     warm.gate_health()  # twice is once
-    assert asyncio.run(Runtime.is_ready_for_browser_connection.fget(runtime)) == (False, "warming up")
+    assert run_async(Runtime.is_ready_for_browser_connection.fget(runtime)) == (False, "warming up")
     fresh_ready.set()
-    assert asyncio.run(Runtime.is_ready_for_browser_connection.fget(runtime)) == (True, "ok")
+    assert run_async(Runtime.is_ready_for_browser_connection.fget(runtime)) == (True, "ok")
     stopping = SimpleNamespace(_state=RuntimeState.STOPPING)  # Streamlit's own answer still counts after it
-    assert asyncio.run(Runtime.is_ready_for_browser_connection.fget(stopping)) == (False, "unavailable")
+    assert run_async(Runtime.is_ready_for_browser_connection.fget(stopping)) == (False, "unavailable")
 
 
 def test_a_server_that_never_answers_still_becomes_ready(fresh_ready, monkeypatch):
