@@ -114,7 +114,7 @@ def install(model: torch.nn.Module) -> bool:
         return bool(name and name.startswith(PREFIX))
     if name != "eager":
         from transformers import AttentionInterface
-        if name not in AttentionInterface._global_mapping:
+        if name not in getattr(AttentionInterface, "_global_mapping", {}):  # a private name: absent means "no"
             return False
     attentions = [m for m in model.modules() if type(m).__name__.endswith("Attention")]
     if not attentions or any(_own_eager(m) is None for m in attentions):
@@ -124,7 +124,11 @@ def install(model: torch.nn.Module) -> bool:
         from transformers.masking_utils import AttentionMaskInterface, eager_mask
     except ImportError:
         return False
-    AttentionInterface.register(PREFIX + name, _wrapper(name))
+    try:
+        wrapper = _wrapper(name)
+    except (AttributeError, KeyError):  # another transformers: keep the plain implementation
+        return False
+    AttentionInterface.register(PREFIX + name, wrapper)
     AttentionMaskInterface.register(PREFIX + name, eager_mask)  # the additive mask eager attention gets
     try:
         model.set_attn_implementation(PREFIX + name)
