@@ -9,6 +9,10 @@ import time
 from contextlib import contextmanager
 
 import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
 import model_backend as mb
 from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry, pick_device, pick_dtype
@@ -212,3 +216,57 @@ def iter_generation(prompt: str, params: mb.SamplingParams, record_attentions: b
 def forward_passes(dtype: str | None = None) -> int:
     """How many forward passes the shared model has run (tests count them around a slider move)."""
     return bundle_for(dtype).forward_passes
+
+
+# ---------------------------------------------------------------- whose work, and whether it is still wanted
+
+
+class MovedOn(StopException, mb.Cancelled):
+    """The engine dropped this run's model work: the visitor left, or the page reran to something else. Streamlit
+    ends the run quietly, as for st.stop(), and runs the pending rerun, if any (it never calls request_stop)."""
+
+
+def superseded(requests) -> bool:
+    """True once Streamlit would end this script run at its next element: a stop request, or a rerun request
+    that preempts it (a following phone's fragment timer does not). Reads the run's ScriptRequests, which
+    Streamlit keeps as `_state` and `_rerun_data` (the same test as its on_scriptrunner_yield)."""
+    state = getattr(requests, "_state", None)
+    if state == ScriptRequestType.STOP:
+        return True
+    if state == ScriptRequestType.RERUN:
+        data = requests._rerun_data
+        return not (data.fragment_id_queue and not data.is_fragment_scoped_rerun)
+    return False
+
+
+def _gone(session_id: str) -> bool:
+    return Runtime.exists() and not Runtime.instance().is_active_session(session_id)
+
+
+def serve_visitor() -> None:
+    """Tell the engine whose work this script run's thread does: its turns take round-robin with other
+    visitors', and its waiting or running work is dropped (MovedOn) once the run is superseded or the visitor's
+    browser has gone. Called at the start of every run (app.py)."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    requests, session_id = ctx.script_requests, ctx.session_id
+    mb.serve(mb.Visitor(owner=session_id, error=MovedOn,
+                        cancelled=lambda: (requests is not None and superseded(requests)) or _gone(session_id)))
+
+
+def for_visitor(fn):
+    """fn, to run in another thread for this visitor (the loop page's step computed ahead): its turns are this
+    visitor's, and it is dropped only if the visitor's browser has gone (a click that reruns the page is what
+    reads it)."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return fn
+    session_id = ctx.session_id
+    who = mb.Visitor(owner=session_id, error=MovedOn, cancelled=lambda: _gone(session_id))
+
+    def run(*args, **kwargs):
+        mb.serve(who)
+        return fn(*args, **kwargs)
+
+    return run

@@ -182,7 +182,7 @@ class LoopRun:
         same numbers as a step computed on the click; its time is its own pass's. Only for a run the visitor has
         started, one step ahead at most."""
         if self.steps and not self.done and self.gen is not None and self.ahead is None:
-            self.ahead = AHEAD.submit(next, self.gen)
+            self.ahead = AHEAD.submit(backend.for_visitor(next), self.gen)
 
 
 def current_run(prompt: str, params: mb.SamplingParams) -> LoopRun:

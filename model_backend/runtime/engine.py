@@ -1,6 +1,6 @@
 """The model engine: the one owner of a loaded model's passes, and where visitors' prefills and decode steps meet.
 
-Every pass runs under the engine's first-come-first-served lock (queueing.FifoLock), one at a time. A prefill
+Every pass runs under the engine's lock (queueing.FairLock: visitors in turn, round-robin), one at a time. A prefill
 (a new prompt, no cache yet) and a decode step (one new token per row against the visitor's own KV cache) are
 batchable: those that wait while another pass runs are taken together by whichever of them gets the lock first,
 and run as one batched pass (iteration-level scheduling, as in Orca and vLLM: a new run joins at the next step, a
@@ -35,12 +35,13 @@ from types import SimpleNamespace
 
 import torch
 import torch.nn.functional as F
-from transformers import DynamicCache
+from transformers import DynamicCache, StoppingCriteria, StoppingCriteriaList
 
-from model_backend.runtime import invariance
-from model_backend.runtime.queueing import FifoLock
+from model_backend.runtime import invariance, queueing
+from model_backend.runtime.queueing import FairLock, Visitor
 
 MAX_BATCH = 64  # rows in one batched pass at most: a class of 30 pressing, or a dozen "Run 5 times" at once
+MAX_IN_FLIGHT = 2  # requests one visitor may have waiting or running at once; more wait before they queue
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
 
 
@@ -92,6 +93,7 @@ class _Step:
     input_ids: torch.Tensor  # [b, S] a prompt per row (prefill), or [b, 1] each row's newest token (decode)
     past: DynamicCache | None  # decode: the visitor's own cache, batch of b; the new keys and values go into it
     attentions: bool  # return the step's attention weights
+    visitor: Visitor = Visitor()  # whose step it is, and whether it is still wanted
     done: bool = False
     out: SimpleNamespace | None = None
     error: BaseException | None = None
@@ -105,6 +107,17 @@ class _Step:
         return self.past is None
 
 
+class _WhileWanted(StoppingCriteria):
+    """generate()'s stopping criterion: every row is done once the visitor no longer wants the work."""
+
+    def __init__(self, who: Visitor) -> None:
+        self.who = who
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor, **kwargs) -> torch.BoolTensor:
+        return torch.full((input_ids.shape[0],), bool(self.who.cancelled()), dtype=torch.bool,
+                          device=input_ids.device)
+
+
 class Engine:
     """Runs a model's passes one at a time, and batches the decode steps of concurrent visitors.
 
@@ -114,8 +127,12 @@ class Engine:
 
     def __init__(self, model: torch.nn.Module, max_batch: int = MAX_BATCH) -> None:
         self._model = model
-        self.lock = FifoLock()
+        self.lock = FairLock()
         self.max_batch = max_batch
+        self.max_in_flight = MAX_IN_FLIGHT
+        self.cancelled = 0  # requests dropped because their visitor left or moved on
+        self._flight: dict = {}  # owner -> requests waiting or running
+        self._flight_cond = threading.Condition(threading.Lock())
         self.passes = 0
         self.batched_steps = 0
         self.widest = 1
@@ -166,14 +183,50 @@ class Engine:
         return turns, turns * self.held_s
 
     @contextmanager
+    def _admitted(self, who: Visitor) -> Iterator[None]:
+        """At most max_in_flight requests of one visitor wait or run at once: a further one waits here, outside the
+        queue, so that one visitor cannot fill it. Raises Cancelled (at once, or while waiting) if the visitor no
+        longer wants the work."""
+        if who.cancelled():
+            self.cancelled += 1
+            raise who.error()
+        if who.owner is None:
+            yield
+            return
+        with self._flight_cond:
+            while self._flight.get(who.owner, 0) >= self.max_in_flight:
+                self._flight_cond.wait(0.2)
+                if who.cancelled():
+                    self.cancelled += 1
+                    raise who.error()
+            self._flight[who.owner] = self._flight.get(who.owner, 0) + 1
+        try:
+            yield
+        finally:
+            with self._flight_cond:
+                left = self._flight.pop(who.owner) - 1
+                if left:
+                    self._flight[who.owner] = left
+                self._flight_cond.notify_all()
+
+    @contextmanager
     def _turn(self) -> Iterator[None]:
-        """Hold the lock for one turn of work and remember how long it took."""
-        with self.lock:
-            started = time.perf_counter()
+        """Hold the lock for one turn of work (the visitor's turn, in round-robin) and remember how long it took.
+        Work its visitor no longer wants is not started: Cancelled."""
+        who = queueing.visitor()
+        with self._admitted(who):
+            self.lock.acquire(who.owner)
             try:
-                yield
+                if who.cancelled():  # it waited for its turn meanwhile
+                    self.cancelled += 1
+                    raise who.error()
+                started = time.perf_counter()
+                try:
+                    yield
+                finally:
+                    self._note(time.perf_counter() - started)
             finally:
-                self._note(time.perf_counter() - started)
+                self.lock.release()
 
     def _note(self, seconds: float) -> None:
         self.held_s = seconds if not self.held_s else 0.8 * self.held_s + 0.2 * seconds
@@ -185,9 +238,17 @@ class Engine:
 
     def generate(self, **kwargs):
         """The model's own generate() (transformers), alone, under inference mode: beam search, penalties and
-        the other processors of the decoding pages. Each of its steps is one counted pass."""
+        the other processors of the decoding pages. Each of its steps is one counted pass. If the visitor leaves
+        or moves on meanwhile, it ends at its next step and raises Cancelled (a stopping criterion)."""
+        who = queueing.visitor()
+        stops = StoppingCriteriaList(kwargs.pop("stopping_criteria", None) or [])
+        stops.append(_WhileWanted(who))
         with self._turn(), _entered(self._model), torch.inference_mode():
-            return self._model.generate(**kwargs)
+            out = self._model.generate(stopping_criteria=stops, **kwargs)
+        if who.cancelled():
+            self.cancelled += 1
+            raise who.error()
+        return out
 
     @contextmanager
     def exclusive(self, grad: bool = False) -> Iterator[torch.nn.Module]:
@@ -202,25 +263,32 @@ class Engine:
         visitors' prefills waiting at the same moment. Returns logits [b, 1, V] (the last position only, as
         generate() computes), past_key_values (a new cache of this request's rows alone), attentions (one
         [b, heads, S, S] per layer, or None)."""
-        return self._submit(_Step(input_ids=input_ids, past=None, attentions=output_attentions))
+        return self._submit(_Step(input_ids=input_ids, past=None, attentions=output_attentions,
+                                  visitor=queueing.visitor()))
 
     def decode(self, input_ids: torch.Tensor, past: DynamicCache, output_attentions: bool = False) -> SimpleNamespace:
         """One decode step: the logits of the next token after `input_ids` ([b, 1], one token per row of `past`)
         given the visitor's `past`, which gains the tokens' keys and values. Returns what the model's output has:
         logits [b, 1, V], past_key_values (the same `past`), attentions (one [b, heads, 1, keys] per layer, or
         None)."""
-        return self._submit(_Step(input_ids=input_ids, past=past, attentions=output_attentions))
+        return self._submit(_Step(input_ids=input_ids, past=past, attentions=output_attentions,
+                                  visitor=queueing.visitor()))
 
     def _submit(self, step: _Step) -> SimpleNamespace:
-        with self._guard:
-            self._pending.append(step)
-        with self.lock:
-            if not step.done:  # this visitor's turn: run its step and every waiting step that fits beside it
-                started = time.perf_counter()
-                with self._guard:
-                    batch = self._take(step)
-                self._run(batch)
-                self._note(time.perf_counter() - started)
+        with self._admitted(step.visitor):
+            with self._guard:
+                self._pending.append(step)
+            self.lock.acquire(step.visitor.owner)
+            try:
+                if not step.done:  # this visitor's turn: run its step and every waiting step that fits beside it
+                    started = time.perf_counter()
+                    with self._guard:
+                        batch = self._take(step)
+                    if batch:
+                        self._run(batch)
+                        self._note(time.perf_counter() - started)
+            finally:
+                self.lock.release()
         if step.error is not None:
             raise step.error
         return step.out
@@ -244,14 +312,36 @@ class Engine:
             return False  # a sliding layer has cut its window already
         return not window or length <= window - 2  # after this step the window is still whole
 
+    def _drop_unwanted(self) -> None:
+        """Waiting steps whose visitor left or moved on leave the list, done, with Cancelled."""
+        kept = []
+        for s in self._pending:
+            if s.visitor.cancelled():
+                s.error, s.done = s.visitor.error(), True
+                self.cancelled += 1
+            else:
+                kept.append(s)
+        self._pending = kept
+
     def _take(self, first: _Step) -> list[_Step]:
         """The steps to run now: `first`, and when it can be batched, every other waiting step of its kind that
-        can, in arrival order, up to max_batch rows. The taken ones leave the waiting list."""
+        can, up to max_batch rows, visitors in turn (each visitor's first waiting step, then each one's second, in
+        arrival order within a round). The taken ones leave the waiting list; so do the steps nobody wants any
+        more (an empty list when that includes `first`)."""
+        self._drop_unwanted()
+        if first.done:
+            return []
         if not self._batchable(first):
             self._pending.remove(first)
             return [first]
         batch, rows = [first], first.rows
-        for s in self._pending:
+        seen: dict = {}
+        rounds = []
+        for order, s in enumerate(self._pending):
+            key = s.visitor.owner if s.visitor.owner is not None else ("step", id(s))
+            rounds.append((seen.get(key, 0), order, s))
+            seen[key] = seen.get(key, 0) + 1
+        for _, _, s in sorted(rounds, key=lambda r: r[:2]):
             if s is first or s.prefill != first.prefill or s.attentions != first.attentions:
                 continue
             if rows + s.rows > self.max_batch or not self._batchable(s):
