@@ -19,11 +19,46 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _read_once() -> None:
+    """Make every gguf.GGUFReader of one file in this process the same reader.
+
+    transformers reads the GGUF's metadata three times for one conversion (the tokenizer, the configuration, the
+    weights), each a new GGUFReader that parses every field again: Gemma's 262,144-token vocabulary makes that
+    about 13 s each on a 2-core machine, most of a conversion. A reader is only read from, so one per file serves
+    all three. transformers imports the class inside its loader at each call, so replacing the module's attribute
+    here (in the conversion's own child process) is enough.
+    """
+    import gguf
+
+    base = gguf.GGUFReader
+    if getattr(base, "_tbt_shared", False):
+        return
+
+    class SharedReader(base):
+        _tbt_shared = True
+        _made: dict = {}
+
+        def __new__(cls, path, mode="r"):
+            key = (os.path.realpath(path), mode)
+            if key not in cls._made:
+                cls._made[key] = super().__new__(cls)
+            return cls._made[key]
+
+        def __init__(self, path, mode="r"):
+            if not getattr(self, "_tbt_read", False):
+                super().__init__(path, mode)
+                self._tbt_read = True
+
+    gguf.GGUFReader = SharedReader
+
+
 def convert(gguf: Path, out: Path, progress: Callable[[float, str], None]) -> None:
     """De-quantize a GGUF into a plain safetensors directory that loads in seconds (in this process)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    _read_once()
 
     progress(0.15, "prepare.tokenizer")
     tokenizer = AutoTokenizer.from_pretrained(str(gguf.parent), gguf_file=gguf.name)
