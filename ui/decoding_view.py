@@ -1,4 +1,4 @@
-"""The decoding page's cached runs (through the model queue) and its charts; the page only lays them out."""
+"""The decoding page's cached runs (through the model queue), its charts and its sections; the page lays them out."""
 from __future__ import annotations
 
 import contextvars
@@ -13,11 +13,12 @@ import streamlit as st
 
 from model_backend.lessons import decoding as dec
 from model_backend.runtime.hardware import describe
-from ui import backend
-from ui.charts import OKABE_ITO, projection_on
-from ui.i18n import fmt_float, fmt_pct, t
+from ui import a11y, backend
+from ui.charts import OKABE_ITO, projection_on, show
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
 from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
+from ui.widgets import data_table, model_text
 
 try:  # Streamlit's own flag for "a cached function is running" (see outside_cache)
     from streamlit.runtime.caching.cached_message_replay import in_cached_function
@@ -531,3 +532,168 @@ def live_frame(stored: dict, now: dict, width: int) -> pd.DataFrame:
         t("decoding.col.logprob"): pair(lambda r: fmt_float(r["mean_logprob"], 2)),
         t("decoding.col.distinct2"): pair(lambda r: fmt_float(r["distinct2"], 2)),
     })
+
+
+def side_by_side_section(prompt: str, params: list[Param]) -> dec.BeamRun | None:
+    """Section 1; returns the beam run for section 2 once the visitor has run it."""
+    st.header(t("decoding.side.header"))
+    st.markdown(t("decoding.side.text", k=dec.TOP_K, p=fmt_float(dec.TOP_P, 2), p_pct=fmt_pct(dec.TOP_P, 0)))
+    if projection_on():  # large letters: two rows of two, so no label breaks inside a word
+        c = st.columns(2, vertical_alignment="bottom") + st.columns(2, vertical_alignment="bottom")
+    else:
+        c = st.columns([1.5, 1.6, 0.9, 2.1], vertical_alignment="bottom")  # the button's label fits at 1280 px
+    widths = {w: fmt_int(w) for w in dec.BEAM_WIDTHS}  # precomputed: AppTest formats outside the script
+    if st.session_state.get("decoding_width") not in widths:  # a width is always picked (none put w=None in the link)
+        st.session_state["decoding_width"] = params[1].default
+    width = c[0].segmented_control(t("decoding.ctl.width"), list(widths), key="decoding_width", format_func=widths.get,
+                                   help=t("decoding.ctl.width.help"), required=True)
+    new = c[1].slider(t("decoding.ctl.tokens"), dec.MIN_NEW, dec.MAX_NEW, step=10, key="decoding_tokens")
+    seed = int(c[2].number_input(t("decoding.ctl.seed"), 0, 2**31 - 1, step=1, key="decoding_seed"))
+    settings = (prompt, int(width), int(new), seed)
+    if c[3].button(t("decoding.run"), type="primary", icon=":material/play_arrow:", key="decoding_go"):
+        st.session_state["decoding_ran"] = settings
+    ran = st.session_state.get("decoding_ran")
+    if ran is None:
+        st.caption(t("decoding.run.hint"))
+        return None
+    if ran != settings:
+        st.caption(t("decoding.run.changed"))
+        return None
+    conts, beam = side_by_side(*settings)
+    a11y.announce_once(("decoding", settings), t("a11y.live.strategies", n=len(conts)))
+    data_table(metrics_frame(conts, width), hide_index=True, width="stretch")
+    st.caption(t("decoding.table.caption", n=conts[-1].batch))  # the sampled strategies' batch
+    note = dtype_note()
+    if note:
+        st.caption(note)
+    show(text_chart(text_frame(conts, width)))
+    st.caption(t("decoding.text.caption"))
+    with st.expander(t("decoding.text.plain"), icon=":material/notes:"):
+        for cont in conts:
+            st.text(strategy_label(cont.strategy, width))
+            model_text(cont.text)
+    return beam
+
+
+def tree(beam: dec.BeamRun | None) -> None:
+    st.header(t("decoding.tree.header"))
+    st.markdown(t("decoding.tree.text"))
+    if beam is None:
+        st.caption(t("decoding.tree.none"))
+        return
+    nodes, edges = tree_frames(beam)
+    key = tree_key(beam)  # a click on one tree is not carried to another run's tree
+    picked = picked_node(st.session_state.get(key, {}).get("selection", {}), nodes["id"])
+    event = show(tree_chart(nodes, edges, picked), on_select="rerun", selection_mode="node", key=key)
+    picked = picked_node(getattr(event, "selection", {}) if event else {}, nodes["id"])
+    steps = int(nodes["step"].max())
+    kept = sum(1 for n in beam.nodes if n.step == 1 and n.status == "kept")
+    st.caption(t("decoding.tree.caption", w=beam.width, steps=steps, kept=kept,
+                 pruned=sum(1 for n in beam.nodes if n.step == 1 and n.status != "kept"),
+                 score=fmt_float(beam.sequence_score, 3)) + " " + winner_note(beam))
+    node = next((n for n in beam.nodes if n.id == picked), None)
+    step = node.step if node else 1
+    st.subheader(t("decoding.tree.step", n=step))
+    if node:
+        st.caption(t("decoding.tree.picked", rank=node.rank, n=step))
+    data_table(step_frame(beam, step), hide_index=True, width="stretch")
+
+
+def feedback_section() -> None:
+    st.header(t("decoding.loop.header"))
+    st.markdown(t("decoding.loop.text"))
+    presets = list(SENTENCES.values())
+    st.pills(t("decoding.loop.presets"), presets, key="decoding_sentence_pick", on_change=_use_sentence)
+    if projection_on():  # large letters: the sentence on a row of its own, so no label is cut
+        c = [st.container()] + st.columns(3, vertical_alignment="bottom")
+    else:
+        c = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+    sentence = c[0].text_input(t("decoding.loop.sentence"), key="decoding_sentence", max_chars=300)
+    times = c[1].slider(t("decoding.loop.times"), 2, 15, key="decoding_times")
+    shown = {r: fmt_float(r, 1) for r in (1.1, 1.2, 1.3, 1.5, 2.0)}
+    penalty = c[2].select_slider(t("decoding.loop.penalty"), list(shown), key="decoding_penalty",
+                                 format_func=shown.get)
+    settings = (sentence, int(times), float(penalty))
+    if c[3].button(t("decoding.loop.run"), icon=":material/show_chart:", key="decoding_loop_go"):
+        st.session_state["decoding_loop_ran"] = settings
+    if not sentence.strip():
+        st.caption(t("decoding.loop.empty"))
+        return
+    if st.session_state.get("decoding_loop_ran") != settings:
+        st.caption(t("decoding.loop.hint"))
+        return
+    try:
+        curve = feedback(*settings)
+    except ValueError:
+        st.caption(t("decoding.loop.empty"))
+        return
+    means, points = feedback_frames(curve)
+    show(feedback_chart(means, points))
+    raw, pen = curve.means(), curve.means(True)
+    n = len(raw)
+    if n < times:
+        st.caption(t("decoding.loop.cut", n=n, limit=fmt_int(LOOP_TOKENS)))
+    st.caption(t("decoding.loop.caption", first=fmt_pct(raw[0]), last=fmt_pct(raw[-1]), n=n,
+                 verdict=t(f"decoding.loop.{climb(raw)}"), r=fmt_float(curve.penalty, 1), pfirst=fmt_pct(pen[0]),
+                 plast=fmt_pct(pen[-1])))
+
+
+def _use_sentence() -> None:
+    choice = st.session_state.get("decoding_sentence_pick")
+    if choice:
+        st.session_state["decoding_sentence"] = choice
+
+
+def comparison() -> None:
+    st.header(t("decoding.cmp.header"))
+    data = shipped()
+    if data is None:
+        st.caption(t("decoding.cmp.missing"))
+        return
+    s = data["settings"]
+    langs = [p["lang"] for p in data["prompts"]]
+    pt, en = langs.count("pt-BR"), langs.count("en")
+    st.markdown(t("decoding.cmp.text", n=len(data["prompts"]), pt=pt, en=en, tokens=s["tokens"], w=s["width"],
+                  samples=s["samples"], date=data["date"], wall=fmt_int(data["wall_s"])))
+    if not data.get("complete", True):
+        st.caption(t("decoding.cmp.partial", n=len(data["prompts"]), total=data["prompts_listed"]))
+    table = data["table"]
+    data_table(shipped_frame(table, s["width"]), hide_index=True, width="stretch")
+    st.caption(t("decoding.cmp.caption", n=len(data["prompts"])))
+    show(tradeoff_chart(table, s["width"]))
+    st.caption(t("decoding.cmp.chart.caption"))
+    verdict(table, s["width"])
+    live(data)
+
+
+def verdict(table: list[dict], width: int) -> None:
+    fails = ordering(table)
+    row = {r["strategy"]: r for r in table}
+    if not fails:
+        st.markdown(t("decoding.cmp.verdict.yes",
+                      rep_det=f"{fmt_pct(row['greedy']['repeated'])} / {fmt_pct(row['beam']['repeated'])}",
+                      lp_pure=fmt_float(row["sampling"]["mean_logprob"], 2), rep_p=fmt_pct(row["top_p"]["repeated"]),
+                      lp_p=fmt_float(row["top_p"]["mean_logprob"], 2)))
+    else:
+        st.markdown(t("decoding.cmp.verdict.no", detail="; ".join(t(f"decoding.cmp.fail.{f}") for f in fails)))
+
+
+def live(data: dict) -> None:
+    st.subheader(t("decoding.live.header"))
+    rows = {p["index"]: p for p in data["prompts"]}  # the prompts the shipped run covered, by their index
+    if st.session_state.get("decoding_bench_prompt") not in rows:
+        st.session_state["decoding_bench_prompt"] = next(iter(rows))
+    labels = {i: p["prompt"] for i, p in rows.items()}
+    c = st.columns([3.4, 1.6], vertical_alignment="bottom")
+    index = c[0].selectbox(t("decoding.live.pick"), list(labels), key="decoding_bench_prompt", format_func=labels.get)
+    if c[1].button(t("decoding.live.run"), icon=":material/replay:", key="decoding_live_go"):
+        st.session_state["decoding_live_ran"] = index
+    s = data["settings"]
+    if st.session_state.get("decoding_live_ran") != index:
+        st.caption(t("decoding.live.hint", dtype=data["dtype"], n=2 + 3 * s["samples"], tokens=s["tokens"]))
+        return
+    now, machine = compare_live(index, data)
+    data_table(live_frame(rows[index]["rows"], now, s["width"]), hide_index=True, width="stretch")
+    st.caption(t("decoding.live.caption", date=data["date"], dtype=data["dtype"], threads_then=data["threads"],
+                 cpu_then=cpu_name(data), threads_now=machine["threads"], cpu_now=cpu_name(machine))
+               + " " + live_verdict(rows[index]["rows"], now, data, machine))

@@ -1,4 +1,4 @@
-"""The temperature page's cached math and its charts (the page only reads widgets and lays out)."""
+"""The temperature page's cached math, its charts and its sections (the page reads a few widgets and lays out)."""
 from __future__ import annotations
 
 import altair as alt
@@ -7,14 +7,19 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
+from model_backend.core import stats
 from model_backend.core.tokens import token_info
 from model_backend.core.tracing import next_token_logits
 from model_backend.lessons import temperature as sv
 from model_backend.runtime.memo import SharedMemo
 from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, save_buttons, show
+from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
-from ui.share import Param
+from ui.nav import decoding_link
+from ui.share import Param, share_box
+from ui.untrusted import escape_markdown
+from ui.widgets import data_table, model_text, show_error, timed
 
 PRESETS = ("A capital da França é a cidade de", "The capital of France is", "Meu animal favorito é o")
 PAIR = ("The capital of France is", "Meu animal favorito é o")  # one more concentrated than the other, as measured
@@ -559,3 +564,132 @@ def mass_chart(curves: dict[str, tuple], sizes: dict[str, int], p: float) -> alt
     below = alt.Chart(dots[dots["prompt"] == second]).mark_text(align="left", dx=8, dy=16, fontSize=14)
     labels = [m.encode(x=x, y=y, color=color, text="label:N", tooltip=tip) for m in (above, below)]
     return alt.layer(line, rule, points, *labels).properties(height=320)
+
+
+def seed_example() -> None:
+    st.header(t("temperature.seed.header"))
+    st.markdown(t("temperature.seed.text"))
+    text = st.text_input(t("temperature.seed.input"), key="temperature_logits", help=t("temperature.seed.help"))
+    try:
+        logits = sv.parse_logits(text)
+    except mb.InvalidInput as exc:
+        show_error(exc, prefix="temperature.err")  # the typed value as a code span, never Markdown
+        return
+    rows = sv.temperature_table(logits)
+    data_table(seed_table(rows), hide_index=True, width="stretch")
+    is_seed = logits == sv.SEED_LOGITS
+    table_diffs = [t("temperature.seed.caption_diff", name=chr(ord("A") + i), t=fmt_float(row.temperature, 1),
+                     exact=fmt_pct(row.probs[i]), seed=row.seed_pct[i]) for row in rows for i in row.mismatches]
+    st.caption(t("temperature.seed.caption_seed", diffs="; ".join(table_diffs)) if is_seed
+               else t("temperature.seed.caption_own"))
+    show(top_prob_chart(sv.top_prob_curve(logits, CURVE_T), sv.SEED_CURVE if is_seed else None))
+    diffs = sv.seed_curve_mismatches() if is_seed else ()
+    st.caption(curve_caption(logits) if not is_seed else t(
+        "temperature.curve.caption_seed", n=len(diffs), floor=fmt_pct(1 / len(logits)),
+        diffs="; ".join(t("temperature.curve.diff", t=fmt_float(temp, 1), seed=printed,
+                          exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
+
+
+@st.fragment
+@timed("temperature.live_panel")
+def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
+    """Everything these sliders change: sampling math on the cached logits, never a forward pass.
+
+    The bars' spec is built from `init` (the values at the page's last full run), so it stays the same
+    when this fragment reruns and the browser keeps its chart, its sliders and their focus."""
+    event = show(live_bars_for(prompt, init), on_select="rerun", key="temperature_live",
+                 selection_mode=[s[0] for s in SLIDERS], save=False)
+    params = follow(event)  # the sliders' values now, into session_state (the link reads them there)
+    save_buttons(live_bars_for(prompt, params))  # the saved image: the bars at the sliders' values now
+    view = chain(prompt, params)
+    names = labels(view.ids)
+    st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(view.final))))
+    if params.greedy:
+        st.info(t("temperature.greedy.on"), icon=":material/trending_flat:")
+    nucleus = next((s.kept for s in view.stages if s.name == "top_p"), None)
+    m = st.columns(3)
+    m[0].metric(t("temperature.metric.kept"), fmt_int(view.stages[-1].kept),
+                help=t("temperature.metric.kept.help", nucleus=fmt_int(nucleus) if nucleus else "—"))
+    m[1].metric(t("temperature.metric.entropy"), f"{fmt_float(view.stages[-1].entropy_bits, 2)} bits")
+    m[2].metric(t("temperature.metric.top"), fmt_pct(float(view.final.max())))
+    show(entropy_chart(entropy(prompt, params.repetition_penalty), params.temperature, view))
+    st.caption(t("temperature.entropy.caption"))
+
+    st.subheader(t("temperature.chain.header"))
+    st.markdown(t("temperature.chain.text"))
+    show(chain_heatmap(view, names))
+    st.caption(t("temperature.chain.caption"))
+    data_table(stage_table(view, params), hide_index=True, width="stretch")
+    downloads(chain_frame(view, names), "sampling-chain", key="temperature_dl_chain")
+
+    st.subheader(t("temperature.draw.header"))
+    c = st.columns(3)
+    sizes = {n: fmt_int(n) for n in DRAW_SIZES}  # precomputed: AppTest formats outside the script
+    n = c[0].segmented_control(t("temperature.draw.n"), list(sizes), key="temperature_n", format_func=sizes.get) or 1000
+    seed = int(c[1].number_input(t("temperature.draw.seed"), 0, 2**31 - 1, step=1, key="temperature_seed"))
+    if c[2].button(t("temperature.draw.button", n=fmt_int(n)), key="temperature_draw", type="primary"):
+        st.session_state["temperature_drawn"] = True
+    if st.session_state.get("temperature_drawn"):
+        draw = sv.draw_samples(view.final, view.ids, n, seed)
+        show(draw_chart(draw, names))
+        st.caption(t("temperature.draw.caption", n=fmt_int(n), seed=seed, distinct=fmt_int(draw.distinct)))
+    share_box("temperature", link_params())  # inside the fragment: the link follows the sliders
+
+
+@st.fragment
+def compare_panel() -> None:
+    st.header(t("temperature.pair.header"))
+    st.markdown(t("temperature.pair.text"))
+    c = st.columns(2)
+    p = c[0].slider(t("temperature.pair.p"), 0.05, 0.99, 0.9, 0.01, key="temperature_pair_p")
+    temp = c[1].slider(t("temperature.pair.t"), 0.05, 2.0, 1.0, 0.05, key="temperature_pair_T")
+    sizes, tops = {}, {}
+    for col, prompt in zip(st.columns(2), PAIR):
+        view = chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))
+        sizes[prompt], tops[prompt] = view.stages[-1].kept, float(view.before_cut.max())
+        top = ", ".join(f"{escape_markdown(name)} {fmt_pct(float(view.final[i]))}" for name, i in  # help: Markdown
+                        zip(labels(view.ids[:3]), view.ids[:3]))
+        col.metric(t("temperature.pair.nucleus", prompt=prompt, p=fmt_float(p, 2)), fmt_int(sizes[prompt]),
+                   help=t("temperature.pair.top", top=top))
+    show(mass_chart({q: mass(q, temp) for q in PAIR}, sizes, p))
+    st.caption(t("temperature.pair.caption") + " " + pair_text(temp, tops, sizes))
+
+
+def dark_section(prompt: str) -> None:
+    st.header(t("temperature.dark.header"))
+    st.markdown(t("temperature.dark.text"))
+    grid = nucleus_grid(prompt)
+    show(grid_chart(grid))
+    ends = grid.groupby("T", sort=False)["size"].agg(["min", "max"])  # rows in GRID_T order: lowest T first
+    lo, hi = ends.index[0], ends.index[-1]
+    st.caption(t("temperature.dark.caption", lo=lo, hi=hi, lo_min=fmt_int(ends["min"][lo]),
+                 lo_max=fmt_int(ends["max"][lo]), hi_min=fmt_int(ends["min"][hi]), hi_max=fmt_int(ends["max"][hi])))
+
+
+@st.fragment
+def loop_panel() -> None:
+    st.header(t("temperature.loop.header"))
+    st.markdown(t("temperature.loop.text"))
+    shown = {r: fmt_float(r, 1) for r in LOOP_PENALTIES}  # precomputed: AppTest formats outside the script
+    r = st.select_slider(t("temperature.ctl.r"), LOOP_PENALTIES, value=1.3, key="temperature_loop_r",
+                         format_func=shown.get, help=t("temperature.loop.runs"))
+    counts = {}
+    for col, (case, prompt, n) in zip(st.columns(2), LOOP_CASES):
+        with col:
+            st.subheader(t(f"temperature.loop.case.{case}"))
+            model_text(prompt)
+            for penalty in (1.0, r):
+                run = loop_run(prompt, penalty, n)
+                st.markdown(t("temperature.loop.with", r=fmt_float(penalty, 1)) if penalty != 1.0
+                            else t("temperature.loop.without"))
+                model_text(run.completion)
+                if case == "needed":
+                    counts[penalty] = stats.counted(run.completion, COUNT_FROM)
+                    st.caption(t("temperature.loop.counted", n=counts[penalty]))
+                    continue
+                loop = stats.find_loop([s.token.id for s in run.steps])
+                st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
+                           else t("temperature.loop.none"))
+    st.markdown(t("temperature.loop.warning") + " " + count_verdict(r, counts[1.0], counts[r]) + " "
+                + t("temperature.loop.advice"))
+    decoding_link(next(prompt for case, prompt, _ in LOOP_CASES if case == "loop"), "temperature")

@@ -1,4 +1,4 @@
-"""The tokenizer page's cached tokenizers and embeddings, and its charts (chips, one-hot, strip, map)."""
+"""The tokenizer page's cached tokenizers and embeddings, its charts (chips, one-hot, strip, map) and its sections."""
 from __future__ import annotations
 
 import hashlib
@@ -20,11 +20,12 @@ from model_backend.lessons import tokenizer as tk
 from model_backend.runtime.config import default_model_key
 from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
-from ui import backend
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on
-from ui.i18n import fmt_int, t
+from ui import backend, weights_view
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on, show
+from ui.export import downloads
+from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
-from ui.widgets import show_error
+from ui.widgets import data_table, model_text, show_error
 
 log = logging.getLogger("token_by_token")
 
@@ -50,6 +51,8 @@ MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
 MAX_LABEL = 18  # characters on a chip; the tooltip has the whole token
 UNIT_PX = 9.5  # one character unit on screen, in pixels, at the chips' 16 px font
 BUDGETS = (14, 20, 28, 40, 56, 80, 112)  # row widths in character units; the chart picks by its width
+
+FIRST_VALUES = 8  # the embedding row's first values, printed under its strip
 
 
 def link_params() -> list[Param]:
@@ -501,3 +504,146 @@ def map_chart(df: pd.DataFrame) -> alt.Chart:
     base = alt.Chart(df).encode(x=alt.X("x:Q", title="PC1"), y=alt.Y("y:Q", title="PC2"), tooltip=tooltip)
     return (base.mark_circle(size=90, color=PRIMARY) + base.mark_text(align="left", dx=7, fontSize=15).encode(
         text="word:N")).properties(height=420)
+
+
+def _show(chart, caption: str, **kwargs) -> None:
+    show(chart, **kwargs)
+    st.caption(caption)
+
+
+def preset_buttons() -> None:
+    with st.container(horizontal=True):
+        for key, text in PRESETS.items():
+            st.button(t(f"tokenizer.preset.{key}"), key=f"tok_preset_{key}", on_click=set_text, args=(text,))
+
+
+def chips(shown, key=None, selected=None, limit=MAX_CHIPS) -> None:
+    drawn = shown[:limit]
+    chart = chips_chart(chip_frame(drawn), selectable=key is not None, selected=selected)
+    extra = {"on_select": "rerun", "key": key, "selection_mode": "chip"} if key else {}
+    caption = t("tokenizer.chips.caption") if key else t("tokenizer.compare.chips")
+    if len(drawn) < len(shown):
+        caption = t("tokenizer.chips.capped", shown=fmt_int(len(drawn)), n=fmt_int(len(shown))) + " " + caption
+    _show(chart, caption, **extra)
+
+
+def pick(shown) -> str:
+    """Prepare the token picker's state: a clicked chip wins, then the last choice, then the first token.
+
+    The picker's key changes with the text (new options, new widget); "tok_pos" carries the choice across.
+    """
+    valid = [p.position for p in shown[:MAX_CHIPS]]
+    key = "tok_pick_" + digest(p.info.id for p in shown[:MAX_CHIPS])
+    clicked = selected_position(st.session_state.get("tok_chips"), set(valid))
+    if clicked is not None and clicked != st.session_state.get("tok_chip_seen"):
+        st.session_state[key] = st.session_state["tok_chip_seen"] = clicked
+    if st.session_state.get(key) not in valid:
+        last = st.session_state.get("tok_pos")
+        st.session_state[key] = last if last in valid else next(
+            (p.position for p in shown if not p.info.special), valid[0])
+    return key
+
+
+def explain(tok, items) -> None:
+    if tok.n_partial:
+        st.info(t("tokenizer.partial.found", n=fmt_int(tok.n_partial)), icon=":material/call_split:")
+    else:
+        st.caption(t("tokenizer.partial.none"))
+    st.subheader(t("tokenizer.contrast.head"))
+    st.markdown(t("tokenizer.contrast.text"))
+    data_table(contrast_table(items), hide_index=True)
+
+
+def compare(text, items) -> None:
+    st.subheader(t("tokenizer.compare.head"))
+    for col, e in zip(st.columns(len(items)), items):
+        with col:
+            tok = tokenize(e.key, text, e.tokenizer)
+            st.markdown(t("tokenizer.compare.name", name=e.label,
+                          kind=t(f"tokenizer.kind.{tk.tokenizer_kind(e.tokenizer)}"), vocab=fmt_int(len(e.tokenizer))))
+            st.metric(t("tokenizer.m.tokens"), fmt_int(tok.n_tokens), help=t("tokenizer.m.tokens.help"))
+            chips([p for p in tok.pieces if not p.info.special], limit=MAX_CHIPS // 2)
+    if len(items) < 2:
+        st.info(t("tokenizer.compare.missing"))
+    downloads(compare_frame(text, items), "tokens-by-tokenizer", key="tok_dl_compare")
+    costs = {e.label: language_cost(e.key, e.tokenizer) for e in items}
+    st.subheader(t("tokenizer.cost.head"))
+    show(cost_chart(costs))
+    each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(abs(c.extra), 0),
+                       more=t("tokenizer.cost.more" if c.extra >= 0 else "tokenizer.cost.fewer"))
+                     for name, c in costs.items())
+    st.caption(t("tokenizer.cost.caption", n=len(PARALLEL), each=each))
+    downloads(cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
+    with st.expander(t("tokenizer.cost.sentences")):
+        data_table(pd.DataFrame(PARALLEL, columns=[t("tokenizer.cost.pt"), t("tokenizer.cost.en")]), hide_index=True)
+
+
+def embedding(shown, pick_key, tokenizer) -> None:
+    labels = {p.position: f"#{p.position} · {p.label} · ID {p.info.id}" for p in shown[:MAX_CHIPS]}
+    st.subheader(t("tokenizer.onehot.head"))
+    pos = st.selectbox(t("tokenizer.onehot.pick"), list(labels), key=pick_key, format_func=labels.get)
+    st.session_state["tok_pos"] = pos
+    token_id = next(p.info.id for p in shown if p.position == pos)
+    look = lookup(token_id)
+    vocab, dim = look.vocab_size, len(look.row)
+    st.markdown(t("tokenizer.onehot.text", v=fmt_int(vocab), zeros=fmt_int(vocab - 1), id=fmt_int(token_id)))
+    _show(one_hot_chart(token_id, vocab, tokenizer), t("tokenizer.onehot.caption", id=fmt_int(token_id)))
+    st.subheader(t("tokenizer.embed.head"))
+    st.latex(rf"\underbrace{{x}}_{{1\times {vocab}}}\;\underbrace{{E}}_{{{vocab}\times {dim}}} = E_{{{token_id},:}}")
+    bits = weights_view.embedding_bits()
+    st.markdown(t("tokenizer.embed.text", v=fmt_int(vocab), d=fmt_int(dim), n=fmt_int(vocab * dim),
+                  stored=t("tokenizer.embed.stored", bits=bits) if bits else ""))
+    if look.exact:
+        st.success(t("tokenizer.embed.exact", id=fmt_int(token_id)), icon=":material/check_circle:")
+    else:
+        st.warning(t("tokenizer.embed.inexact", diff=f"{abs(look.row - look.product).max():.3g}"))
+    _show(strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id),
+                                    scale=fmt_float(look.embed_scale, 2), k=FIRST_VALUES))
+    model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:FIRST_VALUES]) + ", …]")
+    downloads(pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
+              f"embedding-row-{token_id}", key="tok_dl_row")
+
+
+def neighbours_panel() -> None:  # not a fragment: a new word reruns the page, so the link box follows it
+    st.subheader(t("tokenizer.nb.head"))
+    st.markdown(t("tokenizer.nb.text"))
+    with st.container(horizontal=True):
+        for word in ("gato", "Paris", "rei"):
+            st.button(word, key=f"tok_nb_{word}", on_click=st.session_state.__setitem__, args=("tok_word", word))
+    word = st.text_input(t("tokenizer.nb.word"), key="tok_word", max_chars=100, live="400ms")
+    space = st.checkbox(t("tokenizer.nb.space"), key="tok_space")
+    k = st.slider(t("tokenizer.nb.k"), 5, 25, key="tok_k")
+    if not word.strip():
+        st.warning(t("tokenizer.nb.empty"))
+        return
+    query = " " + word.strip() if space else word
+    tokenizer = entries()[0].tokenizer
+    with st.spinner(t("tokenizer.nb.searching", v=fmt_int(len(tokenizer)))):  # the first search also
+        found = neighbours(query, k)  # measures the norm of every row once (~1-2 s here)
+    own = [token_info(tokenizer, i) for i in found.ids]
+    st.caption(t("tokenizer.nb.tokens", n=len(own)) + (" " + t("tokenizer.nb.mean") if len(own) > 1 else ""))
+    model_text(" │ ".join(f"{i.display} (ID {i.id})" for i in own))
+    infos = [token_info(tokenizer, n.id) for n in found.neighbours]
+    names = [i.display for i in infos]
+    names = [f"{s} ({i.id})" if names.count(s) > 1 else s for s, i in zip(names, infos)]
+    df = pd.DataFrame({"token": names, "id": [n.id for n in found.neighbours],
+                       "cosine": [n.cosine for n in found.neighbours]})
+    _show(neighbours_chart(df), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)), ms=fmt_float(found.ms, 0)))
+    downloads(df.assign(query=query)[["query", "token", "id", "cosine"]], "neighbours", key="tok_dl_nb")
+
+
+def map_panel() -> None:  # not a fragment either, for the same reason
+    st.subheader(t("tokenizer.map.head"))
+    st.markdown(t("tokenizer.map.text"))
+    raw = st.text_area(t("tokenizer.map.words"), key="tok_words", height=90)
+    words = tk.parse_words(raw)
+    if len(words) < 3:
+        st.warning(t("tokenizer.map.few"))
+        return
+    if len(tk.parse_words(raw, limit=10_000)) > len(words):
+        st.info(t("tokenizer.map.capped", n=fmt_int(len(words))))
+    proj, counts = projection(words)
+    df = pd.DataFrame({"word": words, "x": proj.coords[:, 0], "y": proj.coords[:, 1], "tokens": counts})
+    _show(map_chart(df), t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0)))
+    downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
+              key="tok_dl_map")
