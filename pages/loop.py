@@ -40,7 +40,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
         return
     tr = backend.trace(prompt)  # the prompt's forward pass (cached, shared with the other pages)
     truncation_notice(tr.truncated_from, len(tr.tokens))
-    run = view.current_run(prompt, params)
+    run = view.replayed(view.current_run(prompt, params), prompt, params)
     if from_link and not run.steps:  # a link carries settings, not tokens: one click makes the same ones
         st.info(t("loop.link.hint"), icon=":material/link:")
 
@@ -74,6 +74,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
                 drawn = time.perf_counter()
         progress.empty()
     if bool(run.steps) != had_steps:  # the first step, or a reset: the positions panel below the fragment changes too
+        st.session_state["loop_steps"] = len(run.steps)  # the full run publishes it in the link
         st.rerun()
     if (step_once or to_end) and run.done:  # the buttons above were drawn before the loop ended: redraw them disabled
         try:
@@ -90,6 +91,7 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
 
     if run.steps:
         view.steps_panels(run, tr)
+    view.publish_steps(run)  # the link holds the step (a teacher's phones follow it)
     run.look_ahead()  # the next step's pass runs while the visitor reads this one
 
 

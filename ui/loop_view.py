@@ -39,7 +39,9 @@ MAX_STOPS, MAX_STOP_CHARS = 8, 50  # what a link may carry as stop sequences
 # --- links that carry the settings ---------------------------------------------------------------
 
 def link_params(cap: int) -> list[Param]:
-    """The prompt and every sampling setting; the course text's defaults (T 0.7, top-p 0.9)."""
+    """The prompt, every sampling setting (the course text's defaults: T 0.7, top-p 0.9), and how many steps the
+    run shows: a link opens the run at that step (the same seed makes the same tokens again), and a phone that
+    follows the teacher takes her step."""
     return [Param("prompt", "prompt_loop", str, t("common.default_prompt")),
             Param("temperature", "loop_temperature", float, 0.7, low=0.0, high=2.0),
             Param("top_k", "loop_top_k", int, 0, low=0, high=1000),
@@ -47,7 +49,8 @@ def link_params(cap: int) -> list[Param]:
             Param("rep", "loop_penalty", float, 1.0, low=1.0, high=2.0),
             Param("max_new", "loop_max_new", int, min(20, cap), low=1, high=cap),
             Param("seed", "loop_seed", int, 42, low=0, high=2**31 - 1),
-            Param("stop", STOP_LINK, str, "[]")]
+            Param("steps", "loop_steps", int, 0, low=0, high=cap),
+            Param("stop", STOP_LINK, str, "[]")]  # last: restore_link reads it apart
 
 
 def stops_from_link(raw: str) -> list[str] | None:
@@ -69,7 +72,10 @@ def restore_link(links: list[Param]) -> bool:
     """
     if "loop_from_link" not in st.session_state:
         st.session_state["loop_from_link"] = any(p.name in st.query_params for p in links)
+    reading = not st.session_state.get("_restored_loop")  # this run reads the link (restore sets the flag)
     restore("loop", links)
+    if reading and "steps" in st.query_params:
+        st.session_state["_loop_replay"] = st.session_state.get("loop_steps", 0)  # the fragment replays to there
     raw = st.session_state.pop(STOP_LINK, None)  # only there on the run that read the link
     if raw is not None:
         stops = stops_from_link(raw)
@@ -199,6 +205,30 @@ def current_run(prompt: str, params: mb.SamplingParams) -> LoopRun:
 
 def reset_run(prompt: str, params: mb.SamplingParams) -> None:
     st.session_state.setdefault("loop_runs", OrderedDict()).pop(run_key(prompt, params), None)
+    st.session_state["loop_steps"] = 0  # what the link says, before any rerun publishes it
+
+
+def replayed(run: LoopRun, prompt: str, params: mb.SamplingParams) -> LoopRun:
+    """The run at the step a link asked for (once, on the run that read it): steps taken again from the prompt
+    with the same settings and seed, so the same tokens (a run past that step starts over). Most steps are the
+    engine's decode steps, batched with other visitors' (a class following the teacher's step)."""
+    wanted = st.session_state.pop("_loop_replay", None)
+    if wanted is None:
+        return run
+    if len(run.steps) > wanted:
+        reset_run(prompt, params)
+        run = current_run(prompt, params)
+    while len(run.steps) < wanted and not run.done:
+        run.advance()
+    return run
+
+
+def publish_steps(run: LoopRun) -> None:
+    """The link says how many steps the run shows (a teacher's phones take her step): written when it changed,
+    also from the fragment, where the page's own publish_link does not run."""
+    if st.session_state.get("loop_steps") != len(run.steps):
+        st.session_state["loop_steps"] = len(run.steps)
+        publish_link(link_params(backend.settings().max_new_tokens))
 
 
 def candidates_rows(step: mb.Step) -> pd.DataFrame:

@@ -194,3 +194,30 @@ def test_a_phone_taps_one_of_the_models_likely_tokens():
     assert not s.exception
     assert room.tally_guesses(room.open_store(), code).counts == {r.options[0]: 1}
     assert "counts as this token" in " ".join(m.value for m in s.markdown)
+
+
+def test_a_phone_follows_the_teacher_s_step_on_the_loop_page():
+    """The teacher clicks "Next token" twice (fragment runs): the room holds her step, and a following phone opens
+    the loop at that step, with her tokens (her seed)."""
+    import classroom as room
+
+    t, code = teacher()
+    s = student(code)
+    t.switch_page("pages/loop.py").run()
+    assert not t.exception
+    for _ in range(2):
+        next(b for b in t.button if b.label == "Next token").click().run()
+        assert not t.exception
+    view = room.view(room.open_store(), code)
+    assert view.page == "loop" and view.params["steps"] == "2"
+    theirs = next(reversed(t.session_state["loop_runs"].values()))
+    run = None
+    for _ in range(3):  # the phone's runs (AppTest runs the whole script: the follow's switch included)
+        s.run()
+        assert not s.exception
+        runs = s.session_state["loop_runs"] if "loop_runs" in s.session_state else {}
+        run = next(reversed(runs.values()), None)
+        if run is not None and len(run.steps) == 2:
+            break
+    assert run is not None, "the phone never opened the loop page"
+    assert [step.token.id for step in run.steps] == [step.token.id for step in theirs.steps]

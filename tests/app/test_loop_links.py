@@ -90,3 +90,43 @@ def test_a_stop_list_that_is_not_a_list_of_short_strings_is_rejected():
     assert stops_from_link('["\\\\n", ".", "."]') == ["\\n", "."]
     for raw in ('"."', "[1]", '[""]', json.dumps(["x" * 51]), json.dumps(["a"] * 9), "{", '["a\\u0000"]'):
         assert stops_from_link(raw) is None, raw
+
+
+STEPPED = {"prompt": PROMPT, "temperature": "0.9", "top_p": "0.8", "max_new": "6", "seed": "11", "lang": "en"}
+
+
+def _next(at, times: int):
+    for _ in range(times):
+        next(b for b in at.button if b.label == "Next token").click().run()
+        assert not at.exception
+    return next(reversed(at.session_state["loop_runs"].values()))
+
+
+def test_the_link_holds_the_step_and_opens_the_run_there():
+    """Each click writes the run's step into the link; a link with a step opens the run at that step, with the
+    tokens the clicks made (the same seed); Reset writes 0 again."""
+    at = open_link("loop", STEPPED)
+    assert query_value(at, "steps") == "0"
+    clicked = _next(at, 3)
+    assert len(clicked.steps) == 3 and query_value(at, "steps") == "3"
+
+    other = open_link("loop", {**STEPPED, "steps": "3"})
+    assert not other.exception
+    opened = next(reversed(other.session_state["loop_runs"].values()))
+    assert [s.token.id for s in opened.steps] == [s.token.id for s in clicked.steps]
+    assert query_value(other, "steps") == "3"
+    assert "This link brought the prompt and the settings" not in texts(other)  # the tokens are there
+    more = _next(other, 1)  # and the run goes on from there, as the first visitor's would
+    assert [s.token.id for s in more.steps] == [s.token.id for s in _next(at, 1).steps]
+
+    next(b for b in at.button if b.label == "Start over").click().run()
+    assert query_value(at, "steps") == "0"
+
+
+def test_a_step_past_the_run_s_end_stops_at_the_end_and_a_bad_one_falls_back():
+    at = open_link("loop", {**STEPPED, "max_new": "2", "steps": "2"})
+    run = next(reversed(at.session_state["loop_runs"].values()))
+    assert len(run.steps) == 2 and run.done
+    bad = open_link("loop", {**STEPPED, "steps": "-4"})
+    assert any("steps" in i.value for i in bad.info)  # the notice names it
+    assert not any(r.steps for r in bad.session_state["loop_runs"].values()) if "loop_runs" in bad.session_state else True
