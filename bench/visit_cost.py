@@ -35,14 +35,15 @@ import psutil  # noqa: E402
 from support import chromium  # noqa: E402
 from support.protoload import PAGES, query_for, run_load, visit  # noqa: E402
 from support.protoload import idle_sessions as open_idle  # noqa: E402
-from support.server import start_server, stop_server  # noqa: E402
+from support.server import launch, start_server, stop_server, wait_healthy  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.json"
 # Pages whose heavy panel waits for a click when a prompt is new: a link made after the click carries this, and
 # the panel then runs at once. page_costs measures those visits too ("asked": cold, then the same link warm).
 ASKED = {"nondeterminism": "run=1", "hallucination": "run=1"}
 GOALS = {"cpu_warm_s": 0.25, "cpu_cold_s": 1.5, "kb": 400, "shared_p95_s": 5.0, "own_p95_s": 20.0,
-         "idle_rss_mb": 1000, "chromium_home_s": 1.5}
+         "idle_rss_mb": 1000, "chromium_home_s": 1.5,
+         "chromium_cpu_over_bare": 2.0}
 
 
 def server_cpu(proc: psutil.Process) -> float:
@@ -107,8 +108,62 @@ async def page_costs(proc: psutil.Process, url: str, pages: list[str], repeat: i
     return out
 
 
+async def live_cost(proc: psutil.Process, url: str, repeat: int) -> dict:
+    """The class page (/live) as a phone that follows a link to it without a room yet: the join form. Not a lesson
+    page (no prompt), so its figures stand beside the walk, not in it."""
+    visits = [await costed_visit(proc, url, "live", "lang=pt-BR", None) for _ in range(2 * repeat)]
+    cold, warm = visits[0], visits[1:]
+    out = {"cpu_first_s": cold["cpu_s"], "cpu_warm_s": statistics.median(v["cpu_s"] for v in warm),
+           "kb": statistics.median(v["kb"] for v in warm),
+           "ready_warm_s": statistics.median(v["ready_s"] or float("nan") for v in warm),
+           "failed": [v for v in visits if not v["ok"]]}
+    print(f"  {'live (join)':<15} CPU first {out['cpu_first_s']:6.2f} s  warm {out['cpu_warm_s']:5.2f} s  "
+          f"{out['kb']:7.0f} KB  ready warm {out['ready_warm_s']:5.2f} s", flush=True)
+    return out
+
+
+async def _fresh_visit(browser, proc: psutil.Process, link: str, arrived) -> dict:
+    """One visit in a new browser context (nothing cached: every static file too, as a new phone): the time until
+    `arrived(tab)` holds and Streamlit's status widget is gone, twice 0.1 s apart, and the server's whole CPU."""
+    ctx = await browser.new_context(viewport={"width": 1280, "height": 720}, locale="pt-BR")
+    tab = await ctx.new_page()
+    await asyncio.sleep(0.3)
+    before, t0 = server_cpu(proc), time.perf_counter()
+    await tab.goto(link, timeout=600_000)
+    ready, calm = None, 0
+    while time.perf_counter() - t0 < 600 and calm < 2:
+        running = await tab.locator('[data-testid="stStatusWidget"]').count()
+        calm = calm + 1 if await arrived(tab) and not running else 0
+        if calm == 1:
+            ready = time.perf_counter() - t0
+        await asyncio.sleep(0.1)
+    await ctx.close()
+    await asyncio.sleep(0.5)
+    return {"ready_s": ready if calm >= 2 else None, "cpu_s": server_cpu(proc) - before}
+
+
+async def bare_page(browser, runs: int = 3) -> dict:
+    """The floor: a bare Streamlit page (bench/bare_app.py: a title and a text area) served like the app, visited
+    the same way; the median of `runs` visits."""
+    server, url, log = launch(module="bench.bare_app", log_path=ROOT / "artifacts" / "bare_app.log")
+    try:
+        wait_healthy(url, 120, server)
+        proc = psutil.Process(server.pid)
+
+        async def arrived(tab):
+            return await tab.locator("textarea").count() > 0
+
+        await _fresh_visit(browser, proc, url, arrived)  # Streamlit's own first-run work
+        visits = [await _fresh_visit(browser, proc, url, arrived) for _ in range(runs)]
+    finally:
+        stop_server(server, log)
+    return {"ready_s": statistics.median(v["ready_s"] or float("nan") for v in visits),
+            "cpu_s": statistics.median(v["cpu_s"] for v in visits), "runs": runs}
+
+
 async def chromium_ready(proc: psutil.Process, url: str, pages: list[str]) -> dict:
-    """One Chromium visitor per page on a link already computed: time until the page is drawn and idle."""
+    """One Chromium visitor per page on a link already computed: time until the page is drawn and idle, and the
+    server's CPU for it; then the same for a bare Streamlit page, and each page's CPU as a multiple of it."""
     from playwright.async_api import async_playwright
 
     out = {}
@@ -118,30 +173,22 @@ async def chromium_ready(proc: psutil.Process, url: str, pages: list[str]) -> di
             prompt = f"Visita no navegador à página {page_name}"
             link = f"{url}/{'' if page_name == 'home' else page_name}?{query_for(page_name, prompt, 'pt-BR')}"
             await visit(url, page_name, query_for(page_name, prompt, "pt-BR"), timeout=600)  # the link is warm
-            ctx = await browser.new_context(viewport={"width": 1280, "height": 720}, locale="pt-BR")
-            tab = await ctx.new_page()
-            await asyncio.sleep(0.3)
-            before, t0 = server_cpu(proc), time.perf_counter()
-            await tab.goto(link, timeout=600_000)
-            ready, calm = None, 0
-            while time.perf_counter() - t0 < 600 and calm < 2:
-                running = await tab.locator('[data-testid="stStatusWidget"]').count()
+
+            async def arrived(tab, page_name=page_name, prompt=prompt):
                 if page_name == "grokking":
-                    arrived = await tab.locator('[data-testid="stButton"]').count() > 0
-                else:
-                    values = await tab.locator("textarea, input[type=text]").evaluate_all("e => e.map(x => x.value)")
-                    arrived = prompt in values
-                calm = calm + 1 if arrived and not running else 0
-                if calm == 1:
-                    ready = time.perf_counter() - t0
-                await asyncio.sleep(0.1)
-            await ctx.close()
-            await asyncio.sleep(0.5)
-            out[page_name] = {"ready_s": ready if calm >= 2 else None, "cpu_s": server_cpu(proc) - before}
+                    return await tab.locator('[data-testid="stButton"]').count() > 0
+                values = await tab.locator("textarea, input[type=text]").evaluate_all("e => e.map(x => x.value)")
+                return prompt in values
+
+            out[page_name] = await _fresh_visit(browser, proc, link, arrived)
             print(f"  {page_name:<15} Chromium ready {out[page_name]['ready_s']} s, server CPU "
                   f"{out[page_name]['cpu_s']:.2f} s", flush=True)
+        bare = await bare_page(browser)
         await browser.close()
-    return out
+    ratios = {page: out[page]["cpu_s"] / bare["cpu_s"] for page in pages if bare["cpu_s"] > 0}
+    print(f"  bare Streamlit page: ready {bare['ready_s']:.2f} s, server CPU {bare['cpu_s']:.2f} s; pages' CPU "
+          f"{min(ratios.values(), default=0):.1f}-{max(ratios.values(), default=0):.1f}x of it (goal <= 2)", flush=True)
+    return {"pages": out, "bare": bare, "cpu_over_bare": ratios}
 
 
 def _load_summary(report: dict, proc: psutil.Process, cpu0: float) -> dict:
@@ -230,6 +277,7 @@ async def measure(args) -> dict:
             costs = out["pages_cost"].values()
             out["walk"] = {"cpu_cold_s": sum(p["cpu_cold_s"] for p in costs),
                            "cpu_warm_s": sum(p["cpu_warm_s"] for p in costs), "kb": sum(p["kb"] for p in costs)}
+            out["live_page"] = await live_cost(proc, url, args.repeat)
             print(f"  one walk through all pages: CPU cold {out['walk']['cpu_cold_s']:.1f} s, warm "
                   f"{out['walk']['cpu_warm_s']:.1f} s, {out['walk']['kb']:.0f} KB", flush=True)
         if "chromium" not in args.skip:

@@ -138,6 +138,7 @@ def _visit_cost(res: dict) -> list[str]:
         "|---|---|---|---|---|",
     ]
     chromium = vc.get("chromium", {})
+    chromium = chromium.get("pages", chromium)  # older results: pages at the top level
     for page in vc.get("pages", []):
         c = vc.get("pages_cost", {}).get(page)
         if not c:
@@ -156,11 +157,26 @@ def _visit_cost(res: dict) -> list[str]:
             f"| **one walk through all pages** | **{walk['cpu_cold_s']:.1f}** | **{walk['cpu_warm_s']:.1f}** "
             f"| {walk['kb']:,.0f} | |"
         )
+    live = vc.get("live_page")
+    if live:
+        lines.append(f"| live (a phone's join form; not in the walk) | {live['cpu_first_s']:.2f} (first) "
+                     f"| {live['cpu_warm_s']:.2f} | {live['kb']:,.0f} | |")
+    bare = vc.get("chromium", {}).get("bare")
+    if bare:
+        ratios = vc["chromium"].get("cpu_over_bare", {})
+        worst = max(ratios, key=ratios.get) if ratios else None
+        lines += ["", f"A bare Streamlit page (`bench/bare_app.py`), visited the same way: ready {bare['ready_s']:.1f} s, "
+                  f"server CPU {bare['cpu_s']:.2f} s (median of {bare['runs']}). The pages' Chromium visits cost "
+                  f"{min(ratios.values()):.1f}–{max(ratios.values()):.1f}× that (the most: {worst}; goal ≤ "
+                  f"{goals.get('chromium_cpu_over_bare', 2.0)}×)." if worst else ""]
     load = vc.get("load", {})
     if load:
         lines += ["", "| case | p50 ready | p95 ready | errors, leaks, own prompt missing | server CPU |", "|---|---|---|---|---|"]
-        for key, what in (("shared_link", "visitors on one shared link, over all pages"), ("own_prompts", "visitors with their own prompts")):
-            c = load.get(key)
+        cases = (("shared_link", "visitors on one shared link, over all pages"),
+                 ("own_prompts", "visitors with their own prompts"),
+                 ("float32_avx2", "visitors on one shared link, float32 through the AVX2 kernels (goal p95 ≤ 5 s)"))
+        for key, what in cases:
+            c = load.get(key) if key != "float32_avx2" else vc.get("load_float32_avx2")
             if c:
                 lines.append(
                     f"| {c['visitors']} {what} | {c['ready_p50_s']:.1f} s | {c['ready_p95_s']:.1f} s "
