@@ -86,7 +86,6 @@ pages = {name: st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, ur
 pages["live"] = st.Page("pages/live.py", title=t("nav.live"), icon=":material/groups:", url_path="live")  # not a lesson
 page = st.navigation(list(pages.values()))
 page_name = next((name for name, p in pages.items() if p is page), page.url_path or "home")
-backend.serve_visitor()  # whose model work this run asks for: turns in round-robin, dropped once superseded
 st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run
 live_class.rejoin_from_link()  # a student's phone back after a reload or a replica that died
 live_class.resume_teacher()  # and the teacher's browser, from its cookie

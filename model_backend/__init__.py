@@ -12,14 +12,14 @@ from model_backend.core.stepping import generate, iter_generation
 from model_backend.core.tracing import encode, trace
 from model_backend.runtime.config import Settings, load_settings, model_catalog
 from model_backend.runtime.loading import ModelBundle, ModelUnavailable, bundle_from, load_bundle, prepare
-from model_backend.runtime.queueing import Cancelled, Visitor, serve
+from model_backend.runtime.queueing import NOBODY, Cancelled, Visitor, resolve_with, serve
 
 from .types import Candidate, Generation, LensLayer, ModelInfo, SamplingParams, Stage, Step, TokenInfo, Trace
 from .validation import InvalidInput, check_params, check_prompt
 
 __all__ = [
-    "THREAD_POLICY", "Cancelled", "Candidate", "Generation", "InvalidInput", "LensLayer", "ModelBundle", "ModelInfo", "ModelUnavailable",
+    "NOBODY", "THREAD_POLICY", "Cancelled", "Candidate", "Generation", "InvalidInput", "LensLayer", "ModelBundle", "ModelInfo", "ModelUnavailable",
     "SamplingParams", "Settings", "Stage", "Step", "TokenInfo", "Trace", "bundle_from", "check_params",
     "check_prompt", "distributions", "encode", "generate", "iter_generation", "load_bundle", "load_settings",
-    "model_catalog", "prepare", "serve", "softmax_with_temperature", "trace", "Visitor",
+    "model_catalog", "prepare", "resolve_with", "serve", "softmax_with_temperature", "trace", "Visitor",
 ]

@@ -240,19 +240,27 @@ def superseded(requests) -> bool:
 
 
 def _gone(session_id: str) -> bool:
-    return Runtime.exists() and not Runtime.instance().is_active_session(session_id)
+    try:
+        return Runtime.exists() and not Runtime.instance().is_active_session(session_id)
+    except RuntimeError:  # the runtime went away between the two calls (a test's AppTest, a server stopping)
+        return False
 
 
-def serve_visitor() -> None:
-    """Tell the engine whose work this script run's thread does: its turns take round-robin with other
-    visitors', and its waiting or running work is dropped (MovedOn) once the run is superseded or the visitor's
-    browser has gone. Called at the start of every run (app.py)."""
+def _visitor_of_this_run() -> mb.Visitor | None:
+    """The engine's visitor for the calling thread: the session whose script run (or fragment run) it is, or whose
+    run started it (a thread given the run's context); None for a thread of nobody's run. Its turns take
+    round-robin with other visitors', and its waiting or running work is dropped (MovedOn) once the run is
+    superseded or the visitor's browser has gone. The engine asks for it on each request (queueing.resolve_with):
+    a fragment's own run ("Next token") starts a new thread where app.py did not run."""
     ctx = get_script_run_ctx()
     if ctx is None:
-        return
+        return None
     requests, session_id = ctx.script_requests, ctx.session_id
-    mb.serve(mb.Visitor(owner=session_id, error=MovedOn,
-                        cancelled=lambda: (requests is not None and superseded(requests)) or _gone(session_id)))
+    return mb.Visitor(owner=session_id, error=MovedOn,
+                      cancelled=lambda: (requests is not None and superseded(requests)) or _gone(session_id))
+
+
+mb.resolve_with(_visitor_of_this_run)
 
 
 def for_visitor(fn):
@@ -260,10 +268,9 @@ def for_visitor(fn):
     visitor's, and it is dropped only if the visitor's browser has gone (a click that reruns the page is what
     reads it)."""
     ctx = get_script_run_ctx()
-    if ctx is None:
-        return fn
-    session_id = ctx.session_id
-    who = mb.Visitor(owner=session_id, error=MovedOn, cancelled=lambda: _gone(session_id))
+    session_id = ctx.session_id if ctx is not None else None
+    who = (mb.Visitor(owner=session_id, error=MovedOn, cancelled=lambda: _gone(session_id)) if ctx is not None
+           else mb.NOBODY)  # a pool's thread keeps no earlier task's visitor
 
     def run(*args, **kwargs):
         mb.serve(who)

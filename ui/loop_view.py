@@ -140,7 +140,7 @@ def run_key(prompt: str, params: mb.SamplingParams) -> tuple:
 
 
 # Where the step after the one on screen is computed while the visitor looks (LoopRun.look_ahead). Each pass
-# still queues for the model's first-come-first-served lock; the threads only wait there, so there are enough
+# still queues for the model's engine's lock; the threads only wait there, so there are enough
 # of them for every visitor of a class to have one step in the queue.
 AHEAD = ThreadPoolExecutor(max_workers=32, thread_name_prefix="loop-ahead")
 
@@ -166,20 +166,52 @@ class LoopRun:
     def done(self) -> bool:
         return self.result is not None
 
+    def _resume(self) -> None:
+        """A generator at this run's step: a new one from the prompt, its first len(steps) items taken again (the
+        same settings and seed: the same tokens). Needed for the first step, and after an error closed the old one
+        (the engine dropped a step of a visitor who moved on while it waited: a Python generator an exception
+        leaves is over). A step that comes out different ends the kept steps there."""
+        gen = backend.iter_generation(self.prompt, self.params)
+        self.gen = None
+        for i, kept in enumerate(list(self.steps)):
+            again = next(gen)
+            if not isinstance(again, mb.Step) or again.token.id != kept.token.id:
+                self.steps = self.steps[:i] + ([again] if isinstance(again, mb.Step) else [])
+                break
+        self.gen = gen
+
+    def _next(self):
+        """The generator's next item; an error (it closed the generator) leaves none, so the next step resumes."""
+        try:
+            return next(self.gen)
+        except BaseException:
+            self.gen = None
+            raise
+
     def advance(self) -> mb.Step | None:
         """Take exactly one step (one forward pass, or the one computed ahead). None when the loop has ended."""
         if self.done:
             return None
-        if self.gen is None:
-            self.gen = backend.iter_generation(self.prompt, self.params)
         ahead, self.ahead = self.ahead, None
-        event = ahead.result() if ahead is not None else next(self.gen)  # the same item either way
+        event = None
+        if ahead is not None:
+            try:
+                event = ahead.result()  # the same item as a step computed now
+            except mb.Cancelled:  # computed ahead for a browser that went away (a phone's screen locked): again
+                self.gen = None
+            except BaseException:
+                self.gen = None
+                raise
+        if event is None:
+            if self.gen is None:
+                self._resume()
+            event = self._next()
         if isinstance(event, mb.Generation):
             self.result, self.gen = event, None
             return None
         self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
         if event.finish_reason:  # the loop says on its last step why it ends
-            self.result, self.gen = next(self.gen), None  # the generator only wraps up: no forward pass
+            self.result, self.gen = self._next(), None  # the generator only wraps up: no forward pass
         return event
 
     def look_ahead(self) -> None:

@@ -131,7 +131,7 @@ def with_progress(work, text: str):
             state["error"] = exc
 
     thread = threading.Thread(target=contextvars.copy_context().run, args=(run,), daemon=True)  # the visitor's
-    add_script_run_ctx(thread, get_script_run_ctx())  # turns, dropped with the run (backend.serve_visitor)
+    add_script_run_ctx(thread, get_script_run_ctx())  # the run's visitor (backend._visitor_of_this_run)
     bar = st.progress(0.0, text=text)
     started = time.monotonic()
     thread.start()

@@ -15,6 +15,7 @@ from transformers import (
     LogitsProcessor,
     LogitsProcessorList,
     RepetitionPenaltyLogitsProcessor,
+    StoppingCriteriaList,
     TopKLogitsWarper,
     TopPLogitsWarper,
 )
@@ -23,6 +24,7 @@ from model_backend.core.stats import find_loop
 from model_backend.core.tokens import safe_text, visible
 from model_backend.core.tracing import encode
 from model_backend.runtime import fastpath
+from model_backend.runtime.engine import WhileWanted
 from model_backend.runtime.loading import ModelBundle
 
 STRATEGIES = ("greedy", "beam", "sampling", "top_k", "top_p")  # the page's order
@@ -247,6 +249,7 @@ def _generate(bundle: ModelBundle, ids: list[int], rows: int, new: int, processo
     tok = bundle.tokenizer
     pad = tok.pad_token_id if tok.pad_token_id is not None else 0
     started = time.perf_counter()
+    stop = WhileWanted()  # a visitor who leaves or moves on: the generation ends at its next step (and raises)
     with bundle.engine.exclusive() as model, torch.inference_mode():
         cache = prompt_cache(bundle, ids, rows * int(kwargs.get("num_beams", 1))) if share_prompt else None
         if cache is not None:
@@ -255,7 +258,9 @@ def _generate(bundle: ModelBundle, ids: list[int], rows: int, new: int, processo
                              max_new_tokens=new, pad_token_id=pad,
                              eos_token_id=list(bundle.info.eos_token_ids) or None,
                              logits_processor=LogitsProcessorList(processors),
+                             stopping_criteria=StoppingCriteriaList([stop]),
                              return_dict_in_generate=True, **kwargs)
+    stop.check()
     return out, time.perf_counter() - started
 
 

@@ -86,7 +86,7 @@ def _entered(model: torch.nn.Module) -> Iterator[None]:
             del models[id(model)]
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: its tensors have no truth value
 class _Step:
     """One visitor's prefill (past is None) or decode step, waiting for a pass."""
 
@@ -107,15 +107,28 @@ class _Step:
         return self.past is None
 
 
-class _WhileWanted(StoppingCriteria):
-    """generate()'s stopping criterion: every row is done once the visitor no longer wants the work."""
+class WhileWanted(StoppingCriteria):
+    """generate()'s stopping criterion: every row is done once the visitor no longer wants the work. It remembers
+    that it stopped the generation (`fired`); check() then raises the visitor's error, so a generation cut short is
+    never taken for a whole one (even if the visitor's browser is back by then).
 
-    def __init__(self, who: Visitor) -> None:
-        self.who = who
+        stop = WhileWanted()                      # the calling context's visitor
+        out = model.generate(..., stopping_criteria=StoppingCriteriaList([stop]))
+        stop.check()
+    """
+
+    def __init__(self, who: Visitor | None = None) -> None:
+        self.who = who or queueing.visitor()
+        self.fired = False
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor, **kwargs) -> torch.BoolTensor:
-        return torch.full((input_ids.shape[0],), bool(self.who.cancelled()), dtype=torch.bool,
-                          device=input_ids.device)
+        if not self.fired and queueing.unwanted(self.who):
+            self.fired = True
+        return torch.full((input_ids.shape[0],), self.fired, dtype=torch.bool, device=input_ids.device)
+
+    def check(self) -> None:
+        if self.fired:
+            raise self.who.error()
 
 
 class Engine:
@@ -187,7 +200,7 @@ class Engine:
         """At most max_in_flight requests of one visitor wait or run at once: a further one waits here, outside the
         queue, so that one visitor cannot fill it. Raises Cancelled (at once, or while waiting) if the visitor no
         longer wants the work."""
-        if who.cancelled():
+        if queueing.unwanted(who):
             self.cancelled += 1
             raise who.error()
         if who.owner is None:
@@ -196,7 +209,7 @@ class Engine:
         with self._flight_cond:
             while self._flight.get(who.owner, 0) >= self.max_in_flight:
                 self._flight_cond.wait(0.2)
-                if who.cancelled():
+                if queueing.unwanted(who):
                     self.cancelled += 1
                     raise who.error()
             self._flight[who.owner] = self._flight.get(who.owner, 0) + 1
@@ -215,9 +228,11 @@ class Engine:
         Work its visitor no longer wants is not started: Cancelled."""
         who = queueing.visitor()
         with self._admitted(who):
-            self.lock.acquire(who.owner)
+            if not self.lock.acquire(who.owner, abandon=lambda: queueing.unwanted(who)):
+                self.cancelled += 1  # the visitor left while it waited: it leaves the queue at once
+                raise who.error()
             try:
-                if who.cancelled():  # it waited for its turn meanwhile
+                if queueing.unwanted(who):
                     self.cancelled += 1
                     raise who.error()
                 started = time.perf_counter()
@@ -240,14 +255,14 @@ class Engine:
         """The model's own generate() (transformers), alone, under inference mode: beam search, penalties and
         the other processors of the decoding pages. Each of its steps is one counted pass. If the visitor leaves
         or moves on meanwhile, it ends at its next step and raises Cancelled (a stopping criterion)."""
-        who = queueing.visitor()
+        stop = WhileWanted()
         stops = StoppingCriteriaList(kwargs.pop("stopping_criteria", None) or [])
-        stops.append(_WhileWanted(who))
+        stops.append(stop)
         with self._turn(), _entered(self._model), torch.inference_mode():
             out = self._model.generate(stopping_criteria=stops, **kwargs)
-        if who.cancelled():
+        if stop.fired:
             self.cancelled += 1
-            raise who.error()
+        stop.check()
         return out
 
     @contextmanager
@@ -278,7 +293,9 @@ class Engine:
         with self._admitted(step.visitor):
             with self._guard:
                 self._pending.append(step)
-            self.lock.acquire(step.visitor.owner)
+            if not self.lock.acquire(step.visitor.owner,
+                                     abandon=lambda: step.done or queueing.unwanted(step.visitor)):
+                return self._left(step)  # run by another visitor's pass meanwhile, or no longer wanted
             try:
                 if not step.done:  # this visitor's turn: run its step and every waiting step that fits beside it
                     started = time.perf_counter()
@@ -289,6 +306,21 @@ class Engine:
                         self._note(time.perf_counter() - started)
             finally:
                 self.lock.release()
+        if step.error is not None:
+            raise step.error
+        return step.out
+
+    def _left(self, step: _Step) -> SimpleNamespace:
+        """A step whose thread left the queue before its turn: its result if another pass ran it; else it leaves
+        the waiting list and raises the visitor's error (a pass running it now finishes for nobody)."""
+        if not step.done:
+            with self._guard:
+                if any(s is step for s in self._pending):
+                    self._pending = [s for s in self._pending if s is not step]
+                    step.error, step.done = step.visitor.error(), True
+                    self.cancelled += 1
+            if not step.done:
+                raise step.visitor.error()
         if step.error is not None:
             raise step.error
         return step.out
@@ -316,11 +348,13 @@ class Engine:
         """Waiting steps whose visitor left or moved on leave the list, done, with Cancelled."""
         kept = []
         for s in self._pending:
-            if s.visitor.cancelled():
+            if queueing.unwanted(s.visitor):
                 s.error, s.done = s.visitor.error(), True
                 self.cancelled += 1
             else:
                 kept.append(s)
+        if len(kept) != len(self._pending):
+            self.lock.wake()  # their threads leave the queue now
         self._pending = kept
 
     def _take(self, first: _Step) -> list[_Step]:
@@ -332,7 +366,7 @@ class Engine:
         if first.done:
             return []
         if not self._batchable(first):
-            self._pending.remove(first)
+            self._pending = [s for s in self._pending if s is not first]
             return [first]
         batch, rows = [first], first.rows
         seen: dict = {}
@@ -372,6 +406,7 @@ class Engine:
         finally:
             for s in batch:
                 s.done = True
+            self.lock.wake()  # their threads leave the queue now, not at their turn
 
     def _run_prefills(self, batch: list[_Step]) -> None:
         """Prompts of several visitors in one pass: left-padded to the longest, the padding masked, each row's

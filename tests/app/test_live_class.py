@@ -197,7 +197,8 @@ def test_a_phone_taps_one_of_the_models_likely_tokens():
 
 
 def test_a_phone_follows_the_teacher_s_step_on_the_loop_page():
-    """The teacher clicks "Next token" twice (fragment runs): the room holds her step, and a following phone opens
+    """The teacher clicks "Next token" twice (in AppTest each click is a full run; in a browser it is the
+    fragment's run, where publish_steps writes the step): the room holds her step, and a following phone opens
     the loop at that step, with her tokens (her seed)."""
     import classroom as room
 

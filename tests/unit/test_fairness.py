@@ -236,3 +236,129 @@ def test_a_run_is_superseded_by_a_stop_or_a_preempting_rerun_not_by_a_fragment_t
     # the engine's drop is Streamlit's quiet stop: no error box, and the pending rerun runs next
     from streamlit.runtime.scriptrunner_utils.exceptions import StopException
     assert issubclass(MovedOn, StopException) and issubclass(MovedOn, Cancelled)
+
+
+def test_a_request_without_a_visitor_does_not_jump_ahead_of_visitors_waiting_before_it():
+    lock, order = FairLock(), []
+    lock.acquire("A")
+    lock.release()  # A has had a turn
+    lock.acquire("holder")
+    threads = []
+    for name in ["A", None, None]:
+        threads.append(threading.Thread(target=lambda n=name: (lock.acquire(n), order.append(n), lock.release())))
+        threads[-1].start()
+        _wait_count(lambda: lock.queued, len(threads) + 1)
+    lock.release()
+    for t in threads:
+        t.join(10)
+    assert order == ["A", None, None]
+    assert None not in lock._last  # nobody's turns are not remembered
+
+
+def test_a_step_run_by_another_pass_returns_without_waiting_for_its_own_turn(tiny_bundle):
+    """X's prefill is taken into another visitor's batch; X then does not wait behind a third visitor's long
+    exclusive turn to get its result."""
+    engine = tiny_bundle.engine
+    ids = tiny_bundle.tokenizer("o gato", return_tensors="pt").input_ids
+    done = {}
+    engine.lock.acquire("X")
+    engine.lock.release()  # X was served before: a new visitor's turn comes before X's next one
+    engine.lock.acquire("holder")
+    leader = _as(Visitor(owner="leader"), lambda: engine.prefill(ids))
+    _wait_count(lambda: len(engine._pending), 1)
+    x = _as(Visitor(owner="X"), lambda: done.setdefault("x", (engine.prefill(ids), time.monotonic())))
+    _wait_count(lambda: len(engine._pending), 2)
+
+    def long_turn():
+        with engine.exclusive():
+            time.sleep(1.5)
+
+    slow = _as(Visitor(owner="slow"), long_turn)  # queued after X, and served before X's turn: never served
+    _wait_count(lambda: engine.lock.queued, 4)
+    started = time.monotonic()
+    engine.lock.release()
+    x.join(30)
+    assert done["x"][1] - started < 1.0  # X's step ran in the leader's pass, and X left the queue at once
+    for t in (leader, slow):
+        t.join(30)
+
+
+def test_a_waiting_turn_of_a_visitor_who_leaves_leaves_the_queue_at_once(tiny_bundle):
+    engine = tiny_bundle.engine
+    left, raised = threading.Event(), {}
+
+    def turn():
+        try:
+            engine.forward(input_ids=torch.tensor([[1, 2]]))
+        except Cancelled as exc:
+            raised["at"] = (exc, time.monotonic())
+
+    engine.lock.acquire("holder")
+    try:
+        t = _as(Visitor(owner="goes", cancelled=left.is_set), turn)
+        _wait_count(lambda: engine.lock.queued, 2)
+        left.set()
+        gone = time.monotonic()
+        t.join(5)
+        assert "at" in raised and raised["at"][1] - gone < 1.0  # while the holder still holds the model
+        assert engine.lock.queued == 1
+    finally:
+        engine.lock.release()
+
+
+def test_work_in_a_thread_nobody_told_asks_the_resolver():
+    seen = Visitor(owner="from the run")
+    queueing.resolve_with(lambda: seen)
+    try:
+        out = {}
+        t = threading.Thread(target=lambda: out.setdefault("who", queueing.visitor()))
+        t.start()
+        t.join(5)
+        assert out["who"] is seen
+        queueing.resolve_with(lambda: 1 / 0)  # a resolver that fails: nobody's work, no error
+        t = threading.Thread(target=lambda: out.__setitem__("who", queueing.visitor()))
+        t.start()
+        t.join(5)
+        assert out["who"] is queueing.NOBODY
+    finally:
+        queueing.resolve_with(lambda: None)
+
+
+def test_a_generation_cut_short_raises_even_if_its_visitor_is_back_by_then(tiny_bundle):
+    from model_backend.runtime.engine import WhileWanted
+
+    state = {"away": True}
+    who = Visitor(owner="flaky", cancelled=lambda: state["away"])
+    stop = WhileWanted(who)
+    ids = torch.tensor([[1, 2, 3]])
+    assert bool(stop(ids, None).all()) and stop.fired
+    state["away"] = False  # the phone came back
+    with pytest.raises(Cancelled):
+        stop.check()
+
+
+def test_a_loop_run_whose_step_was_dropped_goes_on_with_the_same_tokens(tiny_bundle, monkeypatch):
+    """The engine drops a waiting step of a visitor who moved on by raising inside the loop's generator, which ends
+    it; the run kept in the session must then take its next step as if nothing happened."""
+    import model_backend as mb
+    from ui import backend, loop_view
+
+    monkeypatch.setattr(backend, "iter_generation", lambda prompt, params: mb.iter_generation(tiny_bundle, prompt,
+                                                                                               params))
+    params = SamplingParams(temperature=0.8, top_p=0.9, max_new_tokens=6, seed=5)
+    plain = loop_view.LoopRun(prompt="Era uma vez", params=params)
+    for _ in range(4):
+        plain.advance()
+    run = loop_view.LoopRun(prompt="Era uma vez", params=params)
+    run.advance()
+    run.advance()
+    queueing.serve(Visitor(owner="x", cancelled=lambda: True))
+    try:
+        with pytest.raises(Cancelled):
+            run.advance()
+    finally:
+        queueing.serve(Visitor())
+    assert run.gen is None and len(run.steps) == 2
+    run.advance()
+    run.advance()
+    assert [s.token.id for s in run.steps] == [s.token.id for s in plain.steps]
