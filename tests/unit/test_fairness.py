@@ -39,40 +39,32 @@ def _as(who, fn, *args):
 
 
 def test_the_lock_serves_visitors_in_turn_not_in_arrival_order():
-    lock, order = FairLock(), []
-    lock.acquire("teacher")  # holds the lock while the others queue
-
-    def turn(name):
-        lock.acquire(name)
-        order.append(name)
-        lock.release()
-
-    threads = []
-    for name in ["A", "A", "A", "B", "C"]:  # A queued three requests before B and C arrived
-        threads.append(threading.Thread(target=turn, args=(name,)))
-        threads[-1].start()
-        _wait_count(lambda: lock.queued, len(threads) + 1)
-    lock.release()
-    for t in threads:
-        t.join(10)
+    order, lock = _order(["A", "A", "A", "B", "C"])  # A queued three requests before B and C arrived
     assert order == ["A", "B", "C", "A", "A"]  # B and C do not wait for all of A's
     assert lock.queued == 0 and not lock.locked()
 
 
-def test_a_visitor_served_before_waits_behind_one_who_was_not():
+def _order(names, served_before=()):
+    """The order in which requests of `names` (queued one after another while the lock is held) get the lock, on a
+    lock that served `served_before` once each first."""
     lock, order = FairLock(), []
-    lock.acquire("A")
-    lock.release()  # A has had a turn
+    for name in served_before:
+        lock.acquire(name)
+        lock.release()
     lock.acquire("holder")
     threads = []
-    for name in ["A", "B"]:
+    for name in names:
         threads.append(threading.Thread(target=lambda n=name: (lock.acquire(n), order.append(n), lock.release())))
         threads[-1].start()
         _wait_count(lambda: lock.queued, len(threads) + 1)
     lock.release()
     for t in threads:
         t.join(10)
-    assert order == ["B", "A"]
+    return order, lock
+
+
+def test_a_visitor_served_before_waits_behind_one_who_was_not():
+    assert _order(["A", "B"], served_before=["A"])[0] == ["B", "A"]
 
 
 def test_requests_without_a_visitor_keep_their_arrival_order():
@@ -239,18 +231,7 @@ def test_a_run_is_superseded_by_a_stop_or_a_preempting_rerun_not_by_a_fragment_t
 
 
 def test_a_request_without_a_visitor_does_not_jump_ahead_of_visitors_waiting_before_it():
-    lock, order = FairLock(), []
-    lock.acquire("A")
-    lock.release()  # A has had a turn
-    lock.acquire("holder")
-    threads = []
-    for name in ["A", None, None]:
-        threads.append(threading.Thread(target=lambda n=name: (lock.acquire(n), order.append(n), lock.release())))
-        threads[-1].start()
-        _wait_count(lambda: lock.queued, len(threads) + 1)
-    lock.release()
-    for t in threads:
-        t.join(10)
+    order, lock = _order(["A", None, None], served_before=["A"])
     assert order == ["A", None, None]
     assert None not in lock._last  # nobody's turns are not remembered
 
