@@ -1,11 +1,11 @@
-"""Locks that serve their waiters in order and say how many are waiting, and who the work is for.
+"""The engine's lock, which serves its waiters in turn and says how many are waiting, and who the work is for.
 
-threading.Lock gives no order: under load a late request can overtake an early one. FifoLock serves first come
-first served; FairLock, the engine's, serves visitors in turn (round-robin), so that one visitor's many requests
-cannot fill the queue. Pages can show "n requests ahead of yours".
+threading.Lock gives no order: under load a late request can overtake an early one. FairLock, the engine's,
+serves visitors in turn (round-robin), so that one visitor's many requests cannot fill the queue, and requests
+of nobody in particular in arrival order. Pages can show "n requests ahead of yours".
 
-`Visitor` (a context variable the UI sets for each script run) says whose work a thread does and whether it is
-still wanted: the engine skips and ends the work of a visitor who left or whose page reran to something else
+`Visitor` (set for a context with serve(), else found by the resolver the UI registers: the session of the
+calling thread's script run) says whose work a thread does and whether it is still wanted: the engine skips and ends the work of a visitor who left or whose page reran to something else
 (`Cancelled`).
 """
 from __future__ import annotations
@@ -16,46 +16,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 from dataclasses import dataclass
-
-
-class FifoLock:
-    """Mutual exclusion with tickets: acquire() waits until every earlier ticket has released."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
-        self._tickets = itertools.count()
-        self._serving = 0  # the ticket that may hold the lock now
-        self._issued = 0  # tickets handed out so far
-
-    def acquire(self) -> None:
-        with self._cond:
-            ticket = next(self._tickets)
-            self._issued = ticket + 1
-            while ticket != self._serving:
-                self._cond.wait()
-
-    def release(self) -> None:
-        with self._cond:
-            self._serving += 1
-            self._cond.notify_all()
-
-    def __enter__(self) -> FifoLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.release()
-
-    def locked(self) -> bool:
-        """True while someone holds the lock."""
-        with self._cond:
-            return self._issued > self._serving
-
-    @property
-    def queued(self) -> int:
-        """How many requests hold or wait for the lock right now (0 when it is free)."""
-        with self._cond:
-            return self._issued - self._serving
 
 
 class FairLock:
@@ -194,10 +154,3 @@ def unwanted(who: Visitor) -> bool:
 def serve(who: Visitor) -> None:
     """Work done from here on in this context is for `who` (copy_context() carries it into another thread)."""
     _visitor.set(who)
-
-
-def check() -> None:
-    """Raise the visitor's Cancelled if the visitor of this context no longer wants the work."""
-    who = visitor()
-    if unwanted(who):
-        raise who.error()

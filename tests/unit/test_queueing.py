@@ -1,12 +1,13 @@
-"""The model's lock serves requests in arrival order and counts who is waiting."""
+"""The model's lock serves requests of nobody in particular in arrival order and counts who is waiting (the order
+between visitors: test_fairness.py)."""
 import threading
 import time
 
-from model_backend.runtime.queueing import FifoLock
+from model_backend.runtime.queueing import FairLock
 
 
 def test_waiters_are_served_in_arrival_order_and_counted():
-    lock = FifoLock()
+    lock = FairLock()
     order, started = [], []
     lock.acquire()  # someone is running a forward pass
     assert lock.locked() and lock.queued == 1
@@ -35,7 +36,7 @@ def test_waiters_are_served_in_arrival_order_and_counted():
 
 
 def test_a_released_lock_can_be_taken_again_and_works_as_a_context_manager():
-    lock = FifoLock()
+    lock = FairLock()
     for _ in range(3):
         with lock:
             assert lock.locked()
