@@ -2,7 +2,6 @@
 completeness check, attention beside attribution, induction heads and what each head does (all float32)."""
 from __future__ import annotations
 
-import contextvars
 import threading
 import time
 from dataclasses import dataclass
@@ -130,8 +129,8 @@ def with_progress(work, text: str):
         except BaseException as exc:  # noqa: BLE001 - raised again below, in the page's own thread
             state["error"] = exc
 
-    thread = threading.Thread(target=contextvars.copy_context().run, args=(run,), daemon=True)  # the visitor's
-    add_script_run_ctx(thread, get_script_run_ctx())  # the run's visitor (backend._visitor_of_this_run)
+    thread = threading.Thread(target=run, daemon=True)
+    add_script_run_ctx(thread, get_script_run_ctx())  # the run's: its model work is the visitor's (backend)
     bar = st.progress(0.0, text=text)
     started = time.monotonic()
     thread.start()
