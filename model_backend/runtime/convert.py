@@ -29,6 +29,7 @@ def _read_once() -> None:
     here (in the conversion's own child process) is enough.
     """
     import gguf
+    import numpy as np
 
     base = gguf.GGUFReader
     if getattr(base, "_tbt_shared", False):
@@ -37,6 +38,17 @@ def _read_once() -> None:
     class SharedReader(base):
         _tbt_shared = True
         _made: dict = {}
+
+        @property
+        def data(self):
+            return self.__dict__["_tbt_data"]
+
+        @data.setter
+        def data(self, value):
+            # The reader slices its np.memmap a few million times (each string of the vocabulary, each part of a
+            # field); a memmap's slice runs numpy's Python-level __getitem__ and __array_finalize__, about half of
+            # the parse. A plain ndarray view of the same mapped bytes slices in C: same bytes, same results.
+            self.__dict__["_tbt_data"] = value.view(np.ndarray) if isinstance(value, np.memmap) else value
 
         def __new__(cls, path, mode="r"):
             key = (os.path.realpath(path), mode)

@@ -40,3 +40,8 @@ def test_every_reader_of_one_file_is_the_same_reader_parsed_once(tmp_path, monke
     assert np.array_equal(first.tensors[0].data, plain.tensors[0].data)
     other = _tiny_gguf(tmp_path / "other.gguf")
     assert gguf.GGUFReader(str(other)) is not first  # another file, another reader
+    assert type(first.data) is np.ndarray and type(plain.data) is np.memmap  # slices without memmap's Python hooks
+    for name in plain.fields:  # every field reads the same: its parts, bytes and types
+        a, b = first.fields[name], plain.fields[name]
+        assert a.types == b.types and a.data == b.data and len(a.parts) == len(b.parts)
+        assert all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in zip(a.parts, b.parts))
