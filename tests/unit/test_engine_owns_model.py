@@ -88,10 +88,19 @@ class _Reach(ast.NodeVisitor):
     or its weights (inside `exclusive()` the yielded model may generate); each as (line, text)."""
 
     def __init__(self, source: str):
-        self.source, self.found = source, []
+        self.lines, self.found = [line.encode() for line in source.splitlines(keepends=True)], []
+
+    def _text(self, node: ast.AST) -> str:
+        """The node's source text, as ast.get_source_segment gives it; that function splits the whole source on
+        each call, which made this scan take half a minute."""
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self.lines[first][node.col_offset:node.end_col_offset].decode()
+        parts = [self.lines[first][node.col_offset:], *self.lines[first + 1:last], self.lines[last][:node.end_col_offset]]
+        return b"".join(parts).decode()
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        owner = ast.get_source_segment(self.source, node.value) or ""
+        owner = self._text(node.value)
         if node.attr in {"model", "lock"} and "bundle" in owner.lower() and not owner.endswith((".weights", ".engine")):
             self.found.append((node.lineno, f"{owner}.{node.attr}"))
         self.generic_visit(node)
@@ -99,7 +108,7 @@ class _Reach(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "generate":
-            owner = ast.get_source_segment(self.source, func.value) or ""
+            owner = self._text(func.value)
             if ("bundle" in owner and not owner.endswith(".engine")) or owner.endswith("weights"):
                 self.found.append((node.lineno, f"{owner}.generate("))
         self.generic_visit(node)
