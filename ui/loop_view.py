@@ -240,6 +240,9 @@ def reset_run(prompt: str, params: mb.SamplingParams) -> None:
     st.session_state["loop_steps"] = 0  # what the link says, before any rerun publishes it
 
 
+REPLAY_BAR_AFTER = 3  # a replay of more steps than this shows a progress bar while it runs
+
+
 def replayed(run: LoopRun, prompt: str, params: mb.SamplingParams) -> LoopRun:
     """The run at the step a link asked for (once, on the run that read it): steps taken again from the prompt
     with the same settings and seed, so the same tokens (a run past that step starts over). Most steps are the
@@ -250,8 +253,13 @@ def replayed(run: LoopRun, prompt: str, params: mb.SamplingParams) -> LoopRun:
     if len(run.steps) > wanted:
         reset_run(prompt, params)
         run = current_run(prompt, params)
+    bar = st.empty() if wanted - len(run.steps) > REPLAY_BAR_AFTER else None
     while len(run.steps) < wanted and not run.done:
+        if bar is not None:  # a long replay (a phone joining the teacher's run late) says how far it is
+            bar.progress(len(run.steps) / wanted, text=t("loop.replay", n=len(run.steps) + 1, of=wanted))
         run.advance()
+    if bar is not None:
+        bar.empty()
     return run
 
 

@@ -12,3 +12,55 @@ def test_text_is_kept_as_typed_including_spaces_and_accents():
 
 def test_repeats_are_dropped_in_order():
     assert parse_stops([".", "\\n", ".", "\n"]) == (".", "\n")
+
+
+class _Bar:
+    """st.empty() as replayed() uses it: what was drawn into it, in order."""
+
+    def __init__(self, drawn: list):
+        self.drawn = drawn
+
+    def progress(self, value, text):
+        self.drawn.append((value, text))
+
+    def empty(self):
+        self.drawn.append("cleared")
+
+
+class _Run:
+    """A run whose steps cost nothing: advance() appends one."""
+
+    def __init__(self, end: int = 99):
+        self.steps, self.end = [], end
+
+    @property
+    def done(self):
+        return len(self.steps) >= self.end
+
+    def advance(self):
+        self.steps.append(len(self.steps))
+
+
+def _replay(monkeypatch, wanted: int, run: _Run) -> list:
+    import ui.loop_view as view
+
+    drawn: list = []
+    monkeypatch.setattr(view.st, "session_state", {"_loop_replay": wanted})
+    monkeypatch.setattr(view.st, "empty", lambda: _Bar(drawn))
+    assert view.replayed(run, "p", None) is run
+    return drawn
+
+
+def test_a_long_replay_shows_its_progress_and_clears_it(monkeypatch):
+    run = _Run()
+    drawn = _replay(monkeypatch, 6, run)
+    assert len(run.steps) == 6
+    assert [value for value, _ in drawn[:-1]] == [i / 6 for i in range(6)] and drawn[-1] == "cleared"
+    assert "6" in drawn[0][1] and "1" in drawn[0][1]  # step 1 of 6
+
+
+def test_a_short_replay_or_one_that_ends_early_draws_nothing_more(monkeypatch):
+    assert _replay(monkeypatch, 2, _Run()) == []  # a step or two: no bar
+    run = _Run(end=3)
+    drawn = _replay(monkeypatch, 9, run)
+    assert len(run.steps) == 3 and len(drawn) == 4 and drawn[-1] == "cleared"  # the run's end stops the replay

@@ -45,6 +45,7 @@ STRINGS = {
     "loop.btn.generate": ("Gerar até o fim", "Generate to the end"),
     "loop.btn.reset": ("Recomeçar", "Start over"),
     "loop.progress": ("Gerando: token {n} de no máximo {max}", "Generating: token {n} of at most {max}"),
+    "loop.replay": ("Refazendo os passos do link: passo {n} de {of}", "Taking the link's steps again: step {n} of {of}"),
     "loop.empty": (
         "Nenhum token gerado ainda. Clique em **Próximo token** para a primeira volta do loop (o prefill).",
         "No token generated yet. Click **Next token** for the first turn of the loop (the prefill).",
