@@ -40,9 +40,10 @@ lint: deps-dev
 system-deps:
 	bash scripts/system_deps.sh
 
-## test: set up (Python packages, the model, the system packages), lint, then the whole suite (every tier)
+## test: set up (Python packages, the model, the system packages), lint, then the whole suite (every tier), as two
+## streams at once: the in-process model tiers and the server-and-browser tiers (tests/conftest.py: STREAM)
 test: system-deps deps-dev prepare lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 ## test-fast: lint and the unit tier (tiny model, no server, no browser): the loop to run while working
 test-fast: deps-dev lint

@@ -22,6 +22,14 @@ ARTIFACTS = ROOT / "artifacts"
 TIERS = ("unit", "integration", "app", "e2e", "deploy", "adversarial")
 TIER_TIMEOUT_S = {"unit": 120, "integration": 900, "app": 900, "e2e": 900, "deploy": 300, "adversarial": 900}
 SLOW_UNIT_TIMEOUT_S = 1200  # a unit test marked slow (the grokking script run twice)
+# `make test` runs the suite as two streams at once (pytest-xdist, `-n 2 --dist loadgroup`): one serial run used
+# about one of the two cores, waiting on servers and browsers. Each stream is one worker, and its tests keep their
+# order. "model": the tiers that run the model in the test's own process (unit, integration, app, and the AppTest
+# files of adversarial); "browser": the tiers that drive servers and Chromium (e2e, deploy, and adversarial's
+# browser files). Two streams and not more: the servers and the in-process models of both fit in CI's 24 GiB
+# (docs/testing.md has the measured peak), and one stream of each kind keeps that so.
+STREAM = {"unit": "model", "integration": "model", "app": "model", "e2e": "browser", "deploy": "browser"}
+BROWSER_FIXTURES = {"browser", "server_url"}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -31,6 +39,8 @@ def pytest_collection_modifyitems(config, items):
         if tier is None:
             continue
         item.add_marker(getattr(pytest.mark, tier))
+        stream = STREAM.get(tier) or ("browser" if BROWSER_FIXTURES & set(item.fixturenames) else "model")
+        item.add_marker(pytest.mark.xdist_group(stream))
         if item.get_closest_marker("timeout") is None:
             slow = tier == "unit" and item.get_closest_marker("slow") is not None
             item.add_marker(pytest.mark.timeout(SLOW_UNIT_TIMEOUT_S if slow else TIER_TIMEOUT_S[tier]))
