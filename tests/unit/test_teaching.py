@@ -187,7 +187,8 @@ def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
 def test_the_induction_map_caption_follows_the_heads_score(pt):
     """W2: the shifted diagonal "is induction" was said under any head the visitor opened."""
     from model_backend.lessons import why as at
-    from ui.why_view import IND_SHARE, ind_map_caption
+    from ui.why.compute import IND_SHARE
+    from ui.why.draw import ind_map_caption
 
     scores = np.full((2, 4), 0.01)
     scores[1, 2] = 0.8
@@ -201,7 +202,7 @@ def test_the_induction_map_caption_follows_the_heads_score(pt):
 
 def test_the_bos_sentence_reads_the_view_drawn(pt):
     """W4: "<bos> recebe muita atenção em muitas cabeças" was the caption of a chart that may show one head."""
-    from ui.why_view import vs_caption
+    from ui.why.draw import vs_caption
 
     sink = vs_caption(np.array([0.9, 0.05, 0.05]), "camada 3, cabeça 1", "gradientes integrados")
     light = vs_caption(np.array([0.1, 0.5, 0.4]), "camada 3, cabeça 2", "gradientes integrados")

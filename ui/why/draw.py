@@ -1,10 +1,9 @@
-"""The "Why this token?" page: the continuation to explain, direct logit attribution, input attribution with its
-completeness check, attention beside attribution, induction heads and what each head does (all float32)."""
+"""The why page's drawing: its controls, pickers, charts, captions and panels (Streamlit and Altair). It never
+reaches the model: what it shows comes from ui.why.compute, through the page (pages/why.py)."""
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 
 import altair as alt
 import numpy as np
@@ -13,39 +12,24 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import model_backend as mb
-from model_backend.core.activations import run_with_cache
-from model_backend.core.tracing import encode
-from model_backend.lessons import attention as att
 from model_backend.lessons import why as at
-from ui import backend, heads_view
+from ui import heads_view
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
-from ui.hallucination_view import config as hallucination_config
 from ui.heads_view import GRID_HEIGHT, head_frame, head_grid, head_name
 from ui.i18n import fmt_float, fmt_pct, t
 from ui.numbering import FIRST, head_no, layer_no
 from ui.share import Param, share_box
+from ui.why.compute import IG_STEPS, IND_SHARE, IND_TOKENS, NEW_TOKENS, Continuation, preset
 from ui.widgets import model_text
 
-DTYPE = "float32"  # gradients and sums that must add up: the page computes in float32 whatever the sidebar says
-MAX_PROMPT_TOKENS = 24  # this page's cap (each attribution runs the model many times, with gradients)
-NEW_TOKENS = 24  # the continuation that can be explained
-IG_STEPS = at.IG_SCHEDULE[0]  # the first round; more points follow until the sum is complete
 AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
 AVG = -1  # attention: average over layers or heads
-IND_SHARE = 0.3  # an induction head: more than this share of its attention, on average, on the token after the copy
-IND_TOKENS = 20  # length of the random sequence seen twice
-CONTRAST_DEFAULT = " Ulm"  # for the Einstein preset: "why Paris and not Ulm?" (Ulm was written earlier)
 FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen token, vermilion against
 
 POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
 VS_LAYER, VS_HEAD, SEED, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_ind_head"
 GO_FOR = "why_go_for"  # the prompt the visitor asked to explain (nothing heavy runs before that click)
-
-
-def preset() -> dict:
-    """The hallucination page's Einstein example: its prompt and the token it inspects first."""
-    return next(p for p in hallucination_config()["presets"] if p["id"] == "einstein")
 
 
 def link_params(info: mb.ModelInfo) -> list[Param]:
@@ -61,62 +45,6 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
 
 def share(info: mb.ModelInfo) -> None:
     share_box("why", link_params(info))
-
-
-# ---------------------------------------------------------------- cached computations (float32, the model queue)
-
-
-@dataclass(frozen=True)
-class Continuation:
-    prompt_ids: tuple[int, ...]
-    truncated_from: int | None
-    generation: mb.Generation
-
-    @property
-    def ids(self) -> tuple[int, ...]:
-        return self.prompt_ids + tuple(s.token.id for s in self.generation.steps)
-
-    def prefix(self, pos: int) -> list[int]:
-        """The input when the model wrote generated token `pos`: the prompt and the tokens before it."""
-        return list(self.prompt_ids) + [s.token.id for s in self.generation.steps[:pos]]
-
-
-@backend.on_model(max_entries=64)
-def _continuation(model: mb.ModelBundle, prompt: str) -> Continuation:
-    ids, cut = encode(model, prompt, MAX_PROMPT_TOKENS)
-    text = model.tokenizer.decode(ids, skip_special_tokens=True)  # the cut prompt, as text for generate()
-    params = mb.SamplingParams(temperature=0, max_new_tokens=NEW_TOKENS)
-    gen = mb.generate(model, text if cut else prompt, params, max_prompt_tokens=MAX_PROMPT_TOKENS,
-                      max_new_cap=NEW_TOKENS)
-    return Continuation(prompt_ids=tuple(ids), truncated_from=cut, generation=gen)
-
-
-@backend.on_model(max_entries=128)
-def _dla(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None) -> at.LogitAttribution:
-    return at.direct_logit_attribution(model, list(ids), at.Target(token, contrast))
-
-
-@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar: the page queues it
-def _attribution(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None, method: str,
-                 _progress=None, schedule: tuple[int, ...] = at.IG_SCHEDULE) -> tuple[at.InputAttribution, float]:
-    started = time.perf_counter()
-    result = at.attribute(model, list(ids), at.Target(token, contrast), method, schedule=schedule,
-                          progress=_progress or (lambda _f: None))
-    return result, time.perf_counter() - started
-
-
-@backend.on_model(max_entries=64)
-def _patterns(model: mb.ModelBundle, ids: tuple[int, ...]) -> np.ndarray:
-    """[L, H, T, T] attention weights over ids, from the activation cache."""
-    n = model.info.n_layers
-    cache = run_with_cache(model, list(ids), names={f"blocks.{i}.attn.hook_pattern" for i in range(n)},
-                           keep_logits=False)
-    return cache.stack("blocks.{l}.attn.hook_pattern", n).numpy()
-
-
-@backend.on_model(max_entries=32)
-def _induction(model: mb.ModelBundle, seed: int) -> at.Induction:
-    return at.induction(model, n=IND_TOKENS, seed=seed)
 
 
 def with_progress(work, text: str):
@@ -164,12 +92,6 @@ def token_label(tokens: list[mb.TokenInfo], i: int) -> str:
     return f"{i}: {tokens[i].display}"
 
 
-def tokens_of(model: mb.ModelBundle, ids) -> list[mb.TokenInfo]:
-    from model_backend.core.tokens import token_infos
-
-    return list(token_infos(model.tokenizer, list(ids)))
-
-
 # ---------------------------------------------------------------- pickers
 
 
@@ -191,16 +113,17 @@ def pick_token(cont: Continuation) -> int:
     return st.selectbox(t("why.pick.token"), positions, key=POS, format_func=names.get)
 
 
-def pick_contrast(step: mb.Step, model: mb.ModelBundle) -> int | None:
-    """"…and not this one": one of the step's top alternatives, or none."""
+def pick_contrast(step: mb.Step, tokens, default) -> int | None:
+    """"…and not this one": one of the step's top alternatives, or none. `tokens(ids)` gives their tokens and
+    `default(options)` the preset's contrast among them, if any (ui.why.compute)."""
     options = [NONE] + [c.id for c in step.top if c.id != step.token.id]
     value = st.session_state.get(CONTRAST)
     if value not in options:
-        wanted = model.tokenizer.encode(CONTRAST_DEFAULT, add_special_tokens=False)
-        first = wanted[0] if len(wanted) == 1 and wanted[0] in options else (options[1] if len(options) > 1 else NONE)
-        st.session_state[CONTRAST] = first
+        wanted = default(options)
+        st.session_state[CONTRAST] = wanted if wanted is not None else (options[1] if len(options) > 1 else NONE)
     probs = {c.id: c for c in step.top}
-    infos = {i: tokens_of(model, [i])[0].display for i in options if i != NONE}
+    others = [i for i in options if i != NONE]
+    infos = {i: info.display for i, info in zip(others, tokens(others))}
     names = {i: t("why.contrast.none") if i == NONE else t("why.contrast.option", text=infos[i],
                                                                    p=fmt_pct(probs[i].prob)) for i in options}
     choice = st.selectbox(t("why.pick.contrast"), options, key=CONTRAST, format_func=names.get)
@@ -309,35 +232,35 @@ def completeness(result: at.InputAttribution) -> None:
         st.caption(t("why.check.gxi", pct=pct))
 
 
-def attribution_panel(model: mb.ModelBundle, cont: Continuation, pos: int, target: at.Target,
-                      tokens: list[mb.TokenInfo]) -> at.InputAttribution | None:
-    """Input attribution on a click: cached per (model, ids, token, contrast, method), queued for the model."""
+def attribution_ask(name: str, ids: tuple[int, ...], target: at.Target) -> str | None:
+    """The method picker, and the button before the first run of these inputs: the method to run, or None while
+    the visitor has not asked (a run already asked for is shown again at once: it is cached)."""
     st.subheader(t("why.attr.title"))
     names = {m: method_name(m) for m in at.METHODS}
     if st.session_state.get(METHOD) not in at.METHODS:
         st.session_state[METHOD] = "ig"
     method = st.radio(t("why.attr.method"), at.METHODS, key=METHOD, format_func=names.get, horizontal=True)
-    ids = tuple(cont.prefix(pos))
-    key = (model.info.name, ids, target.token, target.contrast, method)
-    done = st.session_state.setdefault("_why_done", set())
-    if key not in done:
-        schedule = at.IG_SCHEDULE
-        st.caption(t("why.attr.hint", n=schedule[0], more=", ".join(str(n) for n in schedule[1:-1]) or schedule[-1],
-                     cap=schedule[-1], bound=fmt_pct(at.IG_BOUND, 0)))
-        if not st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run"):
-            return None
-    with backend.queue_notice(model):
-        result, seconds = with_progress(
-            lambda progress: _attribution(ids, target.token, target.contrast, method, progress, dtype=DTYPE),
-            t("why.attr.running", method=names[method]))
-    done.add(key)
+    if (name, ids, target.token, target.contrast, method) in st.session_state.setdefault("_why_done", set()):
+        return method
+    schedule = at.IG_SCHEDULE
+    st.caption(t("why.attr.hint", n=schedule[0], more=", ".join(str(n) for n in schedule[1:-1]) or schedule[-1],
+                 cap=schedule[-1], bound=fmt_pct(at.IG_BOUND, 0)))
+    return method if st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run") else None
+
+
+def attribution_running(method: str) -> str:
+    return t("why.attr.running", method=method_name(method))
+
+
+def attribution_result(name: str, ids: tuple[int, ...], target: at.Target, method: str, tokens: list[mb.TokenInfo],
+                       result: at.InputAttribution, seconds: float) -> None:
+    st.session_state.setdefault("_why_done", set()).add((name, ids, target.token, target.contrast, method))
     df = attribution_frame(tokens[: len(ids)], result.scores)
     show(attribution_chart(df))
-    st.caption(t("why.attr.caption", method=names[method]))
+    st.caption(t("why.attr.caption", method=method_name(method)))
     completeness(result)
     st.caption(t("why.attr.time", s=fmt_float(seconds, 1)))
     downloads(df, "why-input-attribution", "why_attr")
-    return result
 
 
 # ---------------------------------------------------------------- attention beside attribution
@@ -390,13 +313,14 @@ def vs_view_name(info: mb.ModelInfo, layer: int, head: int) -> str:
     return f"{where}, {who}"
 
 
-def vs_panel(info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo],
-             result: at.InputAttribution | None, method: str) -> None:
+def vs_view(info: mb.ModelInfo, result: at.InputAttribution | None) -> tuple[int | None, int | None] | None:
+    """The layer and head whose attention goes beside the attribution (None: averaged), or None before there is
+    an attribution to compare with."""
     st.subheader(t("why.vs.title"))
     st.markdown(t("why.vs.text"))
     if result is None:
         st.caption(t("why.vs.need"))
-        return
+        return None
     c1, c2 = st.columns(2)
     layers = {AVG: t("why.vs.avg_layers", n=info.n_layers)} | {i: t("why.vs.layer.n", n=layer_no(i))
                                                                  for i in range(info.n_layers)}
@@ -406,8 +330,12 @@ def vs_panel(info: mb.ModelInfo, ids: tuple[int, ...], tokens: list[mb.TokenInfo
             st.session_state[key] = AVG
     layer = c1.selectbox(t("why.vs.layer"), list(layers), key=VS_LAYER, format_func=layers.get)
     head = c2.selectbox(t("why.vs.head"), list(heads), key=VS_HEAD, format_func=heads.get)
-    pats = _patterns(ids, dtype=DTYPE)  # one cached pass (the model queue)
-    attention = at.attention_row(pats, None if layer == AVG else layer, None if head == AVG else head)
+    return None if layer == AVG else layer, None if head == AVG else head
+
+
+def vs_result(info: mb.ModelInfo, view: tuple[int | None, int | None], tokens: list[mb.TokenInfo],
+              attention: np.ndarray, result: at.InputAttribution, method: str) -> None:
+    layer, head = (AVG if v is None else v for v in view)
     show(vs_chart(vs_frame(tokens, attention, result.scores)))
     st.caption(vs_caption(attention, vs_view_name(info, layer, head), method_name(method)))
     st.markdown(t("why.vs.disagree"))
@@ -455,21 +383,27 @@ def pattern_chart(df: pd.DataFrame) -> alt.Chart:
     ).properties(height=420)
 
 
-def induction_panel(model: mb.ModelBundle) -> None:
+def induction_ask(name: str) -> int | None:
+    """The seed of the random sequence, and the button before its first run: the seed to run, or None."""
     st.subheader(t("why.ind.title"))
     st.markdown(t("why.ind.text", n=IND_TOKENS))
     if st.session_state.get(SEED) not in range(100):
         st.session_state[SEED] = 0
-    seed = st.number_input(t("why.ind.seed"), min_value=0, max_value=99, step=1, key=SEED)
-    done = st.session_state.setdefault("_why_done", set())
-    if ("induction", model.info.name, seed) not in done and not st.button(t("why.ind.run"), icon=":material/play_arrow:",
-                                                                key="why_ind_run"):
-        return
-    with st.spinner(t("why.ind.run")):
-        ind = _induction(int(seed), dtype=DTYPE)
-    done.add(("induction", model.info.name, seed))
+    seed = int(st.number_input(t("why.ind.seed"), min_value=0, max_value=99, step=1, key=SEED))
+    if ("induction", name, seed) in st.session_state.setdefault("_why_done", set()):
+        return seed
+    return seed if st.button(t("why.ind.run"), icon=":material/play_arrow:", key="why_ind_run") else None
+
+
+def induction_running() -> str:
+    return t("why.ind.run")
+
+
+def induction_result(name: str, seed: int, ind: at.Induction, sequence: str) -> None:
+    """The induction heads found on the sequence (its text: `sequence`)."""
+    st.session_state.setdefault("_why_done", set()).add(("induction", name, seed))
     st.caption(t("why.ind.sequence"))
-    model_text(model.tokenizer.decode(list(ind.ids[1 : 1 + ind.n])))
+    model_text(sequence)
     df = loss_frame(ind)
     show(loss_chart(df))
     first, second = ind.loss[: ind.n].mean(), ind.loss[ind.n + 1 :].mean()
@@ -494,13 +428,15 @@ def induction_panel(model: mb.ModelBundle) -> None:
 # ---------------------------------------------------------------- what each head does (issue 20: measured)
 
 
-def roles_panel(ids: tuple[int, ...], info: mb.ModelInfo) -> None:
+def roles_ask(ids: tuple[int, ...], info: mb.ModelInfo) -> bool:
+    """True once the visitor asked what each head does on these tokens (then at once: it is cached)."""
     st.subheader(t("heads.title"))
     st.markdown(t("heads.text", n=info.n_layers * info.n_heads, t=len(ids)))
-    done = st.session_state.setdefault("_why_done", set())
-    if ("roles", info.name, ids) not in done and not st.button(t("heads.run"), icon=":material/play_arrow:",
-                                                          key="why_roles_run"):
-        return
-    habits = att.habits(_patterns(ids, dtype=DTYPE), ids)  # one cached pass (the model queue)
-    done.add(("roles", info.name, ids))
+    if ("roles", info.name, ids) in st.session_state.setdefault("_why_done", set()):
+        return True
+    return st.button(t("heads.run"), icon=":material/play_arrow:", key="why_roles_run")
+
+
+def roles_result(ids: tuple[int, ...], info: mb.ModelInfo, habits) -> None:
+    st.session_state.setdefault("_why_done", set()).add(("roles", info.name, ids))
     heads_view.panel(habits, len(ids), "why")
