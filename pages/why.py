@@ -67,7 +67,7 @@ def render() -> None:
     intro("why")
     info = backend.bundle_for().info  # the visitor's model, already loaded: nothing heavy before the click
     params = draw.link_params(info)
-    st.session_state.setdefault("prompt_why", compute.preset()["prompt"])  # the hallucination page's Einstein example
+    st.session_state.setdefault("prompt_why", draw.preset()["prompt"])  # the hallucination page's Einstein example
     restore("why", params)  # a shared link's prompt and settings, before any widget exists
     publish("why", params)
     prompt = prompt_box("why")

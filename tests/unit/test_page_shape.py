@@ -19,32 +19,44 @@ def test_every_page_file_is_at_most_100_lines():
                            + ", ".join(f"{name} ({n})" for name, n in sorted(offenders.items())))
 
 
-def _imports(path: Path) -> set[str]:
+def _imports(path: Path, package: str) -> dict[str, set[str]]:
+    """Module -> the names imported from it ("" for the module itself), relative imports resolved in `package`."""
     import ast
 
-    found = set()
+    found: dict[str, set[str]] = {}
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names}
+            for a in node.names:
+                found.setdefault(a.name, set()).add("")
         elif isinstance(node, ast.ImportFrom):
-            found |= {node.module or ""} | {f"{node.module}.{a.name}" for a in node.names}
+            base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]) if node.level else ""
+            module = ".".join(x for x in (base, node.module or "") if x)
+            for a in node.names:  # `from ui.why import compute` imports the module ui.why.compute
+                found.setdefault(f"{module}.{a.name}", set()).add("")
+                found.setdefault(module, set()).add(a.name)
     return found
 
 
 def test_a_page_in_the_new_shape_computes_in_compute_and_draws_in_draw():
-    """ui/<page>/compute.py draws nothing (no Streamlit, no Altair); ui/<page>/draw.py never reaches the model (no
-    ui.backend, no model or tokenizer, none of compute's cached functions): the page hands one's results to the
-    other (docs/architecture.md, "The new house")."""
+    """ui/<page>/compute.py draws nothing (no Streamlit, no Altair, no drawing module of ui); ui/<page>/draw.py never
+    reaches the model: no ui.backend, and from compute only its constants and data types (names in capitals), never
+    a function; the page imports both and hands one's results to the other (docs/architecture.md, "The new
+    house")."""
     packages = sorted(p.parent for p in ROOT.joinpath("ui").glob("*/draw.py"))
     assert packages, "no page in the new shape yet (ui/<page>/compute.py and draw.py)"
     for package in packages:
-        compute, draw = _imports(package / "compute.py"), _imports(package / "draw.py")
-        assert not {m for m in compute if m.split(".")[0] in {"streamlit", "altair"}}, package
-        assert "ui.backend" not in draw and not {m for m in draw if m.startswith("ui.backend")}, package
-        private = {m for m in draw if m.startswith(f"ui.{package.name}.compute._")}
-        assert not private, private
+        name = f"ui.{package.name}"
+        compute, draw = _imports(package / "compute.py", name), _imports(package / "draw.py", name)
+        drawing = [m for m in compute if m.split(".")[0] in {"streamlit", "altair"} or m.startswith(
+            ("ui.charts", "ui.widgets", "ui.export", "ui.a11y", f"{name}.draw")) or m.endswith("_view")
+            or "_view." in m]
+        assert not drawing, (package.name, drawing)
+        assert not [m for m in draw if m == "ui.backend" or m.startswith("ui.backend.")], package.name
+        from_compute = draw.get(f"{name}.compute", set())
+        assert "" not in from_compute, f"{package.name}/draw.py imports the compute module itself"
+        assert all(n[:1].isupper() for n in from_compute), (package.name, sorted(from_compute))
         text = (package / "draw.py").read_text(encoding="utf-8")
         for word in ("tokenizer", "bundle_for", "ModelBundle", "engine"):
             assert word not in text, f"{package.name}/draw.py mentions {word}"
-        page = ROOT / "pages" / f"{package.name}.py"
-        assert f"from ui.{package.name} import compute, draw" in page.read_text(encoding="utf-8"), page
+        page = _imports(ROOT / "pages" / f"{package.name}.py", "pages")
+        assert {f"{name}.compute", f"{name}.draw"} <= set(page), f"pages/{package.name}.py imports compute and draw"

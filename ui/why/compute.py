@@ -15,7 +15,6 @@ from model_backend.core.tracing import encode
 from model_backend.lessons import attention as att
 from model_backend.lessons import why as at
 from ui import backend
-from ui.hallucination_view import config as hallucination_config
 
 DTYPE = "float32"  # gradients and sums that must add up: the page computes in float32 whatever the sidebar says
 MAX_PROMPT_TOKENS = 24  # this page's cap (each attribution runs the model many times, with gradients)
@@ -24,11 +23,6 @@ IG_STEPS = at.IG_SCHEDULE[0]  # the first round; more points follow until the su
 IND_SHARE = 0.3  # an induction head: more than this share of its attention, on average, on the token after the copy
 IND_TOKENS = 20  # length of the random sequence seen twice
 CONTRAST_DEFAULT = " Ulm"  # for the Einstein preset: "why Paris and not Ulm?" (Ulm was written earlier)
-
-
-def preset() -> dict:
-    """The hallucination page's Einstein example: its prompt and the token it inspects first."""
-    return next(p for p in hallucination_config()["presets"] if p["id"] == "einstein")
 
 
 @dataclass(frozen=True)

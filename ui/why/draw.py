@@ -16,11 +16,12 @@ from model_backend.lessons import why as at
 from ui import heads_view
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
+from ui.hallucination_view import config as hallucination_config
 from ui.heads_view import GRID_HEIGHT, head_frame, head_grid, head_name
 from ui.i18n import fmt_float, fmt_pct, t
 from ui.numbering import FIRST, head_no, layer_no
 from ui.share import Param, share_box
-from ui.why.compute import IG_STEPS, IND_SHARE, IND_TOKENS, NEW_TOKENS, Continuation, preset
+from ui.why.compute import IG_STEPS, IND_SHARE, IND_TOKENS, NEW_TOKENS, Continuation
 from ui.widgets import model_text
 
 AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
@@ -30,6 +31,11 @@ FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen toke
 POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
 VS_LAYER, VS_HEAD, SEED, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_ind_head"
 GO_FOR = "why_go_for"  # the prompt the visitor asked to explain (nothing heavy runs before that click)
+
+
+def preset() -> dict:
+    """The hallucination page's Einstein example: its prompt and the token it inspects first."""
+    return next(p for p in hallucination_config()["presets"] if p["id"] == "einstein")
 
 
 def link_params(info: mb.ModelInfo) -> list[Param]:
