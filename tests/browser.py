@@ -49,12 +49,17 @@ def open_page(browser, url: str, width: int = 1280, locale: str = "pt-BR", wait:
     page.add_init_script(TRACKER)
     if dialogs is not None:
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(url)
-    page.wait_for_selector('[data-testid="stApp"]', timeout=wait * 1000)
-    # On a loaded machine the first run can start seconds after the app's shell is there: wait for its first element
-    # before looking for the end of the run, so that a run which has not begun yet is not taken for one that ended.
-    page.wait_for_function(_DRAWN, timeout=wait * 1000)
-    settle(page, wait, start=1.5)
+    try:
+        page.goto(url)
+        page.wait_for_selector('[data-testid="stApp"]', timeout=wait * 1000)
+        # On a loaded machine the first run can start seconds after the app's shell is there: wait for its first
+        # element before looking for the end of the run, so that a run which has not begun yet is not taken for one
+        # that ended.
+        page.wait_for_function(_DRAWN, timeout=wait * 1000)
+        settle(page, wait, start=1.5)
+    except Exception:
+        page.close()  # a page that failed to open is not left in the browser for the next test
+        raise
     return page
 
 

@@ -8,6 +8,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.adversarial.cases import HOSTILE_NUMBERS, HOSTILE_TEXT, MARKDOWN_BATCH
 from tests.browser import open_page, settle
@@ -94,10 +95,18 @@ def test_hostile_values_in_every_link_value(browser, server_url, name):
         page.close()
     # a long string in every field the app knows, language and projection mode included, in a new tab (a page
     # that came from another address sends it along: too long a request for the server)
-    page = open_page(browser, f"{base}?{urllib.parse.urlencode({k: LONG for k in ALL_KEYS})}", locale="en-US",
-                     dialogs=dialogs)
+    long_url = f"{base}?{urllib.parse.urlencode({k: LONG for k in ALL_KEYS})}"
     try:
-        _assert_clean(page, dialogs, f"{name} long values")
-    finally:
-        page.close()
+        page = open_page(browser, long_url, locale="en-US", dialogs=dialogs)
+    except PlaywrightError as error:
+        # The server may refuse so long a request, and that is an answer too: uvicorn's HTTP parser (h11) takes a
+        # request's first lines whole when they arrive in one read, and answers 400 when more than 16 KiB of them
+        # arrive in pieces, which Chromium reports as ERR_HTTP_RESPONSE_CODE_FAILURE. Either way nothing ran.
+        assert "ERR_HTTP_RESPONSE_CODE_FAILURE" in str(error), error
+        assert not dialogs, f"{name} long values: a dialog opened: {dialogs}"
+    else:
+        try:
+            _assert_clean(page, dialogs, f"{name} long values")
+        finally:
+            page.close()
     assert urllib.request.urlopen(f"{server_url}/_stcore/health", timeout=5).read() == b"ok"
