@@ -5,7 +5,7 @@ import re
 import pytest
 
 from tests.app.helpers import run_page, texts
-from ui.attention_view import AVG
+from ui.attention.draw import AVG
 
 
 def passes() -> int:

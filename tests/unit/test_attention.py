@@ -5,7 +5,7 @@ import pytest
 import model_backend as mb
 from model_backend.lessons import attention as att
 from model_backend.types import TokenInfo
-from ui.attention_view import AVG, axis_value, grid_to_view, picked
+from ui.attention.draw import AVG, axis_value, grid_to_view, picked
 
 # ---------------------------------------------------------------- masks and the tiny model's tensor
 

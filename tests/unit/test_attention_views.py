@@ -9,7 +9,7 @@ import pytest
 import model_backend as mb
 from model_backend.lessons import attention as att
 from ui import attention_charts as fig
-from ui.attention_view import COLS, GRID, HEAD, LAYER, QUERY, file_part, link_params
+from ui.attention.draw import COLS, GRID, HEAD, LAYER, QUERY, file_part, link_params
 from ui.share import parse
 
 TEXT = "uma frase comprida o bastante para cortar"
@@ -98,7 +98,7 @@ def test_grid_frame_of_one_group_draws_only_those_layers(tr):
 
 
 def test_link_params_accept_the_pages_values_and_refuse_the_rest(tiny_bundle):
-    params = {p.name: p for p in link_params(tiny_bundle.info)}
+    params = {p.name: p for p in link_params(tiny_bundle.info, 512)}
     assert {p.key for p in params.values()} >= {LAYER, HEAD, QUERY, COLS, GRID}
     assert list(params) == ["prompt", "layer", "head", "token", "cols", "grid", "a", "b", "word", "base"]
     # Links number layers and heads from 1, as the page shows them; the widgets hold 0-based indices.
@@ -110,11 +110,12 @@ def test_link_params_accept_the_pages_values_and_refuse_the_rest(tiny_bundle):
     assert parse("1", params["grid"]) == (0, True) and parse("0", params["grid"])[1] is False
     assert parse("-1", params["grid"]) == (-1, True)
     assert parse("-2", params["token"])[1] is False and parse("0", params["token"]) == (0, True)
+    assert parse("511", params["token"]) == (511, True) and parse("512", params["token"])[1] is False  # the limit
     assert parse("banco", params["word"]) == ("banco", True)
 
 
 def test_old_links_counted_layers_from_0_and_still_open_the_same_layer(tiny_bundle):
-    old = {p.name: p for p in link_params(tiny_bundle.info, old_link=True)}
+    old = {p.name: p for p in link_params(tiny_bundle.info, 512, old_link=True)}
     assert parse("1", old["layer"]) == (1, True) and parse("0", old["layer"]) == (0, True)
     assert parse("2", old["layer"])[1] is False
     assert parse("0", old["grid"]) == (0, True) and parse("3", old["head"]) == (3, True)

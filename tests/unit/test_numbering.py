@@ -7,9 +7,9 @@ import pytest
 import model_backend as mb
 from model_backend.lessons import attention as att
 from ui import attention_charts as fig
-from ui import attention_view as aview
 from ui import heads_view as hview
 from ui import pipeline_view as pview
+from ui.attention import draw as aview
 from ui.numbering import head_no, layer_index, layer_no, numbers
 from ui.share import parse, to_link
 
@@ -43,7 +43,7 @@ def layer_names(tr, index: int, head: int) -> dict[str, int]:
     column = fig.grid_columns(info.n_layers, fig.AVG).index(index)
     pipeline_cells = pview.attention_frame(tr, index, head)
     pipeline_link = {p.name: p for p in pview.link_params(info)}
-    attention_link = {p.name: p for p in aview.link_params(info)}
+    attention_link = {p.name: p for p in aview.link_params(info, 512)}
     return {
         "attention picker": _number(aview.layer_options(info)[index]),
         "attention title": _number(fig.view_title(info, index, head)),
@@ -77,7 +77,7 @@ def head_names(tr, index: int, head: int) -> dict[str, int]:
     info = tr.info
     n = len(tr.tokens)
     cut = att.crop(att.pattern(tr.attentions, index, head), att.layer_allowed(info, index, n), att.window(n, 12))
-    attention_link = {p.name: p for p in aview.link_params(info)}
+    attention_link = {p.name: p for p in aview.link_params(info, 512)}
     title = fig.view_title(info, index, head)
     return {
         "attention picker": _number(aview.head_options(info)[head]),

@@ -139,7 +139,7 @@ def test_the_count_verdict_follows_the_two_counts(pt):
 
 def test_the_scale_reason_uses_the_given_d_k(pt):
     """A3: the reason for ÷√d_k, with d_k interpolated (256 in Gemma 3 270M, 64 in GPT-2)."""
-    from ui.attention_view import scale_reason
+    from ui.attention.draw import scale_reason
 
     assert "d_k = 256" in scale_reason(256) and "√256 = 16" in scale_reason(256)
     assert "√64 = 8" in scale_reason(64) and "Vaswani" in scale_reason(64) and "saturado" in scale_reason(64)
@@ -256,7 +256,7 @@ def test_the_cold_limit_of_the_curve_counts_the_tie(pt):
 def test_the_sliding_paragraph_follows_the_limit_and_the_window(pt, tiny_bundle):
     """A5: "quase sempre todas as camadas enxergam tudo" was said whatever the limit; with limit <= window the
     prompt is always inside the window, and above it the window cuts in the prompt too."""
-    from ui.attention_view import sliding_text
+    from ui.attention.draw import sliding_text
 
     info = tiny_bundle.info  # window 64, one sliding and one full layer
     inside, beyond = sliding_text(info, 64), sliding_text(info, 512)

@@ -1,6 +1,10 @@
-"""The attention page's panels: the big heatmap, one token, the grid of heads, generated text, Q/K/V sizes,
-"banco", what each head does (measured), with their downloads and the settings a link carries."""
+"""The attention page's drawing: the big heatmap, one token, the grid of heads, generated text, Q/K/V sizes,
+"banco", what each head does (measured), with their downloads and the settings a link carries. It takes what
+ui.attention.compute returned and never reaches the model; a panel that computes on a click has an "ask" half
+(its controls: what to compute, or None before the click) and a "result" half."""
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -8,16 +12,16 @@ import streamlit as st
 
 import model_backend as mb
 from model_backend.lessons import attention as att
-from model_backend.validation import InvalidInput, check_prompt
-from ui import a11y, backend, heads_view
+from ui import a11y, heads_view
 from ui import attention_charts as fig
+from ui.attention.compute import Banco
 from ui.attention_charts import AVG, axis_value, token_labels, view_title
 from ui.charts import show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.numbering import FIRST, head_no, layer_no, numbers
 from ui.share import Param, share_box
-from ui.widgets import data_table, model_text, show_error
+from ui.widgets import data_table, model_text
 
 LAYER, HEAD, QUERY, GEN_QUERY = "attention_layer", "attention_head", "attention_query", "attention_gen_query"
 GRID, COLS = "attention_grid_group", "attention_cols"
@@ -30,9 +34,9 @@ DEFAULT_LAYER, DEFAULT_HEAD = 2, 3  # indices: layer 3, head 4 on screen, which 
 # ---------------------------------------------------------------- links that carry this view
 
 
-def link_params(info: mb.ModelInfo, old_link: bool = False) -> list[Param]:
+def link_params(info: mb.ModelInfo, max_tokens: int, old_link: bool = False) -> list[Param]:
     """What a link to this page carries: the prompt, layer, head (-1 = average), the picked token (-1 = the
-    last), the heatmap's size, the grid's layer group and the three "banco" boxes.
+    last, at most `max_tokens` - 1), the heatmap's size, the grid's layer group and the three "banco" boxes.
 
     Layers, heads and the grid's first layer travel numbered from 1, as the page shows them (ui.numbering),
     with `base=1` in the link. Links made before that (no `base`) counted from 0: old_link=True reads them so.
@@ -44,7 +48,7 @@ def link_params(info: mb.ModelInfo, old_link: bool = False) -> list[Param]:
                   offset=shift),
             Param("head", HEAD, int, min(DEFAULT_HEAD, info.n_heads - 1), low=AVG, high=info.n_heads - 1 + shift,
                   offset=shift),
-            Param("token", QUERY, int, -1, low=-1, high=backend.settings().max_prompt_tokens - 1),
+            Param("token", QUERY, int, -1, low=-1, high=max_tokens - 1),
             Param("cols", COLS, int, fig.HEATMAP_LIMIT, choices=fig.HEATMAP_SIZES),
             Param("grid", GRID, int, AVG, choices=groups, offset=shift),
             *[Param(field, key, str, t(f"attention.banco.seed.{field}")) for field, key in BANCO.items()],
@@ -104,29 +108,6 @@ def _pick_query(chart_key: str, state_key: str):
         if pick is not None:
             st.session_state[state_key] = pick[0]
     return callback
-
-
-# ---------------------------------------------------------------- cached forward passes
-
-
-@backend.on_model(max_entries=16)
-def _trace_text(model: mb.ModelBundle, text: str, max_tokens: int) -> mb.Trace:
-    return mb.trace(model, text, max_tokens=max_tokens)
-
-
-def generated_trace(prompt: str, n: int, progress=lambda fraction, key: None) -> tuple[mb.Trace, int, mb.Generation]:
-    """Generate n tokens greedily, then one forward pass over prompt + completion gives every row.
-
-    Returns:
-        (trace, index of the first generated token in it, the generation)
-    """
-    gen = backend.generation(prompt, mb.SamplingParams(temperature=0, max_new_tokens=n))
-    progress(0.6, "attention.gen.tracing")
-    seen = b"".join(bytes(tok.bytes) for tok in gen.prompt_tokens if not tok.special).decode("utf-8", "replace")
-    text = seen + gen.completion  # the prompt as the model saw it (cut, if it was long) + its continuation
-    limit = len(gen.prompt_tokens) + len(gen.steps) + 8
-    tr = _trace_text(text, limit)
-    return tr, att.first_generated(tr.tokens, seen), gen
 
 
 # ---------------------------------------------------------------- pickers
@@ -308,43 +289,52 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
 # ---------------------------------------------------------------- what each head does, measured
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _habits(model: str, dtype: str, ids: tuple[int, ...], _patterns: np.ndarray) -> att.HeadHabits:
-    """The heads' habits over a trace's attention weights; (model, dtype, ids) determine those weights."""
-    return att.habits(_patterns, ids)
-
-
-@st.fragment
-def habits_panel(tr: mb.Trace) -> None:
-    """Each head's attention on <bos>, on the previous token and on earlier copies, on a click (no model run:
-    the trace above already holds every weight)."""
+def habits_ask(tr: mb.Trace) -> bool:
+    """The title, and a button until the visitor asks for this text's head habits: True once asked (the button
+    goes once clicked; no model run follows: the trace above already holds every weight)."""
     st.subheader(t("heads.title"))
     ids = tuple(tok.id for tok in tr.tokens)
     st.markdown(t("heads.text", n=tr.info.n_layers * tr.info.n_heads, t=len(ids)))
     key = (tr.info.name, tr.info.dtype, ids)
-    if st.session_state.get(HABITS_FOR) != key:
-        st.caption(t("heads.hint"))
-        st.button(t("heads.run"), icon=":material/play_arrow:", key="attention_habits_go",
-                  on_click=lambda: st.session_state.__setitem__(HABITS_FOR, key))  # the button goes once clicked
-        return
-    heads_view.panel(_habits(*key, tr.attentions), len(ids), "attention")
+    if st.session_state.get(HABITS_FOR) == key:
+        return True
+    st.caption(t("heads.hint"))
+    st.button(t("heads.run"), icon=":material/play_arrow:", key="attention_habits_go",
+              on_click=lambda: st.session_state.__setitem__(HABITS_FOR, key))
+    return False
+
+
+def habits_result(habits: att.HeadHabits, n_tokens: int) -> None:
+    heads_view.panel(habits, n_tokens, "attention")
 
 
 # ---------------------------------------------------------------- attention over generated text
 
 
-@st.fragment
-def generated_panel(prompt: str, layer: int, head: int) -> None:
+def generated_ask(prompt: str) -> int | None:
+    """How many tokens to generate after the visitor's text, once the button was pressed for this text."""
     st.subheader(t("attention.gen.title"))
     n = st.slider(t("attention.gen.n"), 1, 16, 6, key="attention_gen_n")
     if st.button(t("attention.gen.button"), icon=":material/play_arrow:", key="attention_gen_go"):
         st.session_state["attention_gen_for"] = prompt
     if st.session_state.get("attention_gen_for") != prompt:
         st.caption(t("attention.gen.hint"))
-        return
+        return None
+    return n
+
+
+@contextmanager
+def generating(n: int):
+    """A progress bar while n tokens are generated and read: yields the `progress(fraction, key)` to give compute."""
     bar = st.progress(0.05, text=t("attention.gen.running", n=n))
-    tr, first, gen = generated_trace(prompt, n, lambda f, key: bar.progress(f, text=t(key, n=n)))
-    bar.empty()
+    try:
+        yield lambda fraction, key: bar.progress(fraction, text=t(key, n=n))
+    finally:
+        bar.empty()
+
+
+def generated_result(prompt: str, n: int, tr: mb.Trace, first: int, gen: mb.Generation, layer: int,
+                     head: int) -> None:
     a11y.announce_once(("attention", prompt, n), t("a11y.live.generated", n=len(tr.tokens) - first))
     model_text(gen.completion)
     labels = token_labels(tr.tokens, first)
@@ -363,8 +353,7 @@ def generated_panel(prompt: str, layer: int, head: int) -> None:
 # ---------------------------------------------------------------- Q, K, V with the real sizes
 
 
-def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
-    m = att.mechanics(info, backend.bundle_for().weights.config, n_tokens)
+def mechanics_panel(info: mb.ModelInfo, m: att.Mechanics, n_tokens: int, max_tokens: int) -> None:
     basis, scale = m.scale_basis, fmt_float(m.scale, 4).replace(",", "{,}")  # a decimal comma, in LaTeX
     st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{" + str(basis) + r"}}\right)V")
     st.latex(r"\frac{1}{\sqrt{" + str(basis) + "}} = " + scale)
@@ -379,7 +368,7 @@ def mechanics_panel(info: mb.ModelInfo, n_tokens: int) -> None:
     st.markdown(source + " " + scale_reason(m.head_dim) + (" " + t("attention.qknorm") if m.qk_norm else ""))
     st.markdown(t("attention.gqa", kind=t(f"attention.kind.{kv_kind(m.n_heads, m.n_kv_heads)}"), heads=m.n_heads, kv=m.n_kv_heads, group=m.group, per=fmt_int(m.kv_values_per_token()),
                   full=fmt_int(2 * m.n_heads * m.head_dim), ratio=m.group))
-    st.markdown(sliding_text(info, backend.settings().max_prompt_tokens))
+    st.markdown(sliding_text(info, max_tokens))
 
 
 def sliding_text(info: mb.ModelInfo, limit: int) -> str:
@@ -414,7 +403,8 @@ def _banco_preset(which: str) -> None:
         st.session_state[key] = t(f"attention.banco.{which}.{field}")
 
 
-def banco_panel() -> None:
+def banco_ask() -> tuple[list[str], str]:
+    """The two sentences and the word, as typed (with the two preset buttons)."""
     st.subheader(t("attention.banco.title"))
     st.markdown(t("attention.banco.intro"))
     for field, key in BANCO.items():
@@ -426,18 +416,15 @@ def banco_panel() -> None:
     sentences = [st.text_input(t("attention.banco.sentence", n=i + 1), key=BANCO[f], max_chars=BANCO_CHARS[f])
                  for i, f in enumerate("ab")]
     word = st.text_input(t("attention.banco.word"), key=BANCO["word"], max_chars=BANCO_CHARS["word"]).strip()
-    try:
-        traces = [backend.trace(check_prompt(s)) for s in sentences]
-    except InvalidInput as exc:
-        show_error(exc)
+    return sentences, word
+
+
+def banco_result(banco: Banco) -> None:
+    if banco.similarity is None:
+        st.warning(t("attention.banco.missing", n=", ".join(map(str, banco.missing))), icon=":material/search_off:")
         return
-    spans = [att.find_word(tr.tokens, word) for tr in traces]
-    missing = [i + 1 for i, span in enumerate(spans) if span is None]
-    if missing:
-        st.warning(t("attention.banco.missing", n=", ".join(map(str, missing))), icon=":material/search_off:")
-        return
-    sim = att.word_similarity(traces[0], spans[0], traces[1], spans[1])
-    data_table(word_table(list(zip(traces, spans))), hide_index=True)  # the visitor's sentences: never Markdown
+    sim = banco.similarity
+    data_table(word_table(list(zip(banco.traces, banco.spans))), hide_index=True)  # their sentences: never Markdown
     show_raw = st.toggle(t("attention.banco.raw"), key="attention_banco_raw")
     show(fig.similarity_chart(sim, show_raw))
     if all(np.isfinite(sim.centred)):
@@ -452,9 +439,5 @@ def banco_panel() -> None:
     st.info(t("attention.banco.causal"), icon=":material/arrow_forward:")
 
 
-@st.fragment
-def banco_and_link(params: list[Param]) -> None:
-    """The "banco" demo and the link to this view, in one fragment: typing a sentence reruns only this part,
-    and the link (and the address bar) still follow it."""
-    banco_panel()
+def share(params: list[Param]) -> None:
     share_box("attention", params)
