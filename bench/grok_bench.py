@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench grok_bench [--repeat 1] [--steps N] [--threads 2] [--wd0] [--json]
 
-Each round trains the page's default run (ui/grokking_view.DEFAULTS: 2-layer MLP, p = 97, 30% train, AdamW)
+Each round trains the page's default run (ui/grokking/compute.DEFAULTS: 2-layer MLP, p = 97, 30% train, AdamW)
 twice, exactly as the page does (a BackgroundRun: its own process, TRAIN_THREADS torch threads): once
 while this process only says "still watching" (training alone), once while it also rebuilds the live
 accuracy chart and serialises it to a Vega-Lite spec every REDRAW_S seconds, as the page does while it
@@ -23,7 +23,7 @@ from model_backend.lessons.grokking.training import GROKKED_AT  # noqa: E402
 
 
 def _defaults() -> dict:
-    from ui.grokking_view import DEFAULTS
+    from ui.grokking.compute import DEFAULTS
 
     return DEFAULTS
 
@@ -36,7 +36,8 @@ def page_defaults(steps: int) -> GrokConfig:
 
 def one_run(cfg: GrokConfig, draw: bool, threads: int = TRAIN_THREADS) -> dict:
     """Train in a BackgroundRun; the main thread watches (and redraws the chart when `draw`)."""
-    import ui.grokking_view as view
+    from ui.grokking import compute
+    from ui.grokking import draw as view
 
     run = BackgroundRun(cfg, idle_timeout=60, threads=threads)
     assert run.start(), "no free training slot"
@@ -45,11 +46,12 @@ def one_run(cfg: GrokConfig, draw: bool, threads: int = TRAIN_THREADS) -> dict:
         run.touch()
         if draw and run.snapshots:
             t0 = time.perf_counter()
-            view._live_chart([("bench", run)]).to_dict()  # build + serialise, as st.altair_chart does
+            curves = [("bench", compute.run_curves(run))]  # what the page computes and draws at each tick
+            view.live_chart(curves, compute.phases(curves[-1][1]), run.cfg.max_steps).to_dict()  # as st.altair_chart
             view._progress_text(run)
             draw_s += time.perf_counter() - t0
             draws += 1
-        time.sleep(view.REDRAW_S)
+        time.sleep(compute.REDRAW_S)
     run.join()
     if run.state != "done":
         raise SystemExit(f"the run ended as {run.state}: {run.error}")

@@ -74,7 +74,7 @@ def test_the_grokking_wave_chart_has_a_text_alternative(language):
 
     import numpy as np
 
-    from ui.grokking_view import waves_chart
+    from ui.grokking.draw import waves_chart
 
     p = 7
     wave = SimpleNamespace(k=2, cos_curve=np.cos(np.arange(p)), sin_curve=np.sin(np.arange(p)), fit=1.0)

@@ -10,7 +10,7 @@ import pytest
 from model_backend.lessons import temperature as sv
 from model_backend.lessons.grokking import shipped
 from ui.finish_reasons import API_NAMES, mapping_frame
-from ui.grokking_view import readings_before_jump as readings
+from ui.grokking.compute import readings_before_jump as readings
 from ui.pipeline_view import drawn_row_sums
 
 

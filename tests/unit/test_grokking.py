@@ -21,7 +21,7 @@ from model_backend.lessons.grokking import (
     wave_projection,
 )
 from model_backend.lessons.grokking.shipped import shipped_checkpoints
-from ui.grokking_view import step_from_selection
+from ui.grokking.draw import step_from_selection
 
 
 def test_all_pairs_are_the_addition_table_mod_p():

@@ -1,47 +1,38 @@
-"""The grokking page's pieces: the cached shipped run, curve/spectrum/wave charts, the Fourier panel."""
+"""The grokking page's drawing: curve, spectrum and wave charts, the Fourier panel, the live run's controls, its
+progress and its outcome. It takes what ui.grokking.compute returned (curves, Phases, Fourier) and starts nothing."""
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import replace
-from pathlib import Path
 
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from model_backend.lessons.grokking import (
-    MODEL_KINDS,
-    BackgroundRun,
-    GrokConfig,
-    jump_steps,
-    spectrum,
-    wave_basis,
-    wave_projection,
-)
-from model_backend.lessons.grokking import shipped as shipped_run_mod
+from model_backend.lessons.grokking import MODEL_KINDS, BackgroundRun, GrokConfig
 from model_backend.lessons.grokking.live import MAX_RUNS
 from ui import a11y
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, show
 from ui.export import downloads
+from ui.grokking.compute import (
+    DEFAULTS,
+    GOOD_FIT,
+    KEEP_RUNS,
+    LEARNING_RATES,
+    MAX_SECONDS,
+    PRIMES,
+    STEP_CAPS,
+    WEIGHT_DECAYS,
+    Fourier,
+    Phases,
+)
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
 from ui.untrusted import code_span
 
 TRAIN_COLOR, TEST_COLOR, JUMP_COLOR = OKABE_ITO[1], OKABE_ITO[0], OKABE_ITO[5]
-GOOD_FIT = 0.9  # R^2 above which the dots "lie on the waves"
-N_WAVES = 3  # how many key frequencies get a wave chart
-
-
-@st.cache_resource(show_spinner=False)
-def shipped() -> shipped_run_mod.Run | None:
-    """The run in assets/grokking/ (None when the files are missing), loaded once per process."""
-    try:
-        return shipped_run_mod.load()
-    except FileNotFoundError:
-        return None
 
 
 def curves_frame(runs: Sequence[tuple[str, dict]]) -> pd.DataFrame:
@@ -221,42 +212,22 @@ def waves_chart(wave, p: int, top: float = 1.5) -> alt.LayerChart:
     return alt.layer(lines, points).properties(height=240, title=t("grokking.waves.title", k=wave.k))
 
 
-def phase_metrics(curves: dict) -> tuple[int | None, int | None]:
-    """(memorised step, jump step) from a curves dict, and three st.metric tiles that say so."""
-    memo, jump = jump_steps(curves["step"], curves["train_acc"], curves["test_acc"])
+def phase_metrics(phases: Phases) -> None:
+    """Three st.metric tiles: the memorised step, the jump's step, and their ratio."""
+    memo, jump = phases.memo, phases.jump
     never = t("grokking.metric.never")
     cols = st.columns(3)
     cols[0].metric(t("grokking.metric.memo"), fmt_int(memo) if memo else never)
     cols[1].metric(t("grokking.metric.jump"), fmt_int(jump) if jump else never)
     cols[2].metric(t("grokking.metric.ratio"), f"{fmt_float(jump / memo, 0)}×" if memo and jump else never)
-    return memo, jump
 
 
-def readings_before_jump(steps: Sequence[int], test_acc: Sequence[float], memo: int | None, jump: int | None,
-                  n: int = 4) -> list[tuple[int, float]]:
-    """What the test curve reads between memorising and the jump: n recorded (step, accuracy) points spaced
-    evenly on the log axis, from the memorised step to just before the jump (or the last step)."""
-    if memo is None:
-        return []
-    end = jump if jump is not None else steps[-1]
-    if end <= memo:
-        return []
-    logs = np.log(np.asarray(steps, dtype=float))
-    out: list[tuple[int, float]] = []
-    for target in np.geomspace(memo, end, n + 1)[:-1]:
-        i = int(np.argmin(np.abs(logs - np.log(target))))
-        if not out or out[-1][0] != int(steps[i]):
-            out.append((int(steps[i]), float(test_acc[i])))
-    return out
-
-
-def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequence[int], selected: int | None,
-                p: int | None = None) -> None:
-    """Accuracy (click to pick a checkpoint) and loss charts for `runs`; phases marked for the last run.
-
-    p: the modulus, when the caption should say what the test curve reads against chance (1 in p)."""
+def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequence[int], phases: Phases) -> None:
+    """Accuracy (click to pick a checkpoint) and loss charts for `runs`; `phases` (the last run's) marked. With
+    phases.p, the caption says what the test curve reads against chance (1 in p)."""
     df = curves_frame(runs)
-    memo, jump = phase_metrics(runs[-1][1])
+    phase_metrics(phases)
+    memo, jump, readings, p = phases.memo, phases.jump, phases.readings, phases.p
     slider_key = f"{key}_step"
 
     def picked() -> None:
@@ -264,8 +235,9 @@ def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequenc
         if step is not None:
             st.session_state[slider_key] = step
 
+    selected = st.session_state.get(slider_key)
+    selected = selected if selected in checkpoints else checkpoints[-1]
     show(accuracy_chart(df, memo, jump, selected, pickable=True), on_select=picked, key=f"{key}_curve")
-    readings = readings_before_jump(runs[-1][1]["step"], runs[-1][1]["test_acc"], memo, jump) if p else []
     story = ("" if not readings else " " + t(
         "grokking.acc.readings", chance=fmt_pct(1 / p), p=p,
         readings="; ".join(t("grokking.acc.reading", acc=fmt_pct(a), step=fmt_int(s)) for s, a in readings)))
@@ -287,12 +259,9 @@ def step_slider(key: str, checkpoints: Sequence[int]) -> int:
                             help=t("grokking.step.help"))
 
 
-def fourier_panel(key: str, checkpoints: Sequence[int], embeddings: np.ndarray, step: int) -> None:
+def fourier_panel(key: str, view: Fourier) -> None:
     """Spectrum at the chosen checkpoint, then the waves of the final checkpoint's strongest frequencies."""
-    steps = [int(s) for s in checkpoints]
-    emb = embeddings[steps.index(step)]  # [p, d]
-    p = emb.shape[0]
-    spec = spectrum(emb)
+    step, spec = view.step, view.spectrum
     show(spectrum_chart(spec))
     downloads(pd.DataFrame({"step": step, "k": spec.freqs, "power": spec.power,
                             "key": [int(k) in spec.key for k in spec.freqs]}),
@@ -303,31 +272,16 @@ def fourier_panel(key: str, checkpoints: Sequence[int], embeddings: np.ndarray, 
         st.caption(t("grokking.spectrum.flat", step=fmt_int(step)))
 
     st.markdown(f"**{t('grokking.waves.header')}**")
-    final = spectrum(embeddings[-1])
-    ks = [int(k) for k in np.argsort(-final.power)[:N_WAVES] + 1]  # the end's strongest, at every step
-    waves = [wave_projection(emb, wave_basis(embeddings[-1], k)) for k in ks]  # read along the final directions
-    top = max(1.5, max(float(np.abs(np.concatenate([w.cos_curve, w.sin_curve])).max()) for w in waves))
-    cols = st.columns(len(waves))
-    for col, wave in zip(cols, waves):
+    cols = st.columns(len(view.waves))
+    for col, wave in zip(cols, view.waves):
         with col:
-            show(waves_chart(wave, p, top))
-    fit = float(np.mean([w.fit for w in waves]))
+            show(waves_chart(wave, view.p, view.top))
+    fit = view.fit
     verdict = t("grokking.waves.fit" if fit >= GOOD_FIT else "grokking.waves.nofit", fit=fmt_pct(fit, 0))
     st.caption(t("grokking.waves.caption", step=fmt_int(step), verdict=verdict))
 
 
 # ---- live training -------------------------------------------------------------------------------------------
-PRIMES = [23, 31, 41, 53, 61, 71, 83, 97, 113]
-WEIGHT_DECAYS = [0.0, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 5.0]
-LEARNING_RATES = [3e-4, 1e-3, 3e-3, 1e-2, 3e-2]
-STEP_CAPS = [500, 1000, 1500, 3000, 5000, 10000]
-# Measured on 1 CPU thread: this MLP reaches 95% test accuracy at step 680 (seeds 1, 2: 780, 680), where
-# lr 3e-3 needs ~2,400 steps; with weight decay 0 it memorises by step 33 and stays at 0% test for 1,500 steps.
-DEFAULTS = {"model": "mlp", "p": 97, "frac": 30, "wd": 2.0, "lr": 1e-2, "seed": 0, "steps": 1500}  # frac in %
-MAX_SECONDS = 240  # no live training runs longer than this, whatever the settings
-REDRAW_S = 1.5  # the progress and the curves are redrawn this often while training (see bench/grok_bench.py)
-IDLE_S = 20.0  # a run nobody has redrawn for this long stops: its visitor left
-KEEP_RUNS = 2  # the latest two runs are kept, so the second one can be compared with the first
 
 
 def link_params(checkpoints: Sequence[int] = ()) -> list[Param]:
@@ -394,26 +348,22 @@ def _label(cfg: GrokConfig, n: int) -> str:
     return t("grokking.run.label", n=n, wd=fmt_float(cfg.weight_decay, 1))
 
 
-def _start(cfg: GrokConfig) -> bool:
-    """Start a run for this visitor (one at a time); keep the previous one for comparison."""
-    run = BackgroundRun(cfg, idle_timeout=IDLE_S, max_seconds=MAX_SECONDS)
-    if not run.start():
-        st.warning(t("grokking.busy", n=MAX_RUNS), icon=":material/hourglass_top:")
-        return False
+def runs() -> list[tuple[str, BackgroundRun]]:
+    """This visitor's live runs, the latest last (at most KEEP_RUNS), each with its label."""
+    return st.session_state.setdefault("grok_runs", [])
+
+
+def busy() -> None:
+    st.warning(t("grokking.busy", n=MAX_RUNS), icon=":material/hourglass_top:")
+
+
+def keep(cfg: GrokConfig, run: BackgroundRun) -> None:
+    """Keep a run that started for this visitor (one at a time), and the previous one for comparison."""
     n = st.session_state.get("grok_run_n", 0) + 1
     st.session_state["grok_run_n"] = n
-    runs = st.session_state.setdefault("grok_runs", [])
-    runs.append((_label(cfg, n), run))
-    del runs[:-KEEP_RUNS]
-    return True
-
-
-def run_curves(run: BackgroundRun) -> dict:
-    """The metrics a run has logged so far, as a curves dict (see curves_frame)."""
-    snaps = list(run.snapshots)  # a copy: the training thread keeps appending
-    return {"step": [s.step for s in snaps], "train_acc": [s.train_acc for s in snaps],
-            "test_acc": [s.test_acc for s in snaps], "train_loss": [s.train_loss for s in snaps],
-            "test_loss": [s.test_loss for s in snaps]}
+    kept = runs()
+    kept.append((_label(cfg, n), run))
+    del kept[:-KEEP_RUNS]
 
 
 def _progress_text(run: BackgroundRun) -> str:
@@ -423,30 +373,24 @@ def _progress_text(run: BackgroundRun) -> str:
              secs=fmt_float(run.elapsed, 0))
 
 
-def _live_chart(runs: list[tuple[str, BackgroundRun]]) -> alt.LayerChart:
-    curves = [(label, run_curves(run)) for label, run in runs if run.snapshots]
-    df = curves_frame(curves)
-    memo, jump = jump_steps(*(curves[-1][1][k] for k in ("step", "train_acc", "test_acc"))) if curves else (None, None)
-    return accuracy_chart(df, memo, jump, x_max=max(run.cfg.max_steps for _, run in runs))
+def live_chart(curves: list[tuple[str, dict]], phases: Phases, x_max: int) -> alt.LayerChart:
+    """The growing curves of the live runs (`curves`: label, curves), the latest run's phases marked, on a step
+    axis as long as the longest run will be."""
+    return accuracy_chart(curves_frame(curves), phases.memo, phases.jump, x_max=x_max)
 
 
-def _ticking() -> None:
-    """While the latest run trains (this fragment reruns every REDRAW_S s): progress, growing curves, heartbeat.
-
-    Each tick says "still watching". If the visitor leaves (closes the tab, opens another page), the ticks
-    stop and the run stops itself after its idle timeout.
-    """
-    runs = st.session_state["grok_runs"]
-    run = runs[-1][1]
-    run.touch()
+def ticking(run: BackgroundRun, curves: list[tuple[str, dict]], phases: Phases, x_max: int) -> None:
+    """While the latest run trains (its fragment reruns every REDRAW_S s): progress and the growing curves."""
     last = run.snapshots[-1].step if run.snapshots else 0
     st.progress(min(last / run.cfg.max_steps, 1.0), text=_progress_text(run) if run.snapshots else t("grokking.starting"))
-    if any(r.snapshots for _, r in runs):
-        show(_live_chart(runs))
+    if curves:
+        show(live_chart(curves, phases, x_max))
         st.caption(t("grokking.live.acc.caption"))
 
 
-def _outcome(run: BackgroundRun) -> None:
+def outcome(runs: list[tuple[str, BackgroundRun]]) -> None:
+    """How the latest run ended, said once to a screen reader too."""
+    run = runs[-1][1]
     steps = run.snapshots[-1].step if run.snapshots else 0
     secs = fmt_float(run.elapsed, 1)
     if run.state == "done":
@@ -458,35 +402,18 @@ def _outcome(run: BackgroundRun) -> None:
         st.info(t("grokking.state.time_limit", steps=fmt_int(steps), limit=MAX_SECONDS))
     elif run.state in ("stopped", "abandoned"):
         st.info(t(f"grokking.state.{run.state}", steps=fmt_int(steps), secs=secs))
+    if run.snapshots:  # a screen reader hears that the training ended (once per run)
+        a11y.announce_once(("grokking", len(runs), steps), t("a11y.live.trained", n=fmt_int(steps)))
 
 
-def measured_grok_seconds() -> tuple[float, int]:
-    """(median seconds, runs) to grok at DEFAULTS, as bench/grok_bench.py measured and recorded it
-    (bench/results.json, figures.grok_s): a measured figure, never one typed into a sentence."""
-    fig = json.loads((Path(__file__).resolve().parents[1] / "bench" / "results.json").read_text())["figures"]["grok_s"]
-    return float(fig["median"]), int(fig["runs"])
+def live_intro(secs: float, n_runs: int, d_hidden: int, grokked_at: float) -> None:
+    st.header(t("grokking.live.header"))
+    st.markdown(t("grokking.live.text", hidden=d_hidden, secs=fmt_float(secs, 0), runs=n_runs,
+                  acc=fmt_pct(grokked_at, 0)))
 
 
-def live_panel() -> None:
-    """The live-training panel: a fragment that reruns every REDRAW_S s while a run trains, and not otherwise.
-
-    (A fragment that loops cannot see its own Stop button: Streamlit queues a fragment's widget events
-    until the fragment's run ends. Short periodic runs keep every button live.)
-    """
-    runs = st.session_state.setdefault("grok_runs", [])
-    ticking = bool(runs) and runs[-1][1].running
-    st.session_state["grok_ticking"] = ticking
-    controls(disabled=ticking)  # outside the fragment: drawn once per full run, not at every tick
-    st.fragment(_live_body, run_every=REDRAW_S if ticking else None)()
-
-
-def _live_body() -> None:
-    """Train / Stop / Compare, then the growing curves or the finished run with its Fourier view."""
-    runs: list[tuple[str, BackgroundRun]] = st.session_state["grok_runs"]
-    running = bool(runs) and runs[-1][1].running
-    if running != st.session_state.get("grok_ticking"):
-        st.rerun(scope="app")  # a run started or ended: draw the controls and the fragment again, ticking or not
-    cfg = config_from_state()
+def buttons(running: bool) -> tuple[bool, bool, bool]:
+    """Train / Stop / Compare: which one was pressed in this run."""
     c1, c2, c3 = st.columns([1, 1, 2])
     train = c1.button(t("grokking.train"), type="primary", disabled=running, key="grok_train",
                       icon=":material/play_arrow:", width="stretch")
@@ -494,39 +421,30 @@ def _live_body() -> None:
                      width="stretch")
     compare = c3.button(t("grokking.compare"), disabled=running, key="grok_compare", icon=":material/compare:",
                         width="stretch")
-    if stop and running:
-        runs[-1][1].stop()  # the run sends a last checkpoint and ends; the next tick sees it
-    elif (train or compare) and not running and _start(replace(cfg, weight_decay=0.0) if compare else cfg):
-        st.rerun(scope="app")  # start ticking
-    if running:
-        _ticking()
-    elif not runs:
-        st.info(t("grokking.live.empty"), icon=":material/touch_app:")
-    else:
-        last = runs[-1][1]
-        _outcome(last)
-        if last.snapshots:  # a screen reader hears that the training ended (once per run)
-            a11y.announce_once(("grokking", len(runs), last.snapshots[-1].step),
-                               t("a11y.live.trained", n=fmt_int(last.snapshots[-1].step)))
-        _finished(runs)
+    return train, stop, compare
 
 
-def _finished(runs: list[tuple[str, BackgroundRun]]) -> None:
-    """A finished (or stopped) run: curves with the phases, then the Fourier view of a chosen run."""
-    shown = [(label, run) for label, run in runs if run.snapshots]
-    if not shown:
-        return
-    labels = [label for label, _ in shown]
-    if len(shown) > 1:
-        pick = st.radio(t("grokking.run.pick"), labels, index=len(labels) - 1, horizontal=True, key="grok_live_pick")
-    else:
-        pick = labels[-1]
-    run = dict(shown)[pick]
-    ckpts = [s for s in run.snapshots if s.embedding is not None]
-    steps = [s.step for s in ckpts]
-    ordered = [(label, run_curves(r)) for label, r in shown if label != pick] + [(pick, run_curves(run))]
-    selected = st.session_state.get("grok_live_step")
-    curve_panel("grok_live", ordered, steps, selected if selected in steps else steps[-1])
+def empty() -> None:
+    st.info(t("grokking.live.empty"), icon=":material/touch_app:")
+
+
+def pick_run(labels: list[str]) -> str:
+    """Which finished run the charts below show (a choice only when there are two)."""
+    if len(labels) > 1:
+        return st.radio(t("grokking.run.pick"), labels, index=len(labels) - 1, horizontal=True, key="grok_live_pick")
+    return labels[-1]
+
+
+def fourier_header_live() -> None:
     st.subheader(t("grokking.live.fourier"))
-    step = step_slider("grok_live", steps)
-    fourier_panel("grok_live", steps, np.stack([s.embedding for s in ckpts]), step)
+
+
+def shipped_intro(cfg: GrokConfig) -> None:
+    st.header(t("grokking.shipped.header"))
+    st.markdown(t("grokking.shipped.text", frac=fmt_pct(cfg.train_frac, 0), pairs=fmt_int(cfg.p ** 2), p=cfg.p,
+                  wd=fmt_float(cfg.weight_decay, 1), lr=fmt_small(cfg.lr), steps=fmt_int(cfg.max_steps)))
+
+
+def missing() -> None:
+    st.header(t("grokking.shipped.header"))
+    st.warning(t("grokking.missing"), icon=":material/folder_off:")
