@@ -535,12 +535,12 @@ def start_vote(me: dict, kind: str, prompt: str) -> None:
         sealed = lv.temperature_vote(prompt, runs, pick)
         text, options = prompt + runs[pick][1].completion, [row["t"] for row in sealed["rows"]]
     else:
-        from ui import hallucination_view as hv
+        from ui.hallucination.compute import CONFIG, pair_params
 
-        pairs = hv.config()["pairs"]
+        pairs = CONFIG["pairs"]
         pick, _ = lv.secret_pick(me["token"], code, number, 2 * len(pairs))
         pair, shown_real = pairs[pick // 2], pick % 2 == 0
-        real, invented = (backend.generation(pair[w], hv.pair_params()) for w in ("real", "invented"))
+        real, invented = (backend.generation(pair[w], pair_params()) for w in ("real", "invented"))
         sealed = lv.fact_vote(pair, real, invented, shown_real)
         shown = next(r for r in sealed["rows"] if r["shown"])
         text, options = shown["prompt"] + shown["text"], FACT_OPTIONS

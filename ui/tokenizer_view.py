@@ -5,7 +5,6 @@ import hashlib
 import logging
 import threading
 import time
-import unicodedata
 from dataclasses import dataclass
 
 import altair as alt
@@ -22,6 +21,7 @@ from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_en
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui import backend, weights_view
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on, show
+from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
@@ -49,8 +49,6 @@ PARALLEL = (
 CONTRAST = ("Olá", " Olá", "olá", "OLÁ")  # position and case change the tokens
 MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
 MAX_LABEL = 18  # characters on a chip; the tooltip has the whole token
-UNIT_PX = 9.5  # one character unit on screen, in pixels, at the chips' 16 px font
-BUDGETS = (14, 20, 28, 40, 56, 80, 112)  # row widths in character units; the chart picks by its width
 
 FIRST_VALUES = 8  # the embedding row's first values, printed under its strip
 
@@ -226,25 +224,6 @@ def text_box() -> str | None:
 
 
 # --- chips --------------------------------------------------------------------------------------
-
-def label_units(label: str) -> float:
-    """Width of a chip label in character units (wide East Asian characters and emoji count 2)."""
-    return float(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label))
-
-
-def wrap(widths: list[float], budget: float, gap: float = 0.5) -> list[tuple[float, int]]:
-    """Greedy line wrapping: (x, row) of each chip so no row is wider than `budget` units.
-
-    A chip wider than the budget gets a row of its own.
-    """
-    out, x, row = [], 0.0, 0
-    for w in widths:
-        if x > 0 and x + w > budget:
-            x, row = 0.0, row + 1
-        out.append((x, row))
-        x += w + gap
-    return out
-
 
 def hex_bytes(piece: tk.Piece) -> str:
     """'C3 A1' for á; empty for a special token, which stands for no text."""

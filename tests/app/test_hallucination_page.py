@@ -11,7 +11,7 @@ from model_backend.lessons import hallucination as cf
 from tests.app.helpers import texts
 from tests.app.link_helpers import chart_frames, open_link
 from ui import backend
-from ui import hallucination_view as view
+from ui.hallucination import compute, draw
 
 EINSTEIN = "Albert Einstein nasceu em"
 
@@ -25,7 +25,7 @@ def _page(lang: str):
 def _run(prompt: str, n: int, **kw):
     """The Generation the page drew: the same memo the page filled (no new forward pass)."""
     params = SamplingParams(temperature=0, max_new_tokens=n) if not kw else SamplingParams(max_new_tokens=n, **kw)
-    gen = view.cached(prompt, params, "float32")
+    gen = compute.cached(prompt, params, "float32")
     assert gen is not None, "the page did not run this generation"
     return gen
 
@@ -63,13 +63,13 @@ def test_page_opens_on_the_einstein_example_in_both_languages(lang, title, truth
     assert number[2] == pytest.approx(summary.seq_logprob, abs=0.0051)
     assert summary.seq_logprob == pytest.approx(sum(math.log(s.prob) for s in gen.steps), rel=1e-5)  # float32 rounding
     # the pair section and its live count are there, with numbers that match the pairs
-    runs = view.run_pairs("float32")
+    runs = compute.run_pairs("float32")
     tally = cf.tally([r.comparison for r in runs])
     of = "de" if lang == "pt-BR" else "of"
     assert f"**{tally.lower_mean} {of} {tally.pairs}**" in shown
     # HAL-1: the "a threshold would separate" sentence exactly when one does, for these runs
     separates = "um limiar separaria" if lang == "pt-BR" else "a threshold would separate"
-    assert (separates in shown) == (view.separation(runs) is not None)
+    assert (separates in shown) == (draw.separation(runs) is not None)
     # HAL-5: the Gondwana twin is drawn as a false premise about a real subject, not an invented subject
     premise = "assunto real, premissa falsa" if lang == "pt-BR" else "real subject, false premise"
     kinds = {k for f in chart_frames(at) if "kind" in f.columns for k in f["kind"]}
@@ -126,7 +126,7 @@ def test_bad_prompts_get_a_message_and_the_pairs_stay():
     at.text_area(key="prompt_hallucination").set_value("   ").run()
     assert not at.exception
     assert any("empty" in w.value for w in at.warning)
-    assert f"What the {len(view.config()['pairs'])} pairs show" in texts(at)
+    assert f"What the {len(compute.CONFIG['pairs'])} pairs show" in texts(at)
     at.text_area(key="prompt_hallucination").set_value("<script>alert(1)</script>").run()
     _ask(at)
     assert not at.exception
@@ -146,9 +146,9 @@ def test_a_new_prompt_runs_nothing_until_the_click_and_a_link_made_after_it_runs
                    after_home=lambda: before.append(backend.forward_passes("float32")))
     before = before[0]
     assert not at.exception
-    assert backend.forward_passes("float32") == before and view.cached(prompt, SamplingParams(temperature=0, max_new_tokens=4), "float32") is None
+    assert backend.forward_passes("float32") == before and compute.cached(prompt, SamplingParams(temperature=0, max_new_tokens=4), "float32") is None
     assert "has not run with these settings yet" in texts(at) and query_value(at, "run") == "0"
-    assert f"What the {len(view.config()['pairs'])} pairs show" in texts(at)  # the rest of the page is there
+    assert f"What the {len(compute.CONFIG['pairs'])} pairs show" in texts(at)  # the rest of the page is there
     at.button(key="hallucination_go").click().run()
     assert not at.exception and backend.forward_passes("float32") > before
     gen = _run(prompt, 4)

@@ -6,7 +6,7 @@ import pytest
 from tests.app.download_capture import both
 from tests.app.helpers import texts
 from tests.app.link_helpers import open_link, query_value
-from ui.nondeterminism_view import cell, parse_seeds
+from ui.nondeterminism.draw import cell, parse_seeds
 
 PROMPT = "Meu animal favorito é o"  # its first token is spread out at T 0.7: fresh seeds split
 FIXED = {"prompt": PROMPT, "temperature": "0.9", "runs": "3", "max_new": "4", "mode": "fixed", "seed": "7",

@@ -7,7 +7,8 @@ import torch
 
 from model_backend import SamplingParams, generate
 from model_backend.lessons import hallucination as cf
-from ui import hallucination_view as view
+from ui.hallucination import draw as view
+from ui.hallucination.compute import CONFIG
 
 
 def _independent(bundle, prompt, gen):
@@ -22,7 +23,7 @@ def _independent(bundle, prompt, gen):
 
 @pytest.fixture(scope="module")
 def einstein(real_bundle):
-    preset = view.config()["presets"][0]
+    preset = CONFIG["presets"][0]
     return preset, generate(real_bundle, preset["prompt"], SamplingParams(temperature=0, max_new_tokens=preset["max_new_tokens"]))
 
 

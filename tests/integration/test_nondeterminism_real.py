@@ -73,9 +73,9 @@ def test_batching_changes_the_logits_a_little_but_keeps_the_prompt_intact(real_b
 def test_the_pages_default_comparison_shows_float32_and_bfloat16_parting(real_bundle, bf16_bundle):
     """What a visitor sees on pressing Compare without changing anything: the two dtypes' greedy texts part
     within the default token count, at a token where the two best candidates were close."""
-    from ui import nondeterminism_view as view
+    from ui.nondeterminism import draw
 
-    defaults = {p.name: p.default for p in view.link_params()}
+    defaults = {p.name: p.default for p in draw.link_params()}
     prompt, n = defaults["mprompt"], defaults["mtokens"]
     a = nd.run_alone(real_bundle, prompt, n, "float32")
     b = nd.run_alone(bf16_bundle, prompt, n, "bfloat16")

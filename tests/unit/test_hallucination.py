@@ -9,7 +9,8 @@ from model_backend import SamplingParams, generate
 from model_backend.core import stats
 from model_backend.lessons import hallucination as cf
 from model_backend.types import TokenInfo
-from ui import hallucination_view as view
+from ui.hallucination import compute
+from ui.hallucination import draw as view
 
 GREEDY = SamplingParams(temperature=0, max_new_tokens=6)
 
@@ -175,7 +176,7 @@ def test_whole_chance_reads_exp_of_the_logprob():
 
 
 def test_pairs_data_are_twins_of_the_same_pattern():
-    cfg = view.config()
+    cfg = compute.CONFIG
     assert cfg["presets"][0]["prompt"] == "Albert Einstein nasceu em"
     assert any(p["prompt"] == "O primeiro presidente de Gondwana foi" for p in cfg["presets"])
     ids = [p["id"] for p in cfg["pairs"]]

@@ -54,7 +54,7 @@ def test_the_heads_verdicts_follow_the_measurements(pt):
 
 
 def test_each_comparison_names_its_own_cause():
-    from ui.nondeterminism_view import cause_key, mantissa_bits
+    from ui.nondeterminism.draw import cause_key, mantissa_bits
 
     def result(diff: float, at):
         return nd.TwoWays(a=None, b=None, max_abs_diff=diff, diverge_at=at)
@@ -222,7 +222,7 @@ def _pair(real: float, invented: float, states_fact: bool):
 def test_the_hallucination_verdict_checks_whether_a_threshold_separates(pt):
     """HAL-1: with every invention below every stated fact, "pelos números sozinhos não dá para apontar" (or
     "só sabemos … porque já conhecíamos os fatos") was printed from the pairwise count alone."""
-    from ui.hallucination_view import separation
+    from ui.hallucination.draw import separation
 
     apart = [_pair(0.8, 0.3, True), _pair(0.7, 0.4, True), _pair(0.35, 0.2, False)]
     assert separation(apart) == (0.4, 0.7)  # the highest wrong one (an invention), the lowest fact
@@ -234,9 +234,10 @@ def test_the_hallucination_verdict_checks_whether_a_threshold_separates(pt):
 
 def test_the_gondwana_twin_is_a_false_premise_not_an_invented_subject(pt):
     """HAL-5: Gondwana is real (a supercontinent); its pair was drawn and labelled as "assunto inventado"."""
-    from ui import hallucination_view as view
+    from ui.hallucination import draw as view
+    from ui.hallucination.compute import CONFIG
 
-    twins = {p["id"]: p.get("twin", "invented") for p in view.config()["pairs"]}
+    twins = {p["id"]: p.get("twin", "invented") for p in CONFIG["pairs"]}
     assert twins["president"] == "premise" and sum(k == "invented" for k in twins.values()) >= 4
     assert set(twins.values()) <= set(view.KINDS) and set(view.KIND_COLOURS) == set(view.KINDS) == set(view.KIND_SHAPES)
     labels = view.kind_labels()

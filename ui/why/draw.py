@@ -16,7 +16,7 @@ from model_backend.lessons import why as at
 from ui import heads_view
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
 from ui.export import downloads
-from ui.hallucination_view import config as hallucination_config
+from ui.hallucination.compute import CONFIG as HALLUCINATION
 from ui.heads_view import GRID_HEIGHT, head_frame, head_grid, head_name
 from ui.i18n import fmt_float, fmt_pct, t
 from ui.numbering import FIRST, head_no, layer_no
@@ -35,7 +35,7 @@ GO_FOR = "why_go_for"  # the prompt the visitor asked to explain (nothing heavy 
 
 def preset() -> dict:
     """The hallucination page's Einstein example: its prompt and the token it inspects first."""
-    return next(p for p in hallucination_config()["presets"] if p["id"] == "einstein")
+    return next(p for p in HALLUCINATION["presets"] if p["id"] == "einstein")
 
 
 def link_params(info: mb.ModelInfo) -> list[Param]:

@@ -1,8 +1,12 @@
-"""The nondeterminism page's panels: sampled runs, the tree of runs, float order, the model two ways."""
+"""The nondeterminism page's drawing: the sampling controls, the runs and where they part, the tree of runs, float
+order, the model two ways, with their downloads and the settings a link carries. It takes what
+ui.nondeterminism.compute returned and never reaches the model; a panel that computes on a click has an "ask" half
+(its controls: what to compute, or None before the click) and a "result" half."""
 from __future__ import annotations
 
 import math
 import secrets
+from contextlib import contextmanager
 
 import altair as alt
 import pandas as pd
@@ -12,14 +16,12 @@ import torch
 import model_backend as mb
 from model_backend.core.tokens import visible
 from model_backend.lessons import nondeterminism as nd
-from model_backend.runtime.memo import SharedMemo
-from model_backend.validation import InvalidInput, check_prompt
-from ui import backend
 from ui.charts import MASKED, OKABE_ITO, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, lang, t
+from ui.nondeterminism.compute import Comparison
 from ui.share import Param
-from ui.widgets import data_table, model_text, show_error, truncation_notice
+from ui.widgets import data_table, model_text, truncation_notice
 
 FINISH = ("stop", "length", "stop_sequence")
 BRANCH_COLOURS = list(OKABE_ITO)  # every one at least 3:1 on white, thin lines included
@@ -114,35 +116,40 @@ def seeds(runs: int, redraw: bool) -> list[int]:
     return kept
 
 
-@st.cache_resource(show_spinner=False)
-def _runs_memo() -> SharedMemo:
-    """Sampled runs already made, shared by every visitor: each (model, dtype, prompt, settings, seeds) is
-    computed once even when many ask at the same moment, and ready_runs() can tell whether it is there."""
-    return SharedMemo(64)
+def sampling_controls() -> tuple[mb.SamplingParams, list[int], bool]:
+    """The widgets of section 1: (settings without a seed, one seed per run, whether the seed is fixed).
+
+    Values come from session_state (defaults or a link: prepare_state), never from value=."""
+    c1, c2, c3 = st.columns(3)
+    temperature = c1.slider(t("nondeterminism.temperature"), 0.0, 1.5, step=0.05, key="nd_temperature")
+    runs = c2.slider(t("nondeterminism.runs"), 2, MAX_RUNS, key="nd_runs")
+    tokens = c3.slider(t("nondeterminism.tokens"), 4, 24, key="nd_tokens")
+    modes = {m: t(f"nondeterminism.mode.{m}") for m in ("fresh", "fixed")}
+    m1, m2 = st.columns([2, 1], vertical_alignment="bottom")
+    mode = m1.radio(t("nondeterminism.mode"), list(modes), format_func=modes.get, horizontal=True, key="nd_mode")
+    fixed = mode == "fixed"
+    if fixed:
+        seed = m2.number_input(t("nondeterminism.seed"), 0, MAX_SEED, step=1, key="nd_seed")
+        run_seeds = [int(seed)] * runs
+    else:
+        redraw = m2.button(t("nondeterminism.redraw"), help=t("nondeterminism.redraw.help"),
+                           icon=":material/casino:", key="nd_redraw")
+        if redraw:
+            st.session_state["nd_run"] = True  # a click asks for runs: the new seeds run at once
+        run_seeds = seeds(runs, redraw)
+    return mb.SamplingParams(temperature=temperature, max_new_tokens=tokens), run_seeds, fixed
 
 
-def _runs_key(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> tuple:
-    return (backend.current_model(), backend.dtype_name(), prompt, params, tuple(run_seeds),
-            backend.settings().max_prompt_tokens)
+def runs_ask(n: int, tokens: int) -> None:
+    """The "ask" half of section 1, for a prompt nobody has run: a click sets nd_run, and the rerun runs it."""
+    st.caption(t("nondeterminism.ask.hint", n=n, tokens=tokens))
+    st.button(t("nondeterminism.ask.run", n=n), type="primary", icon=":material/play_arrow:",
+              key="nd_go", on_click=st.session_state.__setitem__, args=("nd_run", True))
 
 
-def ready_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> nd.SampledRuns | None:
-    """These runs if someone has already made them (computes nothing, waits for nothing)."""
-    return _runs_memo().peek(_runs_key(prompt, params, run_seeds))
-
-
-def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> nd.SampledRuns:
-    """Every run of the prompt, decoded together as one batch (kept per prompt, settings and seeds)."""
-    found = ready_runs(prompt, params, run_seeds)
-    if found is not None:
-        return found
-    model = backend.bundle_for()
-
-    def compute() -> nd.SampledRuns:
-        return nd.sample_runs(model, prompt, params, tuple(run_seeds), backend.settings().max_prompt_tokens)
-
-    with backend.queue_notice(model), st.spinner(t("nondeterminism.generating", n=len(run_seeds))):
-        return _runs_memo().get(_runs_key(prompt, params, run_seeds), compute)
+def generating(n: int):
+    """A spinner while n runs are computed (or another visitor's same runs are awaited)."""
+    return st.spinner(t("nondeterminism.generating", n=n))
 
 
 def runs_frame(gens: list[nd.SampledRun], temperature: float) -> pd.DataFrame:
@@ -307,14 +314,13 @@ def own_numbers() -> None:  # not a fragment: a new number reruns the page, so t
         st.markdown(t("nondeterminism.assoc.same" if r.associative else "nondeterminism.assoc.differ"))
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def vector_sums(n: int) -> tuple[tuple[nd.OrderedSum, ...], float]:
-    return nd.sums_in_orders(nd.random_vector(n, seed=0), seed=0)
+def sum_size() -> int:  # not a fragment either (the sums are cached): the link box follows the size
+    """The vector's length, picked by the visitor."""
+    return st.select_slider(t("nondeterminism.sum.n"), options=list(SUM_SIZES), format_func=fmt_int, key="nd_sum_n")
 
 
-def ordered_sums() -> None:  # not a fragment either (the sums are cached): the link box follows the size
-    n = st.select_slider(t("nondeterminism.sum.n"), options=list(SUM_SIZES), format_func=fmt_int, key="nd_sum_n")
-    sums, exact = vector_sums(n)
+def ordered_sums(n: int, sums: tuple[nd.OrderedSum, ...], exact: float) -> None:
+    """The same n numbers added up in several orders: each total and its distance from the exact sum."""
     big = projection_on()  # 22-px labels need taller rows
     labels = [t(f"nondeterminism.order.{s.order}") for s in sums]
     df = pd.DataFrame({"order": labels, "total": [fmt_float(s.total, 4) for s in sums],
@@ -343,51 +349,47 @@ def ordered_sums() -> None:  # not a fragment either (the sums are cached): the 
 # ---------------------------------------------------------------- 3. the model, two ways
 
 
-@backend.on_model(max_entries=16)
-def _alone(model: mb.ModelBundle, prompt: str, n: int, way: str, max_prompt: int) -> nd.GreedyRun:
-    return nd.run_alone(model, prompt, n, way, max_prompt)
-
-
-@backend.on_model(max_entries=16)
-def _in_batch(model: mb.ModelBundle, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
-    return nd.run_in_batch(model, prompt, n, "batch", nd.BATCH_FILLERS, max_prompt)
-
-
-@st.cache_resource(show_spinner=False, max_entries=2)
-def _device_bundle(spec: str, device: str) -> mb.ModelBundle:
-    return mb.load_bundle(spec, "float32", device, settings=backend.settings())
-
-
-@st.cache_data(show_spinner=False, max_entries=8, ttl=3600)
-def _on_device(spec: str, device: str, prompt: str, n: int, max_prompt: int) -> nd.GreedyRun:
-    return nd.run_alone(_device_bundle(spec, device), prompt, n, device, max_prompt)
-
-
-def comparisons(prompt: str, n: int) -> list[tuple[str, nd.TwoWays, tuple[str, str], str]]:
-    """Run (or fetch from the cache) every comparison, with a progress bar: [(title, result, way labels, kind)]."""
-    spec, max_prompt = backend.current_model(), backend.settings().max_prompt_tokens
-    batch = len(nd.BATCH_FILLERS) + 1
+def way_labels() -> dict[str, str]:
+    """Each way of computing the prompt, as the page names it (keys: compute's ways, and "alone")."""
     ways = {k: t(f"nondeterminism.way.{k}") for k in ("float32", "bfloat16", "alone", "cpu", "cuda")}
-    ways["batch"] = t("nondeterminism.way.batch", n=batch)
-    steps = [("float32", lambda: _alone(prompt, n, "float32", max_prompt, dtype="float32")),
-             ("bfloat16", lambda: _alone(prompt, n, "bfloat16", max_prompt, dtype="bfloat16")),
-             ("batch", lambda: _in_batch(prompt, n, max_prompt, dtype="float32"))]
-    if torch.cuda.is_available():
-        steps += [("cpu", lambda: _on_device(spec, "cpu", prompt, n, max_prompt)),
-                  ("cuda", lambda: _on_device(spec, "cuda", prompt, n, max_prompt))]
-    bar, done = st.progress(0.0), {}
-    for i, (key, work) in enumerate(steps):
-        bar.progress(i / len(steps), text=t("nondeterminism.progress.run", way=ways[key]))
-        done[key] = work()
-    bar.empty()
-    out = [(t("nondeterminism.cmp.dtype"), nd.compare(done["float32"], done["bfloat16"]),
-            (ways["float32"], ways["bfloat16"]), "dtype"),
-           (t("nondeterminism.cmp.batch", n=batch), nd.compare(done["float32"], done["batch"]),
-            (ways["alone"], ways["batch"]), "batch")]
-    if "cuda" in done:
-        out.append((t("nondeterminism.cmp.device"), nd.compare(done["cpu"], done["cuda"]), (ways["cpu"], ways["cuda"]),
-                    "device"))
-    return out
+    ways["batch"] = t("nondeterminism.way.batch", n=len(nd.BATCH_FILLERS) + 1)
+    return ways
+
+
+def model_ask() -> tuple[str, int] | None:
+    """The "ask" half of section 3c: (the text as typed, tokens) once Compare was pressed (it stays pressed for the
+    visit, so new values run as they change), else None."""
+    st.subheader(t("nondeterminism.model.head"))
+    st.markdown(t("nondeterminism.model.text"))
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    text = c1.text_input(t("nondeterminism.model.prompt"), key="nd_model_prompt", max_chars=2000)
+    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, key="nd_model_tokens")
+    if st.button(t("nondeterminism.model.run"), type="primary", icon=":material/compare_arrows:", key="nd_compare"):
+        st.session_state["nd_compared"] = True
+    if not st.session_state.get("nd_compared"):
+        st.caption(t("nondeterminism.model.hint"))
+        return None
+    return text, n
+
+
+@contextmanager
+def comparing():
+    """A progress bar while the comparisons run: yields the `progress(fraction, way)` to give compute."""
+    ways = way_labels()
+    bar = st.progress(0.0)
+    try:
+        yield lambda fraction, way: bar.progress(fraction, text=t("nondeterminism.progress.run", way=ways[way]))
+    finally:
+        bar.empty()
+
+
+def labelled(comparisons: tuple[Comparison, ...]) -> list[tuple[str, nd.TwoWays, tuple[str, str], str]]:
+    """Each comparison with its title and its two ways' labels: [(title, result, way labels, kind)]."""
+    ways = way_labels()
+    titles = {"dtype": t("nondeterminism.cmp.dtype"), "device": t("nondeterminism.cmp.device"),
+              "batch": t("nondeterminism.cmp.batch", n=len(nd.BATCH_FILLERS) + 1)}
+    pairs = {"dtype": ("float32", "bfloat16"), "batch": ("alone", "batch"), "device": ("cpu", "cuda")}
+    return [(titles[c.kind], c.result, tuple(ways[w] for w in pairs[c.kind]), c.kind) for c in comparisons]
 
 
 def mantissa_bits(dtype: torch.dtype) -> int:
@@ -454,8 +456,9 @@ def two_ways_frame(results: list[tuple[str, nd.TwoWays, tuple[str, str], str]]) 
     return pd.DataFrame(rows)
 
 
-def model_two_ways(prompt: str, n: int) -> None:
-    results = comparisons(prompt, n)
+def model_result(comparisons: tuple[Comparison, ...]) -> None:
+    """The "result" half of section 3c: each comparison's figures and texts, the download and the filler prompts."""
+    results = labelled(comparisons)
     first = results[0][1].a
     truncation_notice(first.truncated_from, first.prompt_tokens)
     for title, result, labels, kind in results:
@@ -464,24 +467,7 @@ def model_two_ways(prompt: str, n: int) -> None:
     with st.expander(t("nondeterminism.fillers")):
         for filler in nd.BATCH_FILLERS:
             model_text(filler)
-    st.caption(t("nondeterminism.engine.note"))  # how this app's own engine batches (runtime/invariance.py)
-    if not torch.cuda.is_available():
-        st.info(t("nondeterminism.no_gpu"), icon=":material/memory:")
 
 
-def model_section() -> None:
-    """Section 3c: the real model computed two ways, run on request and cached."""
-    st.subheader(t("nondeterminism.model.head"))
-    st.markdown(t("nondeterminism.model.text"))
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    text = c1.text_input(t("nondeterminism.model.prompt"), key="nd_model_prompt", max_chars=2000)
-    n = c2.slider(t("nondeterminism.model.tokens"), 4, 32, key="nd_model_tokens")
-    if st.button(t("nondeterminism.model.run"), type="primary", icon=":material/compare_arrows:", key="nd_compare"):
-        st.session_state["nd_compared"] = True
-    if not st.session_state.get("nd_compared"):
-        st.caption(t("nondeterminism.model.hint"))
-        return
-    try:
-        model_two_ways(check_prompt(text), n)
-    except InvalidInput as exc:
-        show_error(exc)
+def no_gpu_note() -> None:
+    st.info(t("nondeterminism.no_gpu"), icon=":material/memory:")

@@ -1,13 +1,12 @@
-"""The hallucination page's runs (float32 by default, with progress) and its drawings: token chips shaded by
-probability, per-token charts, the alternatives at one step, and the fact/invention pairs."""
+"""The hallucination page's drawing: its controls, token chips shaded by probability, per-token charts, the
+alternatives at one step, and the fact/invention pairs with their count. It takes what ui.hallucination.compute
+returned and never reaches the model; the visitor's run is an "ask" half (what to compute, or nothing before the
+click) and a "result" half."""
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
+from contextlib import contextmanager
 
 import altair as alt
 import pandas as pd
@@ -16,92 +15,109 @@ import streamlit as st
 import model_backend as mb
 from model_backend.core.tokens import visible
 from model_backend.lessons import hallucination as cf
-from model_backend.runtime.memo import SharedMemo
-from ui import a11y, backend
+from ui import a11y
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, show
+from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
 from ui.export import downloads
+from ui.hallucination.compute import CONFIG, DTYPES, PairRun
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
-from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
+from ui.share import Param
 from ui.untrusted import escape_markdown
 from ui.widgets import data_table, model_text, truncation_notice
 
-ROOT = Path(__file__).resolve().parent.parent
-DTYPES = ("float32", "bfloat16")
 MAX_LABEL = 16  # characters on a chip; the tooltip has the whole token
 N_ALTERNATIVES = 10  # what each step keeps (model_backend's top_n)
-MEMO_SIZE = 96  # finished runs kept per server process
 # real prompt that states the known fact / misses it / invented twin / twin with a false premise about a real
 # subject (Gondwana existed, but never had a president: review B, HAL-5)
 KINDS = ("fact", "miss", "invented", "premise")
 KIND_COLOURS = {"fact": OKABE_ITO[2], "miss": OKABE_ITO[5], "invented": OKABE_ITO[3], "premise": OKABE_ITO[4]}
 KIND_SHAPES = {"fact": "circle", "miss": "square", "invented": "triangle", "premise": "diamond"}
 
-
-@lru_cache(maxsize=1)
-def config() -> dict:
-    """assets/hallucination_pairs.json: presets (shown first) and fact/invention pairs."""
-    return json.loads((ROOT / "assets" / "hallucination_pairs.json").read_text(encoding="utf-8"))
+FIRST = CONFIG["presets"][0]  # Einstein: shown on the first visit
+PARAMS = [Param("prompt", "prompt_hallucination", str, FIRST["prompt"]),
+          Param("mode", "hallucination_mode", str, "greedy", choices=("greedy", "sampled")),
+          Param("T", "hallucination_T", float, 1.0, 0.1, 2.0), Param("seed", "hallucination_seed", int, 0, 0, 2**31 - 1),
+          Param("n", "hallucination_n", int, FIRST["max_new_tokens"], 4, 48),
+          Param("dtype", "hallucination_dtype", str, "float32", choices=DTYPES),
+          Param("pair", "hallucination_pair", str, CONFIG["pairs"][0]["id"],
+                choices=tuple(p["id"] for p in CONFIG["pairs"])),
+          Param("run", "hallucination_run", bool, False)]  # the visitor asked for runs of new prompts
 
 
 def preset_for(prompt: str) -> dict | None:
-    return next((p for p in config()["presets"] if p["prompt"] == prompt), None)
-
-
-# --- runs ---------------------------------------------------------------------------------------
-
-@st.cache_resource(show_spinner=False)
-def _memo() -> SharedMemo:
-    """Finished generations, shared by every visitor (they are reproducible: greedy or seeded); each run
-    is computed once even when many visitors ask for it at the same moment."""
-    return SharedMemo(MEMO_SIZE)
-
-
-def page_bundle(dtype: str) -> mb.ModelBundle:
-    """The visitor's model in this page's precision (prepared on the first run, then loaded once)."""
-    return backend.bundle_for(dtype)
-
-
-def run_key(prompt: str, params: mb.SamplingParams, dtype: str) -> tuple:
-    return backend.current_model(), dtype, prompt, params, backend.settings().max_prompt_tokens
-
-
-def cached(prompt: str, params: mb.SamplingParams, dtype: str) -> mb.Generation | None:
-    return _memo().peek(run_key(prompt, params, dtype))
-
-
-def generation(prompt: str, params: mb.SamplingParams, dtype: str, bar=None, share: tuple[float, float] = (0, 1)
-               ) -> mb.Generation:
-    """A finished run, from the memo or computed now with a progress bar that moves at each token.
-
-    `bar`/`share`: draw on an existing progress bar, over the fraction range `share`.
-    """
-    found = cached(prompt, params, dtype)
-    if found is not None:
-        return found
-
-    def compute() -> mb.Generation:
-        s = backend.settings()
-        own = bar is None
-        progress = bar or st.progress(0.0, text=t("hallucination.running"))
-        lo, hi = share
-        result = None
-        for event in mb.iter_generation(page_bundle(dtype), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
-                                        max_new_cap=s.max_new_tokens):
-            if isinstance(event, mb.Step):
-                progress.progress(lo + (hi - lo) * (event.index + 1) / params.max_new_tokens,
-                                  text=t("hallucination.running"))
-            else:
-                result = event
-        if own:
-            progress.empty()
-        return result
-
-    return _memo().get(run_key(prompt, params, dtype), compute)
+    return next((p for p in CONFIG["presets"] if p["prompt"] == prompt), None)
 
 
 def digest(*parts) -> str:
     """A short fingerprint (widget keys that must change with the run)."""
     return hashlib.blake2b(repr(parts).encode(), digest_size=6).hexdigest()
+
+
+@contextmanager
+def running():
+    """Yields the `progress(fraction)` to give compute. The bar is drawn on its first call, so a run already in
+    the memo shows none, and it is cleared after."""
+    bar = None
+
+    def progress(fraction: float) -> None:
+        nonlocal bar
+        bar = bar or st.progress(0.0, text=t("hallucination.running"))
+        bar.progress(fraction, text=t("hallucination.running"))
+
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.empty()
+
+
+# --- controls -----------------------------------------------------------------------------------
+
+def use_preset(preset: dict) -> None:
+    st.session_state["prompt_hallucination"] = st.session_state["prompt"] = preset["prompt"]
+    st.session_state["hallucination_n"] = preset["max_new_tokens"]
+
+
+def presets() -> None:
+    """The seed's examples as buttons: a click puts the prompt (and its length) in the box."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption(t("hallucination.presets"))
+        for preset in CONFIG["presets"]:
+            st.button(t(f"hallucination.preset.{preset['id']}"), key=f"hallucination_preset_{preset['id']}",
+                      on_click=use_preset, args=(preset,))
+
+
+def controls() -> tuple[mb.SamplingParams, str]:
+    modes = {m: t(f"hallucination.mode.{m}") for m in ("greedy", "sampled")}
+    a, b, c = st.columns([2, 2, 1])
+    mode = a.segmented_control(t("hallucination.mode"), list(modes), format_func=modes.get, key="hallucination_mode",
+                               help=t("hallucination.mode.help"))
+    dtype = b.segmented_control(t("hallucination.dtype"), list(DTYPES), key="hallucination_dtype",
+                                help=t("hallucination.dtype.help")) or "float32"
+    n = c.number_input(t("hallucination.tokens"), 4, 48, key="hallucination_n")
+    if mode != "sampled":
+        return mb.SamplingParams(temperature=0, max_new_tokens=n), dtype
+    a, b, c = st.columns([2, 2, 1], vertical_alignment="bottom")
+    temp = a.slider(t("hallucination.temperature"), 0.1, 2.0, step=0.1, key="hallucination_T")
+    seed = b.number_input(t("hallucination.seed"), 0, 2**31 - 1, key="hallucination_seed", help=t("hallucination.seed.help"))
+    c.button(t("hallucination.redraw"), icon=":material/casino:",  # a click asks for the run: it runs at once
+             on_click=lambda: st.session_state.update(hallucination_seed=(seed + 1) % 2**31, hallucination_run=True))
+    return mb.SamplingParams(temperature=temp, seed=int(seed), max_new_tokens=n), dtype
+
+
+def completion_ask(prompt: str, params: mb.SamplingParams, made: bool) -> bool:
+    """Whether to generate now (`made`: the run is already in the memo). A prompt nobody has run waits for a click
+    (a new prompt's run is most of what a visit costs the server); the text's examples run at once, a run already
+    made is shown at once, and after one click (or from a link made after one) every new prompt of this visitor
+    runs as it is typed."""
+    if st.session_state.get("hallucination_run") or preset_for(prompt) is not None:
+        return True
+    if made:
+        return True
+    st.caption(t("hallucination.ask.hint", n=params.max_new_tokens))
+    st.button(t("hallucination.ask.run"), type="primary", icon=":material/play_arrow:", key="hallucination_go",
+              on_click=st.session_state.__setitem__, args=("hallucination_run", True))
+    return False
 
 
 # --- chips --------------------------------------------------------------------------------------
@@ -240,43 +256,6 @@ def alternatives_chart(row: cf.TokenConfidence) -> alt.Chart:
 
 # --- pairs --------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class PairRun:
-    """One pair's two greedy completions and their comparison."""
-
-    id: str
-    real_prompt: str
-    invented_prompt: str
-    real: mb.Generation
-    invented: mb.Generation
-    comparison: cf.PairComparison
-    states_fact: bool  # the real prompt's completion contains one of the accepted answers
-    twin: str = "invented"  # what the second prompt is: "invented" (a made-up subject) or "premise" (a false one)
-
-
-def pair_params() -> mb.SamplingParams:
-    return mb.SamplingParams(temperature=0, max_new_tokens=int(config()["pair_tokens"]))
-
-
-def run_pairs(dtype: str) -> list[PairRun]:
-    """Both completions of every pair (greedy), with one progress bar over the ones not computed yet."""
-    pairs, params = config()["pairs"], pair_params()
-    todo, bar, out = 2 * len(pairs), None, []
-    for i, p in enumerate(pairs):
-        gens = []
-        for j, k in enumerate(("real", "invented")):
-            found = cached(p[k], params, dtype)
-            if found is None:
-                bar = bar or st.progress(0.0, text=t("hallucination.running"))
-                found = generation(p[k], params, dtype, bar=bar, share=((2 * i + j) / todo, (2 * i + j + 1) / todo))
-            gens.append(found)
-        out.append(PairRun(p["id"], p["real"], p["invented"], gens[0], gens[1], cf.compare(*gens),
-                           cf.mentions(gens[0].completion, p["answers"]), p.get("twin", "invented")))
-    if bar:
-        bar.empty()
-    return out
-
-
 def pair_table(run: PairRun) -> pd.DataFrame:
     """Mean probability, weakest token and sequence log-probability of the two completions."""
     def col(s: cf.Summary) -> list[str]:
@@ -404,11 +383,13 @@ def inspect_step(rows: tuple[cf.TokenConfidence, ...], key: str) -> None:
 
 # --- the pairs section --------------------------------------------------------------------------
 
-def pairs_section(dtype: str) -> None:
-    """Pick a pair and see it side by side; then the count over every pair, measured now."""
+def pairs_intro() -> None:
     st.header(t("hallucination.pairs.header"))
-    st.markdown(t("hallucination.pairs.intro", n=config()["pair_tokens"]))
-    runs = run_pairs(dtype)
+    st.markdown(t("hallucination.pairs.intro", n=CONFIG["pair_tokens"]))
+
+
+def pairs_panel(runs: list[PairRun], dtype: str) -> None:
+    """Pick a pair and see it side by side; then the count over every pair, measured now."""
     labels = {r.id: t(f"hallucination.pair.{r.id}.label") for r in runs}
     pick = st.selectbox(t("hallucination.pairs.pick"), list(labels), format_func=labels.get, key="hallucination_pair")
     run = next(r for r in runs if r.id == pick)
@@ -453,10 +434,9 @@ def summary(runs: list[PairRun], dtype: str) -> None:
         downloads(table, "hallucination-pairs", key="hallucination_pairs_dl")
 
 
-def completion_panel(prompt: str, params: mb.SamplingParams, dtype: str) -> None:
+def completion_result(prompt: str, params: mb.SamplingParams, dtype: str, gen: mb.Generation) -> None:
     """The generated text, its tokens as chips coloured by probability, the three measures, the picked step's
     alternatives, and the probability and entropy curves."""
-    gen = generation(prompt, params, dtype)
     truncation_notice(gen.truncated_from, len(gen.prompt_tokens))
     preset = preset_for(prompt)
     if preset:
