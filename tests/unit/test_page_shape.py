@@ -1,5 +1,6 @@
 """One shape for every page (issue 34, point 3): a page file is layout only, at most 100 lines; what it draws
 lives in its view (docs/architecture.md, "The new house")."""
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +57,10 @@ def test_a_page_in_the_new_shape_computes_in_compute_and_draws_in_draw():
         assert "" not in from_compute, f"{package.name}/draw.py imports the compute module itself"
         assert all(n[:1].isupper() for n in from_compute), (package.name, sorted(from_compute))
         text = (package / "draw.py").read_text(encoding="utf-8")
-        for word in ("tokenizer", "bundle_for", "ModelBundle", "engine"):
+        for word in ("bundle_for", "ModelBundle", "engine"):
             assert word not in text, f"{package.name}/draw.py mentions {word}"
+        # the model's tokenizer (model.tokenizer, bundle.tokenizer), not the tokenizer page's own name (ui.tokenizer)
+        reached = re.findall(r"(?<!\bui)\.tokenizer\b", text)
+        assert not reached, f"{package.name}/draw.py reaches a tokenizer: {reached}"
         page = _imports(ROOT / "pages" / f"{package.name}.py", "pages")
         assert {f"{name}.compute", f"{name}.draw"} <= set(page), f"pages/{package.name}.py imports compute and draw"
