@@ -102,18 +102,19 @@ def test_recompute_one_prompt_puts_this_machine_s_run_beside_the_stored_one(monk
     import ui.i18n
     from model_backend.lessons import decoding as dec
     from ui import backend
-    from ui import decoding_view as view
+    from ui.decoding import compute
+    from ui.decoding import draw as view
 
-    data = copy.deepcopy(view.shipped())
+    data = copy.deepcopy(compute.shipped())
     data["settings"].update(tokens=dec.MIN_NEW, width=2, samples=1)
-    monkeypatch.setattr(view, "shipped", lambda: data)
+    monkeypatch.setattr(compute, "shipped", lambda: data)
     picked = data["prompts"][1]
     at = run_page("decoding", lang="en", timeout=900, decoding_bench_prompt=picked["index"])
     assert "decoding_live_ran" not in at.session_state  # nothing runs before the button
     at.button(key="decoding_live_go").click().run()
     assert not at.exception, at.exception
 
-    r = dec.compare_prompt(backend.bundle_for(data["dtype"]), view.bench_prompts()[picked["index"]]["text"],
+    r = dec.compare_prompt(backend.bundle_for(data["dtype"]), compute.BENCH_PROMPTS[picked["index"]]["text"],
                            new=dec.MIN_NEW, width=2, seed=picked["index"], samples=1)
     monkeypatch.setattr(ui.i18n, "lang", lambda: "en")  # the expected cells, formatted as the page's language
     want = view.live_frame(picked["rows"], {s: r.row(s) for s in dec.STRATEGIES}, 2)

@@ -7,7 +7,8 @@ import torch
 
 from model_backend.core.tracing import encode
 from model_backend.lessons import decoding as dec
-from ui.decoding_view import PROMPT_TOKENS, RESULTS, SENTENCES
+from ui.decoding.compute import PROMPT_TOKENS, RESULTS
+from ui.decoding.draw import SENTENCES
 
 PROMPT = "The first thing she noticed when she opened the letter was"
 

@@ -11,7 +11,8 @@ import torch
 from transformers import TopKLogitsWarper
 
 from model_backend.lessons import decoding as dec
-from ui import decoding_view as view
+from ui.decoding import compute
+from ui.decoding import draw as view
 
 
 def test_ngrams_and_repeated_share():
@@ -203,11 +204,11 @@ def test_greedy_loop_is_found_only_in_a_greedy_run_that_ends_in_a_cycle():
 def test_the_shipped_table_is_the_mean_of_its_prompts():
     """assets/decoding/results.json: each strategy's row is the mean of the per-prompt rows it ships (its own
     floats, so up to summation rounding), and each stored continuation's token ids give its measures."""
-    data = json.loads(view.RESULTS.read_text(encoding="utf-8"))
+    data = json.loads(compute.RESULTS.read_text(encoding="utf-8"))
     prompts = data["prompts"]
-    assert prompts and len(prompts) <= data["prompts_listed"] == len(view.bench_prompts())
+    assert prompts and len(prompts) <= data["prompts_listed"] == len(compute.BENCH_PROMPTS)
     assert data["complete"] == (len(prompts) == data["prompts_listed"])
-    listed = view.bench_prompts()
+    listed = compute.BENCH_PROMPTS
     for p in prompts:
         assert p["prompt"] == listed[p["index"]]["text"] and p["seed"] == p["index"]
         for s in dec.STRATEGIES:
@@ -258,7 +259,7 @@ def test_prompt_cache_holds_the_prompt_but_its_last_token_once_per_row(tiny_bund
 
 
 def test_the_shipped_table_has_a_row_per_measure_and_a_column_per_strategy():
-    data = json.loads(view.RESULTS.read_text(encoding="utf-8"))
+    data = json.loads(compute.RESULTS.read_text(encoding="utf-8"))
     frame = view.shipped_frame(data["table"], data["settings"]["width"])
     assert frame.shape == (7, 1 + len(dec.STRATEGIES))  # every measure of the former 8 columns, none lost
     assert list(frame.columns[1:]) == [view.strategy_label(r["strategy"], data["settings"]["width"])

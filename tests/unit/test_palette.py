@@ -1,7 +1,8 @@
 """Chart marks meet WCAG 1.4.11 (3:1 against the white the charts are drawn on) and stay apart in greyscale."""
 import pytest
 
-from ui import charts, decoding_view
+from ui import charts
+from ui.decoding import draw as decoding_draw
 from ui.grokking import draw as grokking_draw
 from ui.nondeterminism import draw as nondeterminism_draw
 
@@ -25,7 +26,7 @@ def test_the_formula_gives_wcag_s_known_ratios():
 
 
 MARKS = {f"okabe_ito[{i}]": c for i, c in enumerate(charts.OKABE_ITO)}
-MARKS |= {f"decoding.{k}": c for k, c in decoding_view.COLOURS.items()}
+MARKS |= {f"decoding.{k}": c for k, c in decoding_draw.COLOURS.items()}
 MARKS |= {"grokking.train": grokking_draw.TRAIN_COLOR, "grokking.test": grokking_draw.TEST_COLOR,
           "grokking.jump": grokking_draw.JUMP_COLOR}
 MARKS |= {f"nondeterminism.branch[{i}]": c for i, c in enumerate(nondeterminism_draw.BRANCH_COLOURS)}

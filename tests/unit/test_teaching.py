@@ -157,7 +157,7 @@ def test_the_beam_note_says_where_the_winner_left_rank_1(pt):
     """DEC-2: "Repare: o caminho vencedor nem sempre tem a colocação 1" was printed under every tree."""
     from types import SimpleNamespace
 
-    from ui.decoding_view import winner_note
+    from ui.decoding.draw import winner_note
 
     off = SimpleNamespace(nodes=[_node(0, 1, 1, True), _node(1, 1, 2, False), _node(2, 2, 2, True),
                                  _node(3, 3, 3, True)])
@@ -169,7 +169,7 @@ def test_the_beam_note_says_where_the_winner_left_rank_1(pt):
 def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
     """DEC-3: "os números coincidem" was asserted whatever the two tables and machines said."""
     from model_backend.lessons import decoding as dec
-    from ui.decoding_view import live_verdict
+    from ui.decoding.draw import live_verdict
 
     row = {"repeated": 0.5, "mean_logprob": -1.234, "distinct2": 0.25}
     stored = {s: dict(row) for s in dec.STRATEGIES}

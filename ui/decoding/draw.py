@@ -1,23 +1,23 @@
-"""The decoding page's cached runs (through the model queue), its charts and its sections; the page lays them out."""
+"""The decoding page's drawing: its controls, charts and sections. It takes what ui.decoding.compute returned and
+never reaches the model; a section that runs on a click has an "ask" half (its controls: the settings to run, or
+None before the click) and a "result" half, and a progress bar is a context manager that yields the callback."""
 from __future__ import annotations
 
 import contextvars
-import json
 import zlib
-from functools import lru_cache
-from pathlib import Path
+from contextlib import contextmanager
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 from model_backend.lessons import decoding as dec
-from model_backend.runtime.hardware import describe
-from ui import a11y, backend
+from ui import a11y
 from ui.charts import OKABE_ITO, projection_on, show
+from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
+from ui.decoding.compute import BENCH_PROMPTS, LOOP_TOKENS
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
-from ui.tokenizer_view import BUDGETS, UNIT_PX, label_units, wrap
 from ui.widgets import data_table, model_text
 
 try:  # Streamlit's own flag for "a cached function is running" (see outside_cache)
@@ -25,13 +25,8 @@ try:  # Streamlit's own flag for "a cached function is running" (see outside_cac
 except ImportError:  # another Streamlit: progress inside cached runs is then recorded, as any element
     in_cached_function = None
 
-ROOT = Path(__file__).resolve().parent.parent
-PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
-RESULTS = ROOT / "assets" / "decoding" / "results.json"
-PROMPT_TOKENS = 128  # longest prompt this page feeds the model (its cache is then copied to every beam)
 SENTENCES = {"pt-BR": "O gato sentou no tapete e olhou pela janela.",
              "en": "The cat sat on the mat and looked out of the window."}
-LOOP_TOKENS = 300  # longest repeated text scored in one pass
 MAX_LABEL = 14
 COLOURS = {"kept": OKABE_ITO[0], "pruned": "#8c8c8c", "ended": OKABE_ITO[3], "winner": OKABE_ITO[1]}
 # Projection mode draws axis titles at 22 px (ui.charts.finish). A chart stretched to the page's width is laid
@@ -52,19 +47,14 @@ def chart_height(height: int, y_title: str) -> int:
 # ---------------------------------------------------------------- settings and links
 
 
-@lru_cache(maxsize=1)
-def bench_prompts() -> tuple[dict, ...]:
-    return tuple(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"])
-
-
 def default_prompt(lang: str) -> str:
     """A story opening from the shipped prompts, in the visitor's language (degeneration needs room to show)."""
-    return next(p["text"] for p in bench_prompts() if p["lang"] == lang)
+    return next(p["text"] for p in BENCH_PROMPTS if p["lang"] == lang)
 
 
 def link_params() -> list[Param]:
     """What a shared link carries: the prompt and every setting of the page."""
-    n = len(bench_prompts())
+    n = len(BENCH_PROMPTS)
     return [Param("prompt", "prompt_decoding", str, default_prompt("pt-BR")),
             Param("w", "decoding_width", int, 4, choices=dec.BEAM_WIDTHS),
             Param("n", "decoding_tokens", int, 60, low=dec.MIN_NEW, high=dec.MAX_NEW),
@@ -79,7 +69,7 @@ def strategy_label(strategy: str, width: int) -> str:
     return t(f"decoding.strategy.{strategy}", w=width, k=dec.TOP_K, p=fmt_float(dec.TOP_P, 2))
 
 
-# ---------------------------------------------------------------- runs (cached, through the queue)
+# ---------------------------------------------------------------- runs: progress and notes
 
 
 def outside_cache(fn, *args, **kwargs):
@@ -95,110 +85,37 @@ def outside_cache(fn, *args, **kwargs):
     return contextvars.copy_context().run(call)
 
 
-def _progress(bar, what: str, total: int):
-    def step(n: int) -> None:
-        outside_cache(bar.progress, min(n / total, 1.0), text=t("decoding.progress", what=what, n=min(n, total),
-                                                                 total=total))
-    return step
+@contextmanager
+def running(width: int):
+    """A progress bar over the page's runs: yields `progress(stage, n, total)` for compute (see outside_cache)."""
+    bar = st.progress(0.0)
+    names = {"greedy": strategy_label("greedy", width), "beam": strategy_label("beam", width),
+             "sampled": t("decoding.progress.sampled"), "bench": t("decoding.progress.bench")}
+
+    def progress(stage: str, n: int, total: int) -> None:
+        outside_cache(bar.progress, min(n / total, 1.0), text=t("decoding.progress", what=names[stage],
+                                                                 n=min(n, total), total=total))
+    try:
+        yield progress
+    finally:
+        bar.empty()
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _greedy(spec: str, dtype: str, prompt: str, new: int, _bundle, _on_step) -> dec.Continuation:
-    return dec.run_greedy(_bundle, prompt, new, PROMPT_TOKENS, on_step=_on_step)
-
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _beam(spec: str, dtype: str, prompt: str, width: int, new: int, _bundle, _on_step) -> dec.BeamRun:
-    return dec.run_beam(_bundle, prompt, width, new, PROMPT_TOKENS, on_step=_on_step)
-
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _sampled(spec: str, dtype: str, prompt: str, new: int, seed: int, _bundle, _on_step) -> dict:
-    return dec.run_sampled(_bundle, prompt, new, seed, 1, PROMPT_TOKENS, on_step=_on_step)
-
-
-def live_dtype() -> str:
-    """The dtype the live runs of section 1 use here (dec.run_dtype: float32 where bfloat16 has no fast path)."""
-    bundle = backend.bundle_for()
-    return dec.run_dtype(bundle.info.dtype, bundle.device.type)
-
-
-def dtype_note() -> str | None:
+def dtype_note(run: str, visitor: str) -> str | None:
     """A line saying that section 1 runs in float32 and why, when it does not run in the visitor's dtype."""
-    bundle = backend.bundle_for()
-    run = dec.run_dtype(bundle.info.dtype, bundle.device.type)
-    return None if run == bundle.info.dtype else t("decoding.dtype.note", dtype=run, was=bundle.info.dtype)
+    return None if run == visitor else t("decoding.dtype.note", dtype=run, was=visitor)
 
 
-def side_by_side(prompt: str, width: int, new: int, seed: int) -> tuple[list[dec.Continuation], dec.BeamRun]:
-    """The five continuations (page order) and the beam run, each cached per (model, dtype, prompt, settings)."""
-    dtype = live_dtype()
-    bundle = backend.bundle_for(dtype)
-    key = (backend.current_model(), dtype, prompt)
-    bar = st.progress(0.0)
-    try:
-        with backend.queue_notice(bundle):
-            greedy = _greedy(*key, new, bundle, _progress(bar, strategy_label("greedy", width), new))
-            beam = _beam(*key, width, new, bundle, _progress(bar, strategy_label("beam", width), new))
-            sampled = _sampled(*key, new, seed, bundle, _progress(bar, t("decoding.progress.sampled"), new))
-    finally:
-        bar.empty()
-    return [greedy, beam.continuation] + [sampled[s][0] for s in dec.SAMPLED], beam
-
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _feedback(spec: str, dtype: str, sentence: str, times: int, penalty: float, _bundle) -> dec.FeedbackCurve:
-    return dec.feedback_curve(_bundle, sentence, times, penalty, max_tokens=LOOP_TOKENS)
-
-
-def feedback(sentence: str, times: int, penalty: float) -> dec.FeedbackCurve:
-    bundle = backend.bundle_for()
-    with backend.queue_notice(bundle):
-        return _feedback(backend.current_model(), backend.current_dtype(), sentence, times, penalty, bundle)
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=3600)
-def _compare(spec: str, dtype: str, prompt: str, new: int, width: int, seed: int, samples: int, _bundle,
-             _on_step) -> dict:
-    r = dec.compare_prompt(_bundle, prompt, new=new, width=width, seed=seed, samples=samples, on_step=_on_step)
-    return {s: r.row(s) for s in dec.STRATEGIES}
-
-
-def compare_live(index: int, shipped: dict) -> tuple[dict, dict]:
-    """The bench's run of one shipped prompt, now, with the bench's settings, seed and dtype (the table's numbers
-    come from that dtype). Returns (the rows per strategy, this machine as hardware.describe() says)."""
-    s = shipped["settings"]
-    dtype = shipped["dtype"]
-    bundle = backend.bundle_for(dtype)
-    bar = st.progress(0.0)
-    total = 3 * s["tokens"]
-    seen = [0]
-
-    def step(_n: int) -> None:  # three generate() calls one after another: one bar over all of them
-        seen[0] += 1
-        outside_cache(bar.progress, min(seen[0] / total, 1.0),
-                      text=t("decoding.progress", what=t("decoding.progress.bench"), n=min(seen[0], total), total=total))
-    try:
-        with backend.queue_notice(bundle):
-            rows = _compare(backend.current_model(), dtype, bench_prompts()[index]["text"],
-                            s["tokens"], s["width"], index, s["samples"], bundle, step)
-    finally:
-        bar.empty()
-    return rows, describe()
+def truncated(n: int, limit: int) -> None:
+    """The prompt is longer than the page feeds the model."""
+    if n > limit:
+        st.info(t("common.truncated", n=fmt_int(n), kept=fmt_int(limit)), icon=":material/content_cut:")
 
 
 def cpu_name(machine: dict) -> str:
     """A CPU as the page names it: its model and torch's kernel level ("AMD EPYC, AVX512"), or what is known."""
     parts = [machine.get("cpu"), machine.get("cpu_capability")]
     return ", ".join(p for p in parts if p) or machine.get("machine", "?")
-
-
-def prompt_tokens(prompt: str) -> int:
-    """How many tokens the prompt has (with <bos>): the page feeds at most PROMPT_TOKENS of them."""
-    return len(backend.bundle_for().tokenizer.encode(prompt))
-
-
-# ---------------------------------------------------------------- section 1: the table and the texts
 
 
 def metrics_frame(conts: list[dec.Continuation], width: int) -> pd.DataFrame:
@@ -429,14 +346,6 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
 # ---------------------------------------------------------------- section 4: the shipped comparison
 
 
-@lru_cache(maxsize=1)
-def shipped() -> dict | None:
-    try:
-        return json.loads(RESULTS.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
 def ordering(table: list[dict]) -> list[str]:
     """Which parts of the paper's ordering fail in a results table ([] = it holds):
     "repetition": greedy and beam are not both more repetitive than every sampled strategy;
@@ -534,8 +443,8 @@ def live_frame(stored: dict, now: dict, width: int) -> pd.DataFrame:
     })
 
 
-def side_by_side_section(prompt: str, params: list[Param]) -> dec.BeamRun | None:
-    """Section 1; returns the beam run for section 2 once the visitor has run it."""
+def side_ask(params: list[Param], prompt: str) -> tuple[str, int, int, int] | None:
+    """Section 1's controls: the settings (prompt, width, tokens, seed) once the visitor has run them, else None."""
     st.header(t("decoding.side.header"))
     st.markdown(t("decoding.side.text", k=dec.TOP_K, p=fmt_float(dec.TOP_P, 2), p_pct=fmt_pct(dec.TOP_P, 0)))
     if projection_on():  # large letters: two rows of two, so no label breaks inside a word
@@ -559,11 +468,14 @@ def side_by_side_section(prompt: str, params: list[Param]) -> dec.BeamRun | None
     if ran != settings:
         st.caption(t("decoding.run.changed"))
         return None
-    conts, beam = side_by_side(*settings)
+    return settings
+
+
+def side_result(settings: tuple[str, int, int, int], conts: list[dec.Continuation], note: str | None) -> None:
+    width = settings[1]
     a11y.announce_once(("decoding", settings), t("a11y.live.strategies", n=len(conts)))
     data_table(metrics_frame(conts, width), hide_index=True, width="stretch")
     st.caption(t("decoding.table.caption", n=conts[-1].batch))  # the sampled strategies' batch
-    note = dtype_note()
     if note:
         st.caption(note)
     show(text_chart(text_frame(conts, width)))
@@ -572,7 +484,6 @@ def side_by_side_section(prompt: str, params: list[Param]) -> dec.BeamRun | None
         for cont in conts:
             st.text(strategy_label(cont.strategy, width))
             model_text(cont.text)
-    return beam
 
 
 def tree(beam: dec.BeamRun | None) -> None:
@@ -599,7 +510,8 @@ def tree(beam: dec.BeamRun | None) -> None:
     data_table(step_frame(beam, step), hide_index=True, width="stretch")
 
 
-def feedback_section() -> None:
+def feedback_ask() -> tuple[str, int, float] | None:
+    """Section 3's controls: the settings (sentence, times, penalty) once the visitor has run them, else None."""
     st.header(t("decoding.loop.header"))
     st.markdown(t("decoding.loop.text"))
     presets = list(SENTENCES.values())
@@ -617,16 +529,19 @@ def feedback_section() -> None:
     if c[3].button(t("decoding.loop.run"), icon=":material/show_chart:", key="decoding_loop_go"):
         st.session_state["decoding_loop_ran"] = settings
     if not sentence.strip():
-        st.caption(t("decoding.loop.empty"))
-        return
+        feedback_empty()
+        return None
     if st.session_state.get("decoding_loop_ran") != settings:
         st.caption(t("decoding.loop.hint"))
-        return
-    try:
-        curve = feedback(*settings)
-    except ValueError:
-        st.caption(t("decoding.loop.empty"))
-        return
+        return None
+    return settings
+
+
+def feedback_empty() -> None:
+    st.caption(t("decoding.loop.empty"))
+
+
+def feedback_result(curve: dec.FeedbackCurve, times: int) -> None:
     means, points = feedback_frames(curve)
     show(feedback_chart(means, points))
     raw, pen = curve.means(), curve.means(True)
@@ -644,12 +559,13 @@ def _use_sentence() -> None:
         st.session_state["decoding_sentence"] = choice
 
 
-def comparison() -> None:
+def comparison(data: dict | None) -> int | None:
+    """Section 4, the shipped comparison, and its live check's controls: the prompt to run again now once the
+    visitor asked, else None."""
     st.header(t("decoding.cmp.header"))
-    data = shipped()
     if data is None:
         st.caption(t("decoding.cmp.missing"))
-        return
+        return None
     s = data["settings"]
     langs = [p["lang"] for p in data["prompts"]]
     pt, en = langs.count("pt-BR"), langs.count("en")
@@ -663,7 +579,7 @@ def comparison() -> None:
     show(tradeoff_chart(table, s["width"]))
     st.caption(t("decoding.cmp.chart.caption"))
     verdict(table, s["width"])
-    live(data)
+    return live_ask(data)
 
 
 def verdict(table: list[dict], width: int) -> None:
@@ -678,7 +594,7 @@ def verdict(table: list[dict], width: int) -> None:
         st.markdown(t("decoding.cmp.verdict.no", detail="; ".join(t(f"decoding.cmp.fail.{f}") for f in fails)))
 
 
-def live(data: dict) -> None:
+def live_ask(data: dict) -> int | None:
     st.subheader(t("decoding.live.header"))
     rows = {p["index"]: p for p in data["prompts"]}  # the prompts the shipped run covered, by their index
     if st.session_state.get("decoding_bench_prompt") not in rows:
@@ -691,8 +607,12 @@ def live(data: dict) -> None:
     s = data["settings"]
     if st.session_state.get("decoding_live_ran") != index:
         st.caption(t("decoding.live.hint", dtype=data["dtype"], n=2 + 3 * s["samples"], tokens=s["tokens"]))
-        return
-    now, machine = compare_live(index, data)
+        return None
+    return index
+
+
+def live_result(data: dict, index: int, now: dict, machine: dict) -> None:
+    rows, s = {p["index"]: p for p in data["prompts"]}, data["settings"]
     data_table(live_frame(rows[index]["rows"], now, s["width"]), hide_index=True, width="stretch")
     st.caption(t("decoding.live.caption", date=data["date"], dtype=data["dtype"], threads_then=data["threads"],
                  cpu_then=cpu_name(data), threads_now=machine["threads"], cpu_now=cpu_name(machine))
