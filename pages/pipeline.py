@@ -1,13 +1,12 @@
-"""Pipeline overview: one prompt through the eight stages, with the real model's numbers at each."""
+"""Pipeline overview: one prompt through the eight stages, with the real model's numbers at each.
+Layout only: ui.pipeline.compute computes (one cached forward pass, through the model's queue), ui.pipeline.draw
+draws."""
 import streamlit as st
 
-from model_backend.core.mlp import mlp_gated
-from model_backend.core.tokens import token_info
-from model_backend.lessons.pipeline import softmax_view
-from ui import backend, mlp_compare
-from ui import pipeline_view as view
+from ui import mlp_compare, weights_view
 from ui.i18n import t
 from ui.nav import next_page_link
+from ui.pipeline import compute, draw
 from ui.share import publish, restore, share_box
 from ui.widgets import intro, prompt_box, truncation_notice
 
@@ -22,13 +21,15 @@ def controls(prompt: str, tr, sm, chosen, slots: dict, params: list) -> None:
     """The panels with controls of their own, and the link. One fragment writing into the page's places for
     them: moving a control reruns these (and the link follows), not the whole page."""
     with slots["embedding"]:
-        view.embedding_panel(tr)
+        draw.embedding_panel(tr)
     with slots["attention"]:
-        view.attention_panel(tr)
+        draw.attention_panel(tr)
     with slots["mlp"]:
-        view.mlp_panel(prompt, tr)
+        layer = draw.mlp_layer(tr.info)
+        draw.mlp_panel(compute.mlp(prompt, layer), layer)
     with slots["sampling"]:
-        view.sampling_panel(tr, sm, chosen)
+        seed = draw.seed()
+        draw.sampling_panel(sm, chosen, seed, *compute.drawn(tr, seed))
     with slots["share"]:
         share_box("pipeline", params)
 
@@ -36,16 +37,16 @@ def controls(prompt: str, tr, sm, chosen, slots: dict, params: list) -> None:
 def stages(prompt: str) -> dict:
     """Every stage; the panels with controls get an empty place here, filled by `controls`."""
     slots = {}
-    tr = backend.trace(prompt)  # one cached forward pass: every panel below reads it
+    tr = compute.trace(prompt)  # one cached forward pass: every panel below reads it
     truncation_notice(tr.truncated_from, len(tr.tokens))
-    sm = softmax_view(tr.last_logits)  # cheap: softmax over cached logits, no forward pass
-    chosen = token_info(backend.bundle_for().tokenizer, sm.ids[0])
-    view.overview(prompt, tr, sm, chosen)
+    sm = compute.softmax(tr)  # cheap: softmax over cached logits, no forward pass
+    chosen = compute.token(sm.ids[0])
+    draw.overview(prompt, tr, sm, chosen)
 
     section(1, "input")
     st.markdown(t("pipeline.input.fact", n=len(prompt)))
     section(2, "tokens")
-    view.tokens_panel(tr)
+    draw.tokens_panel(tr)
     section(3, "embedding")
     slots["embedding"] = st.container()
     section(4, "attention")
@@ -53,29 +54,29 @@ def stages(prompt: str) -> dict:
     section(5, "mlp")
     slots["mlp"] = st.container()
     with st.expander(t("mlp.cmp.title"), icon=":material/compare_arrows:"):  # the seed's "x4 with GELU" vs this model
-        mlp_compare.compare_panel(tr.info, gated=mlp_gated(backend.bundle_for().weights))
+        mlp_compare.compare_panel(tr.info, gated=compute.gated())
     st.subheader(t("pipeline.res.title"))
     st.markdown(t("pipeline.res.what"))
-    view.residual_panel(tr)
+    draw.residual_panel(tr)
     section(6, "softmax")
-    view.output_layer_panel(prompt, tr)
-    view.softmax_panel(tr, sm)
+    draw.output_layer_panel(tr.info, compute.output(prompt, tr))
+    draw.softmax_panel(sm, compute.softmax_names(sm))
     section(7, "sampling")
     slots["sampling"] = st.container()
     section(8, "output")
-    view.output_panel(prompt, chosen)
+    draw.output_panel(prompt, chosen)
 
     st.subheader(t("pipeline.lens.title"))
     st.markdown(t("pipeline.lens.what"))
-    view.lens_panel(tr)
+    draw.lens_panel(tr)
     st.subheader(t("pipeline.card.title"))
-    view.model_card(tr.info)
+    draw.model_card(tr.info, compute.model_label(), weights_view.detail(tr.info))
     return {"slots": slots, "args": (prompt, tr, sm, chosen)}
 
 
 def render() -> None:
     intro("pipeline")
-    params = view.link_params(backend.bundle_for().info)
+    params = draw.link_params(compute.info())
     restore("pipeline", params)  # a shared link's prompt and settings, before any widget exists
     for p in params[1:]:
         st.session_state.setdefault(p.key, p.default)

@@ -11,7 +11,7 @@ from model_backend.lessons import temperature as sv
 from model_backend.lessons.grokking import shipped
 from ui.finish_reasons import API_NAMES, mapping_frame
 from ui.grokking.compute import readings_before_jump as readings
-from ui.pipeline_view import drawn_row_sums
+from ui.pipeline.draw import drawn_row_sums
 
 
 def _p_top(logits, temp):
@@ -64,7 +64,7 @@ def test_finish_reason_names_follow_the_providers():
 
 
 def test_the_model_table_cites_published_layers_and_no_dense_gpt4_flops(tiny_bundle):
-    from ui.pipeline_view import models_frame
+    from ui.pipeline.draw import models_frame
     df = models_frame(tiny_bundle.info, "Tiny test model")
     rows = {name.strip("*"): list(row) for name, row in zip(df.iloc[:, 0], df.iloc[:, 1:].values)}
     assert rows["Llama 3.1"][0] == "32 / 80 / 126" and rows["Llama 3.1"][1] == "8 B / 70 B / 405 B"

@@ -8,9 +8,9 @@ import model_backend as mb
 from model_backend.lessons import attention as att
 from ui import attention_charts as fig
 from ui import heads_view as hview
-from ui import pipeline_view as pview
 from ui.attention import draw as aview
 from ui.numbering import head_no, layer_index, layer_no, numbers
+from ui.pipeline import draw as pview
 from ui.share import parse, to_link
 
 TEXT = "o gato sentou no tapete"

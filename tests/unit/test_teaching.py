@@ -22,7 +22,7 @@ def pt():
 
 
 def test_the_mlp_verdict_follows_the_count():
-    from ui.pipeline_view import FEW_LIT, active_neurons, mlp_verdict
+    from ui.pipeline.draw import FEW_LIT, active_neurons, mlp_verdict
 
     sparse = np.zeros(100)
     sparse[:3] = [5.0, -4.0, 1.0]
@@ -74,7 +74,7 @@ def test_float_addition_commutes_and_does_not_associate():
 
 
 def test_the_residual_points_are_labelled_as_they_are(pt):
-    from ui.pipeline_view import residual_points
+    from ui.pipeline.draw import residual_points
 
     points = residual_points(19)  # Gemma 3 270M: the embedding, 17 layers, the 18th with the final norm
     assert points[0] == ("emb.", "embedding")

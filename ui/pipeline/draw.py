@@ -1,7 +1,8 @@
-"""The pipeline page's panels: one per stage, each drawing the real model's numbers for the prompt."""
+"""The pipeline page's drawing: the overview, one panel per stage with the real model's numbers for the prompt, the
+logit lens and the model card, with their downloads and the settings a link carries. It takes what
+ui.pipeline.compute returned and never reaches the model; a panel with a control of its own has the control in one
+function (what to compute) and the panel in another."""
 from __future__ import annotations
-
-import hashlib
 
 import altair as alt
 import numpy as np
@@ -9,11 +10,9 @@ import pandas as pd
 import streamlit as st
 
 import model_backend as mb
-from model_backend.core.mlp import mlp_inputs, mlp_view
-from model_backend.core.tokens import token_info, visible
-from model_backend.lessons.pipeline import OutputLayer, SoftmaxView, output_layer, pick, residual_norms, visible_keys
-from model_backend.runtime.memo import SharedMemo
-from ui import backend, weights_view
+from model_backend.core.mlp import MlpView
+from model_backend.core.tokens import visible
+from model_backend.lessons.pipeline import OutputLayer, SoftmaxView, residual_norms, visible_keys
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
@@ -55,14 +54,6 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
             Param("pos", "pipeline_emb_pos", int, -1, low=-1, high=MAX_POSITION),
             Param("mlp", "pipeline_mlp_layer", int, info.n_layers // 2, low=1, high=info.n_layers),
             Param("seed", "pipeline_seed", int, 0, low=0, high=2**31 - 1)]
-
-
-_mlp_inputs = backend.on_model(max_entries=32)(mlp_inputs)
-
-
-def mlp_inputs_cached(prompt: str) -> np.ndarray:
-    """[L, D] each layer's MLP input at the last position (one forward pass per prompt, then cached)."""
-    return _mlp_inputs(prompt, backend.settings().max_prompt_tokens)
 
 
 def _label(i: int, tok: mb.TokenInfo) -> str:
@@ -276,11 +267,14 @@ def mlp_verdict(active: int, d_ff: int) -> str:
     return "pipeline.mlp.few" if active < FEW_LIT * d_ff else "pipeline.mlp.many"
 
 
-def mlp_panel(prompt: str, tr: mb.Trace) -> None:
-    info = tr.info
-    layer = layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
-                                  key="pipeline_mlp_layer"))
-    view = mlp_view(backend.bundle_for(), mlp_inputs_cached(prompt), layer)
+def mlp_layer(info: mb.ModelInfo) -> int:
+    """The MLP panel's layer picker (numbered from 1, as shown); returns the layer's index."""
+    return layer_index(st.slider(t("pipeline.mlp.layer"), layer_no(0), layer_no(info.n_layers - 1),
+                                 key="pipeline_mlp_layer"))
+
+
+def mlp_panel(view: MlpView, layer: int) -> None:
+    """One layer's MLP: its sizes, its three vectors as strips, how many middle neurons light up."""
     kind = t("pipeline.mlp.gated" if view.gated else "pipeline.mlp.plain", act=view.activation)
     st.markdown(t("pipeline.mlp.text", d=fmt_int(view.d_model), f=fmt_int(view.d_ff), act=view.activation,
                   x=fmt_float(view.expansion, 1), params=fmt_int(view.n_params), kind=kind))
@@ -357,12 +351,10 @@ def softmax_charts(sm: SoftmaxView, names: tuple[str, ...]) -> tuple[alt.Chart, 
     return logit.properties(height=_step(20)), prob.properties(height=_step(20))
 
 
-def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
-    tok = backend.bundle_for().tokenizer
-    names: list[str] = []
-    for i in sm.ids:  # two tokens can look alike: keep every bar
-        name = visible(tok.decode([i])) or "∅"
-        names.append(name if name not in names else f"{name} #{i}")
+def softmax_panel(sm: SoftmaxView, shown: tuple[str, ...]) -> None:
+    """The top tokens' logits and probabilities, as a table and two bar charts; `shown`: their names
+    (compute.softmax_names)."""
+    names = list(shown)
     df = pd.DataFrame({t("pipeline.col.token"): names + [t("pipeline.sm.rest", n=fmt_int(sm.vocab_size - len(names))),
                                                          t("pipeline.sm.total")],
                        t("pipeline.col.logit"): [fmt_float(v, 2) for v in sm.logits] + ["", ""],
@@ -383,51 +375,33 @@ def softmax_panel(tr: mb.Trace, sm: SoftmaxView) -> None:
               "pipeline-softmax-top", key="pipeline_dl_sm")
 
 
-@backend.on_model(max_entries=32, queued=False)
-def _output_layer(model: mb.ModelBundle, prompt: str, _hidden: np.ndarray, _logits: np.ndarray) -> OutputLayer:
-    return output_layer(model, _hidden, _logits)  # prompt stands for the unhashed arrays in the key
-
-
-def output_layer_panel(prompt: str, tr: mb.Trace) -> None:
+def output_layer_panel(info: mb.ModelInfo, out: OutputLayer) -> None:
     """logits = W·h, then softmax; W measured against the embedding matrix (Gemma ties them)."""
-    out = _output_layer(prompt, tr.hidden_states[-1][-1], tr.last_logits)
     st.latex(r"\mathrm{logits} = W\,h \qquad P(\mathrm{token}_i) = \frac{e^{\mathrm{logit}_i}}{\sum_j e^{\mathrm{logit}_j}}")
     st.markdown(t("pipeline.out.shapes", v=fmt_int(out.vocab), d=fmt_int(out.d_model)))
     if out.same_tensor and out.equal_values:
-        st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(tr.info.embed_scale, 2)))
+        st.markdown(t("pipeline.out.tied", n=fmt_int(out.shared_params), scale=fmt_float(info.embed_scale, 2)))
     else:
         st.markdown(t("pipeline.out.untied", equal=t("pipeline.out.yes" if out.equal_values else "pipeline.out.no")))
-    why = t("pipeline.out.why.order") if tr.info.dtype == "float32" else t("pipeline.out.why.round", dtype=tr.info.dtype)
+    why = t("pipeline.out.why.order") if info.dtype == "float32" else t("pipeline.out.why.round", dtype=info.dtype)
     st.caption(t("pipeline.out.check", diff=fmt_float(out.max_diff, 4), why=why,
                  top=t("pipeline.out.yes" if out.same_top else "pipeline.out.no"))
                + (" " + t("pipeline.out.softcap", cap=fmt_float(out.softcap, 1)) if out.softcap else ""))
 
 
-_DRAWS = SharedMemo(256)
+def seed() -> int:
+    """The sampling panel's seed: the draw it names is computed by compute.drawn."""
+    return int(st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, step=1, key="pipeline_seed"))
 
 
-def _draw(tr: mb.Trace, seed: int) -> tuple[int, float]:
-    """A seeded draw at T = 1 from the trace's last logits and its probability (kept per logits and seed)."""
-    key = (hashlib.blake2b(np.ascontiguousarray(tr.last_logits).tobytes(), digest_size=16).digest(), seed)
-
-    def draw() -> tuple[int, float]:
-        drawn_id = pick(tr.last_logits, mb.SamplingParams(temperature=1.0, seed=seed))
-        return drawn_id, float(mb.distributions(tr.last_logits, mb.SamplingParams())[0][1][drawn_id])
-
-    return _DRAWS.get(key, draw)
-
-
-def sampling_panel(tr: mb.Trace, sm: SoftmaxView, greedy: mb.TokenInfo) -> None:
-    bundle = backend.bundle_for()
-    seed = st.number_input(t("pipeline.sample.seed"), 0, 2**31 - 1, step=1, key="pipeline_seed")
-    drawn_id, drawn_prob = _draw(tr, int(seed))
-    drawn = token_info(bundle.tokenizer, drawn_id)
+def sampling_panel(sm: SoftmaxView, greedy: mb.TokenInfo, seed: int, drawn: mb.TokenInfo, drawn_prob: float) -> None:
+    """The greedy choice beside a seeded draw at T = 1, each with its probability."""
     left, right = st.columns(2)
     with left:
         st.markdown(t("pipeline.sample.greedy", p=fmt_pct(sm.probs[0])))
         model_text(greedy.display)
     with right:
-        st.markdown(t("pipeline.sample.drawn", seed=int(seed), p=fmt_pct(drawn_prob)))
+        st.markdown(t("pipeline.sample.drawn", seed=seed, p=fmt_pct(drawn_prob)))
         model_text(drawn.display)
     st.caption(t("pipeline.sample.caption"))
 
@@ -480,7 +454,9 @@ def lens_panel(tr: mb.Trace) -> None:
               "pipeline-logit-lens", key="pipeline_dl_lens")
 
 
-def model_card(info: mb.ModelInfo) -> None:
+def model_card(info: mb.ModelInfo, label: str, weights: list[str]) -> None:
+    """Our model's sizes beside the course text's models. label: the model as the catalogue names it; weights:
+    the paragraphs on what its weights are (ui.weights_view.detail)."""
     rows = [
         ("layers", fmt_int(info.n_layers)), ("heads", fmt_int(info.n_heads)), ("kv_heads", fmt_int(info.n_kv_heads)),
         ("d_model", fmt_int(info.d_model)), ("d_ff", fmt_int(info.d_ff)), ("vocab", fmt_int(info.vocab_size)),
@@ -494,11 +470,11 @@ def model_card(info: mb.ModelInfo) -> None:
         st.markdown(t("pipeline.card.ours", name=escape_markdown(info.name)))  # a model path or hub id
         st.table(pd.DataFrame({t("pipeline.col.property"): [t(f"pipeline.card.{k}") for k, _ in rows],
                                t("pipeline.col.value"): [v for _, v in rows]}), hide_index=True)
-        for paragraph in weights_view.detail(info):  # what the weights are: the GGUF's mix, and its cost
+        for paragraph in weights:  # what the weights are: the GGUF's mix, and its cost
             st.markdown(paragraph)
     with right:
         st.markdown(t("pipeline.card.seed"))
-        st.table(models_frame(info, backend.model_label()), hide_index=True)
+        st.table(models_frame(info, label), hide_index=True)
         gpt4 = next(m[2][0] for m in SEED_MODELS if m[0] == "GPT-4")
         st.caption(t("pipeline.card.caption", llama=next(m[1] for m in SEED_MODELS if m[0] == "Llama 3.1"),
                      gpt2=" / ".join(fmt_params(v) for v in GPT2_PARAMS),
