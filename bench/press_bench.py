@@ -142,7 +142,7 @@ async def run_case(proc: psutil.Process, url: str, case: str, n: int, repeat: in
 
 
 LOOP_PARAMS = dict(temperature=0.7, top_k=0, top_p=0.9, repetition_penalty=1.0, max_new_tokens=20, stop=(),
-                   seed=42)  # the loop page's defaults (ui/loop_view.link_params)
+                   seed=42)  # the loop page's defaults (ui/loop/draw.link_params)
 
 
 def _cpu_s() -> float:

@@ -1,31 +1,29 @@
-"""The autoregressive loop, live: step one token at a time or run to the end, and see why it stopped."""
-import time
-
+"""The autoregressive loop, live: step one token at a time or run to the end, and see why it stopped.
+Layout only: ui.loop.compute keeps and steps the visitor's runs (through the model's queue), ui.loop.draw draws."""
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 import model_backend as mb
-from ui import a11y, backend, completion_view
-from ui import loop_view as view
-from ui.charts import projection_on
+from ui import a11y
 from ui.i18n import t
+from ui.loop import compute, draw
 from ui.nav import next_page_link
 from ui.widgets import intro, prompt_box, show_error, truncation_notice
 
 
 def render() -> None:
     intro("loop")
-    st.html(view.window_css())  # our own static CSS: the steps window keeps its height
-    links = view.link_params(backend.settings().max_new_tokens)
-    from_link = view.restore_link(links)  # before any widget exists
-    view.publish_link(links)  # a notice here, at the top, if the link had bad values
+    st.html(draw.window_css())  # our own static CSS: the steps window keeps its height
+    cap = compute.max_new_tokens()
+    links = draw.link_params(cap)
+    from_link = draw.restore_link(links)  # before any widget exists
+    draw.publish_link(links)  # a notice here, at the top, if the link had bad values
     prompt = prompt_box("loop")
-    params = view.controls()
+    params = draw.controls(cap)
     if prompt is not None:
         loop(prompt, params, from_link)
-        view.positions(prompt, params)  # outside the fragment: a "Next token" click does not send it again
-    completion_view.panel()  # seed 000's opening: prompt, completion, chat, and no hidden thinking
-    view.publish_link(links, box=True)  # the URL and a copyable link to this view
+        positions(prompt, params, cap)  # outside the fragment: a "Next token" click does not send it again
+    completion()  # seed 000's opening: prompt, completion, chat, and no hidden thinking
+    draw.publish_link(links, box=True)  # the URL and a copyable link to this view
     next_page_link("loop")
 
 
@@ -33,66 +31,68 @@ def render() -> None:
 def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     """The run and everything it draws. A fragment: "Next token", "Generate" and the step picker rerun only
     this part (one decode step from the kept KV cache, then its drawings), not the settings above it."""
-    try:
-        mb.check_params(params, backend.settings().max_new_tokens)
-    except mb.InvalidInput as exc:
-        show_error(exc)
+    cap = compute.max_new_tokens()
+    if (error := compute.invalid(params, cap)) is not None:
+        show_error(error)
         return
-    tr = backend.trace(prompt)  # the prompt's forward pass (cached, shared with the other pages)
+    tr = compute.trace(prompt)  # the prompt's forward pass (cached, shared with the other pages)
     truncation_notice(tr.truncated_from, len(tr.tokens))
-    run = view.replayed(view.current_run(prompt, params), prompt, params)
+    state = st.session_state  # the visitor's runs are kept there
+    run, wanted = compute.rewound(state, compute.current_run(state, prompt, params), prompt, params)
+    with draw.replaying(wanted, len(run.steps)) as progress:  # a link's step, taken again once
+        compute.replay(run, wanted, progress)
     if from_link and not run.steps:  # a link carries settings, not tokens: one click makes the same ones
         st.info(t("loop.link.hint"), icon=":material/link:")
-
     had_steps = bool(run.steps)
-    b1, b2, b3 = st.columns([1, 1.4, 1] if projection_on() else 3)  # the longest label gets room in projection mode
-    step_once = b1.button(t("loop.btn.next"), icon=":material/skip_next:", type="primary", disabled=run.done,
-                          width="stretch")
-    to_end = b2.button(t("loop.btn.generate"), icon=":material/fast_forward:", disabled=run.done, width="stretch")
-    if b3.button(t("loop.btn.reset"), icon=":material/restart_alt:", width="stretch"):
-        view.reset_run(prompt, params)
-        run = view.current_run(prompt, params)
+    step_once, to_end, reset = draw.buttons(run.done)
+    if reset:
+        compute.reset_run(state, prompt, params)
+        run = compute.current_run(state, prompt, params)
         if had_steps:
             st.rerun()  # the positions panel below the fragment drops its comparison with step 1
-
-    left, right = st.columns([3, 2])
-    with left:
-        text_slot, tokens_slot = st.empty(), st.empty()
-    with right:
-        chart_slot = st.empty()
-    progress = st.empty()
+    slots = draw.slots()
     if step_once:
         run.advance()
     elif to_end:
-        drawn = 0.0
-        while not run.done:  # draw the tokens as they come, at most every view.REDRAW_S seconds
-            run.advance()
-            if time.perf_counter() - drawn >= view.REDRAW_S or run.done:
-                progress.progress(len(run.steps) / params.max_new_tokens,
-                                  text=t("loop.progress", n=len(run.steps), max=params.max_new_tokens))
-                view.live(run, text_slot, tokens_slot, chart_slot, streaming=True)
-                drawn = time.perf_counter()
-        progress.empty()
+        draw.stream(compute.to_end(run), slots, params.max_new_tokens)  # each step drawn as it comes
     if bool(run.steps) != had_steps:  # the first step, or a reset: the positions panel below the fragment changes too
-        st.session_state["loop_steps"] = len(run.steps)  # the full run publishes it in the link
+        state["loop_steps"] = len(run.steps)  # the full run publishes it in the link
         st.rerun()
     if (step_once or to_end) and run.done:  # the buttons above were drawn before the loop ended: redraw them disabled
-        try:
-            st.rerun(scope="fragment")  # a click inside the fragment reran only the fragment: so again
-        except StreamlitAPIException:  # the whole page ran (a test's click, a browser without fragments): rerun it
-            st.rerun()
-    view.live(run, text_slot, tokens_slot, chart_slot)
+        draw.rerun_buttons()
+    draw.live(run, slots)
     if run.done:
         a11y.announce_once(("loop", run.prompt, len(run.steps)), t("a11y.live.generated", n=len(run.steps)))
-        view.finish_box(run.result)
-        view.greedy_loop_panel(prompt, run.result)
-    st.graphviz_chart(view.flowchart(run, tr.info.vocab_size), width="stretch")
-    st.caption(view.flow_caption(run, len(tr.tokens)))
-
+        draw.finish_box(run.result)
+        draw.greedy_loop_panel(prompt, compute.greedy_loop(run.result))
+    draw.flow(run, tr)  # the course text's flowchart, the box where the loop is now coloured
     if run.steps:
-        view.steps_panels(run, tr)
-    view.publish_steps(run)  # the link holds the step (a teacher's phones follow it)
+        draw.steps_panels(run, tr)
+    draw.publish_steps(run, cap)  # the link holds the step (a teacher's phones follow it)
     run.look_ahead()  # the next step's pass runs while the visitor reads this one
+
+
+def positions(prompt: str, params: mb.SamplingParams, cap: int) -> None:
+    """Logits at every position of the prompt. It depends on the prompt, and on the run only through its first
+    step (which the fragment's first step and reset rerun the page for), so it is drawn outside the fragment."""
+    if compute.invalid(params, cap) is None:  # else the fragment said why
+        draw.positions_title()
+        draw.positions_panel(compute.trace(prompt), compute.current_run(st.session_state, prompt, params))
+
+
+@st.fragment
+def completion() -> None:
+    """Seed 000's opening: a chat is one formatted text; a question answered directly and after the steps."""
+    chat = compute.chat_text(question := draw.question())
+    draw.chat(chat)
+    draw.chat_caption(compute.chat_tokens(chat))  # its length in tokens, under it
+    if draw.think_ask():
+        right = []
+        for col, case in zip(st.columns(2), draw.THINK_CASES):
+            with col:  # the answer is computed in its column, as it is drawn
+                prompt = draw.think_prompt(question, case)
+                right.append(draw.think_case(case, prompt, compute.answered(prompt)))
+        draw.moral(right, compute.n_params())
 
 
 render()

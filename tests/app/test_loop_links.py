@@ -85,7 +85,7 @@ def test_hostile_link_values_fall_back_with_a_notice(value):
 
 
 def test_a_stop_list_that_is_not_a_list_of_short_strings_is_rejected():
-    from ui.loop_view import stops_from_link
+    from ui.loop.draw import stops_from_link
 
     assert stops_from_link('["\\\\n", ".", "."]') == ["\\n", "."]
     for raw in ('"."', "[1]", '[""]', json.dumps(["x" * 51]), json.dumps(["a"] * 9), "{", '["a\\u0000"]'):

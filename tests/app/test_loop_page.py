@@ -149,7 +149,7 @@ def test_html_from_the_model_is_shown_as_text_in_both_modes():
     "All steps" table; no Markdown element on the page carries it."""
     from tests.app.link_helpers import open_link, tables
     from tests.markdown_check import unescaped
-    from ui.loop_view import STEP_WINDOW
+    from ui.loop.draw import STEP_WINDOW
 
     for projection in ("0", "1"):
         # 16 tokens: float32 writes <strong> at the 15th, bfloat16 at the 8th (and </strong> at the 13th), so the
@@ -181,7 +181,7 @@ def test_the_steps_window_holds_the_newest_steps_and_all_steps_holds_every_one()
     """The steps window shows the newest STEP_WINDOW steps, oldest first (the step just taken is the bottom row),
     says how many it leaves out, and "All steps" (drawn only while open) holds every one."""
     from tests.app.link_helpers import open_link, tables
-    from ui.loop_view import STEP_WINDOW
+    from ui.loop.draw import STEP_WINDOW
 
     at = open_link("loop", {"prompt": "O gato", "temperature": "0", "max_new": str(STEP_WINDOW + 3), "lang": "en"})
     for n in (1, STEP_WINDOW + 2):
@@ -207,7 +207,8 @@ def test_the_thinking_moral_follows_the_two_live_answers(monkeypatch):
     import re
 
     import ui.i18n
-    from ui.completion_view import ANSWER, think_moral
+    from ui.loop.compute import ANSWER
+    from ui.loop.draw import think_moral
 
     at = run_page("loop", lang="en", timeout=600)
     at.button(key="completion_go").click().run(timeout=600)

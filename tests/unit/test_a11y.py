@@ -7,7 +7,7 @@ import pytest
 import streamlit as st
 
 from ui import a11y, charts
-from ui.loop_view import candidates_chart
+from ui.loop.draw import candidates_chart
 
 
 @pytest.fixture(params=["pt-BR", "en"])

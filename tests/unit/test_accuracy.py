@@ -9,8 +9,8 @@ import pytest
 
 from model_backend.lessons import temperature as sv
 from model_backend.lessons.grokking import shipped
-from ui.finish_reasons import API_NAMES, mapping_frame
 from ui.grokking.compute import readings_before_jump as readings
+from ui.loop.draw import API_NAMES, mapping_frame
 from ui.pipeline.draw import drawn_row_sums
 
 

@@ -81,7 +81,7 @@ def test_the_stable_names_do_not_collide_with_vega_lites_own_data_sources():
 
 
 def _loop_frames():
-    from ui import loop_view
+    from ui.loop import draw as loop_draw
 
     cands = pd.DataFrame({"order": range(3), "token": ["Paris", " a", "∅"], "prob": [0.6, 0.3, 0.1],
                           "shown": ["60%", "30%", "10%"], "chosen": ["chosen", "not chosen", "not chosen"]})
@@ -90,7 +90,7 @@ def _loop_frames():
     kv = pd.DataFrame({"positions": [1, 6, 7, 8], "bytes": [200, 1000, 1200, 1400],
                        "series": ["formula", "measured", "measured", "measured"],
                        "shown": ["200 B", "1 kB", "1.2 kB", "1.4 kB"]})
-    return [(loop_view.candidates_chart, cands), (loop_view.timing_bars, timing), (loop_view.kv_line, kv)]
+    return [(loop_draw.candidates_chart, cands), (loop_draw.timing_bars, timing), (loop_draw.kv_line, kv)]
 
 
 @pytest.mark.parametrize("lang,projection", [("en", False), ("pt-BR", True)])

@@ -1,5 +1,5 @@
 """Seed 000's opening panel: the chat format, where the first number appears, the right answer."""
-from ui.completion_view import ANSWER, chat_text, right_answer_in
+from ui.loop.compute import ANSWER, chat_text, right_answer_in
 
 
 def test_a_chat_is_one_formatted_text_that_ends_where_the_model_speaks():

@@ -1,5 +1,5 @@
 """Units for the compute panel's numbers."""
-from ui.compute_view import FRONTIER_PER_TOKEN, fmt_flops, fmt_flops_range
+from ui.loop.draw import FRONTIER_PER_TOKEN, fmt_flops, fmt_flops_range
 
 
 def test_fmt_flops_picks_a_unit():

@@ -188,7 +188,7 @@ def test_greedy_loop_is_found_only_in_a_greedy_run_that_ends_in_a_cycle():
     from types import SimpleNamespace
 
     from model_backend.types import SamplingParams
-    from ui.loop_view import GREEDY_LOOP_REPEATS, greedy_loop
+    from ui.loop.compute import GREEDY_LOOP_REPEATS, greedy_loop
 
     def run(ids, temperature):
         steps = tuple(SimpleNamespace(token=SimpleNamespace(id=i)) for i in ids)

@@ -322,15 +322,16 @@ def test_a_loop_run_whose_step_was_dropped_goes_on_with_the_same_tokens(tiny_bun
     """The engine drops a waiting step of a visitor who moved on by raising inside the loop's generator, which ends
     it; the run kept in the session must then take its next step as if nothing happened."""
     import model_backend as mb
-    from ui import backend, loop_view
+    from ui import backend
+    from ui.loop.compute import LoopRun
 
     monkeypatch.setattr(backend, "iter_generation", lambda prompt, params: mb.iter_generation(tiny_bundle, prompt,
                                                                                                params))
     params = SamplingParams(temperature=0.8, top_p=0.9, max_new_tokens=6, seed=5)
-    plain = loop_view.LoopRun(prompt="Era uma vez", params=params)
+    plain = LoopRun(prompt="Era uma vez", params=params)
     for _ in range(4):
         plain.advance()
-    run = loop_view.LoopRun(prompt="Era uma vez", params=params)
+    run = LoopRun(prompt="Era uma vez", params=params)
     run.advance()
     run.advance()
     queueing.serve(Visitor(owner="x", cancelled=lambda: True))

@@ -1,5 +1,5 @@
-"""The loop page's pure helpers: stop sequences as typed become the real strings."""
-from ui.loop_view import parse_stops
+"""The loop page's pure helpers: stop sequences as typed become the real strings; a link's replay and its bar."""
+from ui.loop.draw import parse_stops
 
 
 def test_escapes_become_real_characters():
@@ -15,7 +15,7 @@ def test_repeats_are_dropped_in_order():
 
 
 class _Bar:
-    """st.empty() as replayed() uses it: what was drawn into it, in order."""
+    """st.empty() as draw.replaying() uses it: what was drawn into it, in order."""
 
     def __init__(self, drawn: list):
         self.drawn = drawn
@@ -42,12 +42,16 @@ class _Run:
 
 
 def _replay(monkeypatch, wanted: int, run: _Run) -> list:
-    import ui.loop_view as view
+    """The page's replay: the link's step read once from the visitor's state (compute.rewound), then taken again
+    (compute.replay) inside draw.replaying, whose bar reports how far it is."""
+    from ui.loop import compute, draw
 
     drawn: list = []
-    monkeypatch.setattr(view.st, "session_state", {"_loop_replay": wanted})
-    monkeypatch.setattr(view.st, "empty", lambda: _Bar(drawn))
-    assert view.replayed(run, "p", None) is run
+    state = {"_loop_replay": wanted}
+    monkeypatch.setattr(draw.st, "empty", lambda: _Bar(drawn))
+    assert compute.rewound(state, run, "p", None) == (run, wanted) and "_loop_replay" not in state
+    with draw.replaying(wanted, len(run.steps)) as progress:
+        compute.replay(run, wanted, progress)
     return drawn
 
 

@@ -83,7 +83,7 @@ def test_the_residual_points_are_labelled_as_they_are(pt):
 
 
 def test_both_sides_of_the_compute_panel_count_the_same_tokens():
-    from ui.compute_view import FRONTIER_PER_TOKEN, frontier_range, passed_tokens
+    from ui.loop.draw import FRONTIER_PER_TOKEN, frontier_range, passed_tokens
 
     assert passed_tokens(7, 1) == 7 and passed_tokens(7, 20) == 26  # the last token is never fed back
     lo, hi = frontier_range(7, 20)
@@ -268,7 +268,7 @@ def test_the_sliding_paragraph_follows_the_limit_and_the_window(pt, tiny_bundle)
 
 def test_the_thinking_moral_follows_the_two_answers(pt):
     """L10: "erra contas com frequência, dos dois jeitos" was printed whatever the two captions said."""
-    from ui.completion_view import think_moral
+    from ui.loop.draw import think_moral
 
     assert "os dois jeitos erraram" in think_moral(False, False, "268.098.176")
     assert "268.098.176 parâmetros" in think_moral(False, False, "268.098.176")
@@ -282,7 +282,7 @@ def test_the_candidates_caption_promises_a_next_turn_only_when_there_is_one(pt):
     """L9: "Na próxima volta ele já faz parte da entrada" was printed under the last step of a finished run."""
     from types import SimpleNamespace
 
-    from ui.loop_view import cand_caption
+    from ui.loop.draw import cand_caption
 
     step = SimpleNamespace(prob=0.5, rank=2)
     assert "Na próxima volta" in cand_caption(step, last=False)

@@ -1,31 +1,35 @@
-"""The loop page's state and drawings: runs kept per visitor, stepped without recomputation, and their charts."""
+"""The loop page's drawing: its settings and links, the run's text, candidates, flowchart, steps, time, KV cache and
+compute, why it stopped, and the completion panel. It takes what ui.loop.compute returned (a LoopRun, read only:
+its steps, result, done) and never reaches the model; a run to the end is drawn as its steps come, and a link's
+replay shows a progress bar (a context manager that yields the callback compute reports to)."""
 from __future__ import annotations
 
 import json
 import textwrap
-from collections import OrderedDict
-from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+import time
+from collections.abc import Iterable
+from contextlib import contextmanager
+from typing import NamedTuple
 
 import altair as alt
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+from streamlit.errors import StreamlitAPIException
 
 import model_backend as mb
 from model_backend.core.kv import kv_bytes_per_position, kv_cache_bytes_at, kv_values_per_token
-from model_backend.core.stats import find_loop
 from model_backend.core.tokens import visible
-from ui import backend, compute_view, finish_reasons
+from model_backend.lessons.pipeline import answer_flops, output_flops
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, show_frame
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
+from ui.loop.compute import ANSWER, SUM, Answered, LoopRun
 from ui.nav import decoding_link
 from ui.share import Param, publish, restore, share_box
 from ui.untrusted import escape_frame
 from ui.widgets import data_table, model_text
 
-MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
 ESCAPES = (("\\n", "\n"), ("\\t", "\t"))
 STOP_PRESETS = ["\\n", ".", "\\n\\n"]
 CHOSEN = OKABE_ITO[1]
@@ -130,145 +134,35 @@ def settings_summary(params: mb.SamplingParams) -> str:
     return " · ".join(parts)
 
 
-def run_key(prompt: str, params: mb.SamplingParams) -> tuple:
-    """What a run depends on. Greedy ignores the seed, so the seed is left out of its key."""
-    if params.greedy:
-        params = mb.SamplingParams(temperature=0, top_k=params.top_k, top_p=params.top_p,
-                                   repetition_penalty=params.repetition_penalty,
-                                   max_new_tokens=params.max_new_tokens, stop=params.stop, seed=None)
-    return backend.current_model(), backend.current_dtype(), prompt, params
-
-
-# Where the step after the one on screen is computed while the visitor looks (LoopRun.look_ahead). Each pass
-# still queues for the model's engine's lock; the threads only wait there, so there are enough
-# of them for every visitor of a class to have one step in the queue.
-AHEAD = ThreadPoolExecutor(max_workers=32, thread_name_prefix="loop-ahead")
-
-
 def cand_caption(step: mb.Step, last: bool) -> str:
     """The candidates' caption; "on the next turn it is part of the input" only when there is a next turn (review
     A, L9): the last step of a finished run (end-of-sequence token, the limit, a stop sequence) has none."""
     return t("loop.cand.caption.last" if last else "loop.cand.caption", p=fmt_pct(step.prob), rank=step.rank)
 
 
-@dataclass
-class LoopRun:
-    """One visitor's run of the loop: the live generator (holding its KV cache) and every step taken."""
-
-    prompt: str
-    params: mb.SamplingParams
-    steps: list[mb.Step] = field(default_factory=list)
-    result: mb.Generation | None = None
-    gen: Iterator | None = None
-    ahead: Future | None = None  # the generator's next item, being computed since the last step was shown
-
-    @property
-    def done(self) -> bool:
-        return self.result is not None
-
-    def _resume(self) -> None:
-        """A generator at this run's step: a new one from the prompt, its first len(steps) items taken again (the
-        same settings and seed: the same tokens). Needed for the first step, and after an error closed the old one
-        (the engine dropped a step of a visitor who moved on while it waited: a Python generator an exception
-        leaves is over). A step that comes out different ends the kept steps there."""
-        gen = backend.iter_generation(self.prompt, self.params)
-        self.gen = None
-        for i, kept in enumerate(list(self.steps)):
-            again = next(gen)
-            if not isinstance(again, mb.Step) or again.token.id != kept.token.id:
-                self.steps = self.steps[:i] + ([again] if isinstance(again, mb.Step) else [])
-                break
-        self.gen = gen
-
-    def _next(self):
-        """The generator's next item; an error (it closed the generator) leaves none, so the next step resumes."""
-        try:
-            return next(self.gen)
-        except BaseException:
-            self.gen = None
-            raise
-
-    def advance(self) -> mb.Step | None:
-        """Take exactly one step (one forward pass, or the one computed ahead). None when the loop has ended."""
-        if self.done:
-            return None
-        ahead, self.ahead = self.ahead, None
-        event = None
-        if ahead is not None:
-            try:
-                event = ahead.result()  # the same item as a step computed now
-            except mb.Cancelled:  # computed ahead for a browser that went away (a phone's screen locked): again
-                self.gen = None
-            except BaseException:
-                self.gen = None
-                raise
-        if event is None:
-            if self.gen is None:
-                self._resume()
-            event = self._next()
-        if isinstance(event, mb.Generation):
-            self.result, self.gen = event, None
-            return None
-        self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
-        if event.finish_reason:  # the loop says on its last step why it ends
-            self.result, self.gen = self._next(), None  # the generator only wraps up: no forward pass
-        return event
-
-    def look_ahead(self) -> None:
-        """Start the next step now, in a thread, while the visitor reads this one: a "Next token" click then only
-        shows it. The step is the generator's next item, the same token (the same seed, the same draw) and the
-        same numbers as a step computed on the click; its time is its own pass's. Only for a run the visitor has
-        started, one step ahead at most."""
-        if self.steps and not self.done and self.gen is not None and self.ahead is None:
-            self.ahead = AHEAD.submit(backend.for_visitor(next), self.gen)
-
-
-def current_run(prompt: str, params: mb.SamplingParams) -> LoopRun:
-    """The visitor's run for these settings (new settings start a new run; old runs are kept a while)."""
-    runs: OrderedDict = st.session_state.setdefault("loop_runs", OrderedDict())
-    key = run_key(prompt, params)
-    if key not in runs:
-        runs[key] = LoopRun(prompt=prompt, params=params)
-        while len(runs) > MAX_RUNS:
-            runs.popitem(last=False)
-    runs.move_to_end(key)
-    return runs[key]
-
-
-def reset_run(prompt: str, params: mb.SamplingParams) -> None:
-    st.session_state.setdefault("loop_runs", OrderedDict()).pop(run_key(prompt, params), None)
-    st.session_state["loop_steps"] = 0  # what the link says, before any rerun publishes it
-
-
 REPLAY_BAR_AFTER = 3  # a replay of more steps than this shows a progress bar while it runs
 
 
-def replayed(run: LoopRun, prompt: str, params: mb.SamplingParams) -> LoopRun:
-    """The run at the step a link asked for (once, on the run that read it): steps taken again from the prompt
-    with the same settings and seed, so the same tokens (a run past that step starts over). Most steps are the
-    engine's decode steps, batched with other visitors' (a class following the teacher's step)."""
-    wanted = st.session_state.pop("_loop_replay", None)
-    if wanted is None:
-        return run
-    if len(run.steps) > wanted:
-        reset_run(prompt, params)
-        run = current_run(prompt, params)
-    bar = st.empty() if wanted - len(run.steps) > REPLAY_BAR_AFTER else None
-    while len(run.steps) < wanted and not run.done:
-        if bar is not None:  # a long replay (a phone joining the teacher's run late) says how far it is
-            bar.progress(len(run.steps) / wanted, text=t("loop.replay", n=len(run.steps) + 1, of=wanted))
-        run.advance()
+@contextmanager
+def replaying(wanted: int | None, done: int):
+    """While a link's step is taken again (from `done` steps to `wanted`), yield the callback compute tells how far
+    it is; a long replay (a phone joining the teacher's run late) says so in a bar, step n of N, cleared after."""
+    bar = st.empty() if wanted is not None and wanted - done > REPLAY_BAR_AFTER else None
+
+    def progress(n: int, of: int) -> None:
+        if bar is not None:
+            bar.progress(n / of, text=t("loop.replay", n=n + 1, of=of))
+    yield progress
     if bar is not None:
         bar.empty()
-    return run
 
 
-def publish_steps(run: LoopRun) -> None:
+def publish_steps(run: LoopRun, cap: int) -> None:
     """The link says how many steps the run shows (a teacher's phones take her step): written when it changed,
     also from the fragment, where the page's own publish_link does not run."""
     if st.session_state.get("loop_steps") != len(run.steps):
         st.session_state["loop_steps"] = len(run.steps)
-        publish_link(link_params(backend.settings().max_new_tokens))
+        publish_link(link_params(cap))
 
 
 def candidates_rows(step: mb.Step) -> pd.DataFrame:
@@ -318,18 +212,67 @@ def show_candidates(step, save: bool = True) -> None:
 REDRAW_S = 0.25  # while "Generate" runs, the live parts are redrawn at most this often (and once more at the end)
 
 
-def live(run: LoopRun, text_slot, tokens_slot, chart_slot, streaming: bool = False) -> None:
+def buttons(done: bool) -> tuple[bool, bool, bool]:
+    """The run's three buttons, next token, to the end (both off once the run is done) and start over: which was
+    clicked, in that order."""
+    b1, b2, b3 = st.columns([1, 1.4, 1] if projection_on() else 3)  # the longest label gets room in projection mode
+    step_once = b1.button(t("loop.btn.next"), icon=":material/skip_next:", type="primary", disabled=done,
+                          width="stretch")
+    to_end = b2.button(t("loop.btn.generate"), icon=":material/fast_forward:", disabled=done, width="stretch")
+    return step_once, to_end, b3.button(t("loop.btn.reset"), icon=":material/restart_alt:", width="stretch")
+
+
+class Slots(NamedTuple):
+    """The placeholders the run is drawn into, and redrawn while it generates."""
+
+    text: DeltaGenerator
+    tokens: DeltaGenerator
+    chart: DeltaGenerator
+    progress: DeltaGenerator
+
+
+def slots() -> Slots:
+    """The growing text and its tokens on the left, the newest step's candidates on the right, a progress bar."""
+    left, right = st.columns([3, 2])
+    with left:
+        text_slot, tokens_slot = st.empty(), st.empty()
+    with right:
+        chart_slot = st.empty()
+    return Slots(text_slot, tokens_slot, chart_slot, st.empty())
+
+
+def stream(steps: Iterable[LoopRun], slots: Slots, max_new: int) -> None:
+    """Draw a run to the end as its steps come (`steps` yields the run after each one): the tokens and the
+    progress at most every REDRAW_S seconds, and once more at the end; then the bar is cleared."""
+    drawn = 0.0
+    for run in steps:
+        if time.perf_counter() - drawn >= REDRAW_S or run.done:
+            slots.progress.progress(len(run.steps) / max_new, text=t("loop.progress", n=len(run.steps), max=max_new))
+            live(run, slots, streaming=True)
+            drawn = time.perf_counter()
+    slots.progress.empty()
+
+
+def rerun_buttons() -> None:
+    """The buttons were drawn before the loop ended: rerun to draw them disabled."""
+    try:
+        st.rerun(scope="fragment")  # a click inside the fragment reran only the fragment: so again
+    except StreamlitAPIException:  # the whole page ran (a test's click, a browser without fragments): rerun it
+        st.rerun()
+
+
+def live(run: LoopRun, slots: Slots, streaming: bool = False) -> None:
     """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating:
     streaming=True, a frame that the end of the run replaces, so its chart has no PNG/SVG buttons)."""
     completion = run.steps[-1].text if run.steps else ""
-    with text_slot.container():
+    with slots.text.container():
         st.markdown(t("loop.text.label", n=len(run.steps)))
         model_text(run.prompt + completion)
-    with tokens_slot.container():
+    with slots.tokens.container():
         if run.steps:
             st.markdown(t("loop.tokens.label"))
             model_text(" | ".join(s.token.display for s in run.steps))
-    with chart_slot.container():
+    with slots.chart.container():
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
@@ -371,9 +314,37 @@ def flowchart(run: LoopRun, vocab: int) -> str:
     return "\n".join(lines)
 
 
+def flow(run: LoopRun, tr: mb.Trace) -> None:
+    """The flowchart and its caption with this run's numbers."""
+    st.graphviz_chart(flowchart(run, tr.info.vocab_size), width="stretch")
+    st.caption(flow_caption(run, len(tr.tokens)))
+
+
 def flow_caption(run: LoopRun, n_prompt: int) -> str:
     """The caption under the flowchart, with this run's numbers."""
     return t("loop.flow.caption", n=fmt_int(n_prompt + len(run.steps)), gen=len(run.steps))
+
+
+# --- why it stopped ------------------------------------------------------------------------------------------------
+# The course text calls it "stop_reason/finish_reason". OpenAI's Chat Completions API reports `finish_reason`: "stop"
+# for both the end-of-sequence token and a stop sequence, "length" for the token limit. Anthropic's Messages API
+# reports `stop_reason`: "end_turn", "stop_sequence", "max_tokens".
+
+# this app's reason -> (OpenAI finish_reason, Anthropic stop_reason), from the providers' API references
+API_NAMES = {
+    "stop": ("stop", "end_turn"),
+    "length": ("length", "max_tokens"),
+    "stop_sequence": ("stop", "stop_sequence"),
+}
+
+
+def mapping_frame(current: str | None = None) -> pd.DataFrame:
+    """One row per reason: what happened, and the value each API returns (▶ marks this generation's)."""
+    return pd.DataFrame({
+        t("finish.col.what"): [("▶ " if reason == current else "") + t(f"finish.what.{reason}") for reason in API_NAMES],
+        t("finish.col.openai"): [f'"{openai}"' for openai, _ in API_NAMES.values()],
+        t("finish.col.anthropic"): [f'"{anthropic}"' for _, anthropic in API_NAMES.values()],
+    })
 
 
 def finish_box(result: mb.Generation) -> None:
@@ -387,26 +358,13 @@ def finish_box(result: mb.Generation) -> None:
     else:
         st.success(t("loop.finish.stop"), icon=":material/check_circle:")
     with st.expander(t("finish.title"), icon=":material/translate:"):  # the seed: "stop_reason/finish_reason"
-        st.table(finish_reasons.mapping_frame(reason), hide_index=True)  # our own strings only (Markdown)
+        st.table(mapping_frame(reason), hide_index=True)  # our own strings only (Markdown)
         st.caption(t("finish.caption"))
 
 
-GREEDY_LOOP_REPEATS = 3  # a cycle repeated this many times in a row at the end counts as "fell into a loop"
-
-
-def greedy_loop(result: mb.Generation):
-    """The loop a greedy run ended in (a find_loop Loop), or None: not greedy, or no cycle repeated
-    GREEDY_LOOP_REPEATS times at its end."""
-    if not result.params.greedy:
-        return None
-    loop = find_loop([s.token.id for s in result.steps], min_repeats=GREEDY_LOOP_REPEATS)
-    return loop if loop.period else None
-
-
-def greedy_loop_panel(prompt: str, result: mb.Generation) -> None:
-    """When greedy decoding fell into a loop: say how, and link the decoding page with this prompt, where
-    greedy, beam search and sampling run side by side."""
-    loop = greedy_loop(result)
+def greedy_loop_panel(prompt: str, loop) -> None:
+    """When greedy decoding fell into a loop (compute.greedy_loop's Loop, or None): say how, and link the decoding
+    page with this prompt, where greedy, beam search and sampling run side by side."""
     if loop is None:
         return
     st.info(t("loop.greedy_loop", period=loop.period, repeats=loop.repeats), icon=":material/repeat:")
@@ -601,9 +559,9 @@ def positions_panel(tr: mb.Trace, run: LoopRun) -> None:
                    f"{visible(run.steps[0].top[0].text)}  ({fmt_pct(run.steps[0].top[0].prob)})")
 
 
-def controls() -> mb.SamplingParams:
-    """The sampling settings, with the course text's sensible defaults (T 0.7, top-p 0.9)."""
-    cap = backend.settings().max_new_tokens
+def controls(cap: int) -> mb.SamplingParams:
+    """The sampling settings, with the course text's sensible defaults (T 0.7, top-p 0.9); `cap`: the server's
+    limit on new tokens."""
     with st.expander(t("loop.ctl.title"), icon=":material/tune:"):
         c1, c2, c3, c4 = st.columns(4)
         # Values come from session_state (defaults or a shared link: link_params), never from value=.
@@ -627,6 +585,61 @@ def controls() -> mb.SamplingParams:
     return params
 
 
+# --- compute for the answer just generated: FLOPs per token x tokens, beside the course text's frontier figures -----
+
+# Seed 003: a frontier model does "dezenas ou centenas de bilhões de FLOPs" per token, and an answer of a few
+# hundred tokens reaches "dezenas ou centenas de trilhões": tens to hundreds of GFLOPs per token.
+FRONTIER_PER_TOKEN = (10e9, 900e9)
+
+
+def fmt_flops(x: float) -> str:
+    """0.54e9 -> '0.54 GFLOPs', 3.1e12 -> '3.1 TFLOPs' (in the visitor's number style)."""
+    for unit, scale in (("PFLOPs", 1e15), ("TFLOPs", 1e12), ("GFLOPs", 1e9), ("MFLOPs", 1e6)):
+        if x >= scale:
+            return fmt_float(x / scale, 2 if x < 10 * scale else (1 if x < 100 * scale else 0)) + " " + unit
+    return fmt_int(round(x)) + " FLOPs"
+
+
+def fmt_flops_range(lo: float, hi: float) -> str:
+    """'0.12 – 10.8 TFLOPs': both ends in the unit of the larger one, so the range stays short."""
+    unit, scale = next((u, v) for u, v in (("PFLOPs", 1e15), ("TFLOPs", 1e12), ("GFLOPs", 1e9), ("MFLOPs", 1e6),
+                                           ("FLOPs", 1.0)) if hi >= v or v == 1.0)
+
+    def short(x: float) -> str:
+        v = x / scale
+        return fmt_float(v, 2 if v < 10 else (1 if v < 100 else 0))
+    return f"{short(lo)} – {short(hi)} {unit}"
+
+
+def passed_tokens(n_prompt: int, n_new: int) -> int:
+    """Token positions that went through the network for this answer: the prompt's (prefill) and every generated
+    token but the last, which is never fed back. Both sides of the comparison count these same tokens."""
+    return n_prompt + max(n_new - 1, 0)
+
+
+def frontier_range(n_prompt: int, n_new: int) -> tuple[float, float]:
+    """The course text's frontier FLOPs per token, times the same tokens this answer passed."""
+    n = passed_tokens(n_prompt, n_new)
+    return FRONTIER_PER_TOKEN[0] * n, FRONTIER_PER_TOKEN[1] * n
+
+
+def answer_panel(info: mb.ModelInfo, n_prompt: int, steps: list[mb.Step]) -> None:
+    """Three figures and a caption: this answer's FLOPs, its speed on this machine, a frontier model's range."""
+    n_new = len(steps)
+    f = answer_flops(info, n_prompt, n_new)
+    seconds = sum(s.ms for s in steps) / 1000
+    lo, hi = frontier_range(n_prompt, n_new)
+    passed = fmt_int(passed_tokens(n_prompt, n_new))
+    c = st.columns(3)
+    c[0].metric(t("compute.total", n=passed), fmt_flops(f.total))
+    c[1].metric(t("compute.rate"), fmt_flops(f.total / seconds) + "/s" if seconds > 0 else "—")
+    c[2].metric(t("compute.frontier", n=passed), fmt_flops_range(lo, hi))
+    st.caption(t("compute.caption", per=fmt_flops(f.per_token), params=fmt_int(info.n_params), p=fmt_int(n_prompt),
+                 prefill=fmt_flops(f.prefill), out=fmt_flops(output_flops(info)), n=fmt_int(n_new), fed=fmt_int(max(n_new - 1, 0)), passed=passed,
+                 decode=fmt_flops(f.decode), secs=fmt_float(seconds, 2), lo=fmt_flops(FRONTIER_PER_TOKEN[0]),
+                 hi=fmt_flops(FRONTIER_PER_TOKEN[1])))
+
+
 def steps_panels(run: LoopRun, tr: mb.Trace) -> None:
     """Under a run with steps: the steps table, the step inspector, time and KV cache per step, and the compute."""
     st.subheader(t("loop.steps.title"))
@@ -639,16 +652,71 @@ def steps_panels(run: LoopRun, tr: mb.Trace) -> None:
     with c2:
         kv_chart(run.steps, len(tr.tokens), tr.info)
     st.subheader(t("compute.title"))
-    compute_view.answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
+    answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
 
 
-def positions(prompt: str, params: mb.SamplingParams) -> None:
-    """Logits at every position of the prompt. It depends on the prompt, and on the run only through its first
-    step (which the fragment's first step and reset rerun the page for), so it is drawn outside the fragment."""
-    try:
-        mb.check_params(params, backend.settings().max_new_tokens)
-    except mb.InvalidInput:
-        return  # the fragment said why
+def positions_title() -> None:
+    """The title and the text of "Only the last position matters" (its table follows: positions_panel)."""
     st.subheader(t("loop.pos.title"))
     st.markdown(t("loop.pos.what"))
-    positions_panel(backend.trace(prompt), current_run(prompt, params))
+
+
+# --- the completion panel: seed 000's opening, live --------------------------------------------------------------
+# A prompt and its completion, a chat as the completion of a formatted conversation, and "each token is all the
+# thinking it gets" (the same question answered directly and after the model writes out the steps).
+
+THINK_CASES = ("completion.q.direct", "completion.q.steps")
+
+
+def question() -> str:
+    """The question of the panel, in the visitor's language."""
+    return t("completion.question", **SUM)
+
+
+def chat(text: str) -> None:
+    """The panel's opening, and a chat message formatted as one text (compute.chat_text)."""
+    st.header(t("completion.header"))
+    st.markdown(t("completion.text"))
+    st.markdown(t("completion.chat"))
+    model_text(text)
+
+
+def chat_caption(n_tokens: int) -> None:
+    st.caption(t("completion.chat.caption", n=fmt_int(n_tokens)))
+
+
+def think_ask() -> bool:
+    """The "ask both ways" button; True once clicked in this session (its hint until then)."""
+    st.subheader(t("completion.think.title"))
+    st.markdown(t("completion.think.text"))
+    if st.button(t("completion.think.run"), icon=":material/play_arrow:", key="completion_go"):
+        st.session_state["completion_ran"] = True
+    if not st.session_state.get("completion_ran"):
+        st.caption(t("completion.think.hint"))
+        return False
+    return True
+
+
+def think_prompt(question: str, case: str) -> str:
+    """The question asked directly, or asking for the steps first (`case`, one of THINK_CASES)."""
+    return t("completion.q.prefix") + question + t(case)
+
+
+def think_case(case: str, prompt: str, answer: Answered) -> bool:
+    """One case's prompt, the model's answer and whether it is right; returns that."""
+    st.markdown(t(f"{case}.label"))
+    model_text(prompt + answer.generation.completion)
+    st.caption(t("completion.think.caption", n=fmt_int(len(answer.generation.steps)),
+                 right=t("completion.yes" if answer.right else "completion.no"), answer=ANSWER))
+    return answer.right
+
+
+def moral(right: list[bool], n_params: int) -> None:
+    """Under the two answers (right or not: direct, then with the steps), the moral they tell."""
+    st.markdown(think_moral(*right, fmt_int(n_params)))
+
+
+def think_moral(direct: bool, steps: bool, params: str) -> str:
+    """The panel's moral from its two results (review A, L10): "both ways get it wrong" only when both did."""
+    case = {(False, False): "none", (False, True): "steps", (True, False): "direct", (True, True): "both"}
+    return t(f"completion.think.moral.{case[direct, steps]}", params=params) + " " + t("completion.think.point")
