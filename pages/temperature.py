@@ -1,49 +1,92 @@
 """Temperature and sampling: the seed's worked example, then the real model's distribution through
-generate()'s chain (repetition penalty -> temperature -> top-k -> top-p), draws, and a greedy loop."""
+generate()'s chain (repetition penalty -> temperature -> top-k -> top-p), draws, and a greedy loop. Layout only:
+ui.temperature.compute computes (one pass per prompt), ui.temperature.draw and its panels draw."""
 import streamlit as st
 
-from ui import backend, penalties_view, presets_view
-from ui import temperature_view as view
+import model_backend as mb
+from ui import backend
 from ui.charts import projection_on
 from ui.i18n import t
 from ui.nav import next_page_link
-from ui.share import publish, restore
+from ui.share import publish, restore, share_box
+from ui.temperature import compute, draw, penalties, presets
 from ui.untrusted import escape_markdown
-from ui.widgets import intro, prompt_box, truncation_notice
+from ui.widgets import intro, prompt_box, timed, truncation_notice
 
 
-def live_panel(prompt: str) -> None:
-    """The sliders and the bars run in the browser (no server round trip per step); the panels below
-    follow the sliders in a fragment, rerun once a move has settled (Streamlit reports the chart's
-    sliders 150 ms after the last step)."""
-    st.html(view.BINDINGS_CSS + (view.BINDINGS_PROJECTION_CSS if projection_on() else ""))  # our own static CSS
-    view.live_fragment(prompt, view.state_params())
+@st.fragment
+@timed("temperature.live_panel")
+def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
+    """Everything the sliders change: math on the cached logits, never a forward pass. The sliders and bars run in
+    the browser; this reruns once a move has settled (Streamlit reports them 150 ms after the last step)."""
+    params = draw.live_controls(compute.live_bars(prompt), init)
+    view = compute.chain(prompt, params)
+    draw.live_result(view, compute.labels(view.ids), params, compute.entropy(prompt, params.repetition_penalty))
+    share_box("temperature", draw.link_params())  # inside the fragment: the link follows the sliders
+
+
+@st.fragment
+def presets_panel(prompt: str) -> None:
+    """The seed's factual / creative advice, run live on this prompt on a click."""
+    if presets.ask(prompt):
+        with presets.running():
+            results = compute.preset_runs(prompt)
+        presets.result(results)
+
+
+@st.fragment
+def compare_panel() -> None:
+    """A concentrated prompt and a spread one at the same T and top-p (math on their cached logits)."""
+    p, temp, cols = draw.compare_ask()
+    draw.compare_result(p, temp, cols, compute.pair(temp, p))
+
+
+@st.fragment
+def loop_panel() -> None:
+    """A greedy loop without and with a repetition penalty, and a count it breaks (each run made once, for all)."""
+    r, counts = draw.loop_ask(), {}
+    for case, prompt, n, penalty in draw.loop_slots(r):
+        with draw.loop_running(penalty) as progress:
+            run = compute.loop_run(prompt, penalty, n, progress)
+        counts.update(draw.loop_result(case, penalty, run))
+    draw.loop_verdict(r, counts)
+
+
+@st.fragment
+def penalties_panel() -> None:
+    """The seed's subtractive penalties beside transformers' repetition penalty, run live on a click."""
+    settings = penalties.ask()
+    if settings is not None:
+        for prompt, kind, n, count_from in penalties.slots():
+            penalties.result(kind, count_from, settings, compute.penalty_run(prompt, kind, n, count_from, *settings))
+    penalties.warning()
 
 
 def render() -> None:
-    links = view.link_params()
+    links = draw.link_params()
     restore("temperature", links)  # a shared link's values, before any widget exists
     if "prompt_temperature" not in st.session_state and st.session_state.get("prompt") in (
             None, t("common.default_prompt")):
-        st.session_state["prompt_temperature"] = view.PRESETS[0]  # the issue's preset, unless one was typed
+        st.session_state["prompt_temperature"] = draw.PRESETS[0]  # the issue's preset, unless one was typed
     st.session_state.setdefault("temperature_logits", t("temperature.seed.default"))  # in the visitor's style
     for p in links[1:]:
         st.session_state.setdefault(p.key, p.default)
     intro("temperature", model=escape_markdown(backend.model_label()))
     publish("temperature", links)  # a notice here, at the top, if a link had bad values
-    view.seed_example()
+    draw.seed_example()
     st.header(t("temperature.real.header"))
-    st.pills(t("temperature.presets"), view.PRESETS, key="temperature_preset", on_change=_use_preset)
+    st.pills(t("temperature.presets"), draw.PRESETS, key="temperature_preset", on_change=_use_preset)
     prompt = prompt_box("temperature")
     if prompt is not None:
-        _, ids, truncated_from = view.prompt_logits(prompt)  # the cached forward pass of this prompt
+        _, ids, truncated_from = compute.prompt_logits(prompt)  # the cached forward pass of this prompt
         truncation_notice(truncated_from, len(ids))
-        live_panel(prompt)
-        view.dark_section(prompt)
-        presets_view.panel(prompt)  # the seed's factual / creative advice, run live on this prompt
-    view.compare_panel()
-    view.loop_panel()
-    penalties_view.panel()  # the seed's subtractive penalties beside transformers' repetition penalty
+        st.html(draw.BINDINGS_CSS + (draw.BINDINGS_PROJECTION_CSS if projection_on() else ""))  # our own CSS
+        live_fragment(prompt, draw.state_params())
+        draw.dark_section(compute.nucleus_grid(prompt))
+        presets_panel(prompt)
+    compare_panel()
+    loop_panel()
+    penalties_panel()
     next_page_link("temperature")
 
 

@@ -7,7 +7,8 @@ import torch
 from model_backend import SamplingParams, generate, trace
 from model_backend.core import stats
 from model_backend.lessons import temperature as sv
-from ui.temperature_view import LOOP_CASES, PAIR
+from ui.temperature.compute import PAIR
+from ui.temperature.draw import LOOP_CASES
 
 PROMPT = "A capital da França é a cidade de"
 CONFIDENT, UNCERTAIN = PAIR

@@ -41,7 +41,7 @@ def browser_view(logits, context_ids, params: SamplingParams, top_n: int = 15) -
     import streamlit as st
     import vl_convert as vlc
 
-    from ui import temperature_view as view
+    from ui.temperature import draw as view
 
     st.session_state["lang"] = "en"
     data = sv.browser_logits(logits, context_ids)

@@ -69,7 +69,7 @@ def test_greedy_runs_use_generate_with_each_kind(tiny_bundle):
 
 
 def test_the_example_table_shows_both_kinds_computed():
-    from ui.penalties_view import example_frame
+    from ui.temperature.penalties import example_frame
     df = example_frame(2.0, 1.0, 0.5)
     mult, sub = df.iloc[:, 3].tolist(), df.iloc[:, 4].tolist()
     assert df.iloc[:, 1].tolist() == [2, 1, 1, 0]  # A twice, B once, C once, D never

@@ -112,7 +112,7 @@ def test_the_kv_formula_bends_at_the_window_and_matches_the_cache(tiny_bundle):
 def test_the_pair_is_labelled_by_its_measured_top_1_and_nuclei(pt):
     """TEMP-1/TEMP-2: the old caption called "The capital of France is" confident (measured top-1 19%) and
     said "muito depois para o incerto" at any sliders, also when both nuclei held one token."""
-    from ui.temperature_view import pair_text
+    from ui.temperature.draw import pair_text
 
     a, b = "The capital of France is", "Meu animal favorito é o"
     text = pair_text(1.0, {a: 0.191, b: 0.067}, {a: 136, b: 1063})
@@ -129,7 +129,7 @@ def test_the_pair_is_labelled_by_its_measured_top_1_and_nuclei(pt):
 def test_the_count_verdict_follows_the_two_counts(pt):
     """TEMP-9: at r = 1.1 the reviewer measured 5 numbers counted with and without the penalty, under
     "a contagem se desfaz"."""
-    from ui.temperature_view import count_verdict
+    from ui.temperature.draw import count_verdict
 
     kept = count_verdict(1.1, 5, 5)
     assert "ainda sobrevive" in kept and "se desfaz:" not in kept and "1,1" in kept
@@ -246,7 +246,7 @@ def test_the_gondwana_twin_is_a_false_premise_not_an_invented_subject(pt):
 
 def test_the_cold_limit_of_the_curve_counts_the_tie(pt):
     """TEMP-8: "com T perto de 0, a 100%" was said also for tied logits, where the top probability tends to 1/m."""
-    from ui.temperature_view import curve_caption
+    from ui.temperature.draw import curve_caption
 
     assert "a 100%: toda a probabilidade" in curve_caption([2.0, 1.0, 0.1])
     assert "a 33,3%, não a 100%: 3 logits" in curve_caption([1.0, 1.0, 1.0, 0.0])

@@ -204,7 +204,7 @@ STRINGS = {
         "replacement. Different tokens that came out: {distinct}. The same seed always gives the same draws; "
         "with more draws, the orange bars get closer to the blue ones.",
     ),
-    # a concentrated distribution vs a spread one (which is which is measured: temperature_view.pair_text)
+    # a concentrated distribution vs a spread one (which is which is measured: ui.temperature.draw.pair_text)
     "temperature.pair.header": ("O top-p se adapta: distribuição concentrada × espalhada",
                                 "Top-p adapts: a concentrated distribution vs a spread one"),
     "temperature.pair.text": (

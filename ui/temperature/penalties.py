@@ -1,5 +1,6 @@
 """Penalties side by side: the API kind that subtracts (frequency, presence) and transformers' repetition
-penalty that divides, on a hand-made example and live on the model, with the course text's warning."""
+penalty that divides, on a hand-made example and live on the model, with the course text's warning. Drawing
+only: the runs are ui.temperature.compute.penalty_run, called by the page between `ask` and `result`."""
 from __future__ import annotations
 
 import pandas as pd
@@ -8,8 +9,7 @@ import torch
 from transformers import RepetitionPenaltyLogitsProcessor
 
 from model_backend.core.sampling import FrequencyPresencePenaltyLogitsProcessor
-from model_backend.lessons.temperature import PenaltyRun, greedy_run
-from ui import backend
+from model_backend.lessons.temperature import PenaltyRun
 from ui.i18n import fmt_float, t
 from ui.widgets import data_table, model_text
 
@@ -35,26 +35,15 @@ def example_frame(r: float, f: float, p: float) -> pd.DataFrame:
     })
 
 
-@backend.on_model(max_entries=64)
-def _run(model, prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float,
-         max_prompt: int) -> PenaltyRun:
-    penalty = ({"repetition": r} if kind == "multiplicative" else
-               {"frequency": f, "presence": p} if kind == "subtractive" else {})
-    return greedy_run(model, prompt, kind, n, count_from, max_prompt, **penalty)
-
-
-def run(prompt: str, kind: str, n: int, count_from: int, r: float, f: float, p: float) -> PenaltyRun:
-    return _run(prompt, kind, n, count_from, r, f, p, backend.settings().max_prompt_tokens)
-
-
 def _verdict(res: PenaltyRun, count_from: int) -> str:
     if count_from:
         return t("pen.counted", n=res.counted)
     return t("pen.loop", period=res.loop_period, repeats=res.loop_repeats) if res.loop_period else t("pen.noloop")
 
 
-@st.fragment
-def panel() -> None:
+def ask() -> tuple[float, float, float] | None:
+    """The text, the three sliders and the hand-made example; returns (r, f, p) once the visitor has asked for the
+    runs (and from then on), else None."""
     st.header(t("pen.header"))
     st.markdown(t("pen.text"))
     st.latex(r"\mathrm{logit}_j \leftarrow \mathrm{logit}_j - c_j\,\alpha_{\mathrm{freq}} - [\,c_j > 0\,]\,\alpha_{\mathrm{pres}}")
@@ -68,16 +57,28 @@ def panel() -> None:
         st.session_state["pen_ran"] = True
     if not st.session_state.get("pen_ran"):
         st.caption(t("pen.hint", n=len(CASES) * len(KINDS), cases=len(CASES), kinds=len(KINDS)))
-    else:
-        for case, prompt, n, count_from in CASES:
-            st.subheader(t(f"pen.case.{case}"))
-            model_text(prompt)
-            cols = st.columns(3)
-            for col, kind in zip(cols, KINDS):
-                with col:
-                    res = run(prompt, kind, n, count_from, r, f, p)
-                    st.markdown(t(f"pen.kind.{kind}", r=fmt_float(r, 1), f=fmt_float(f, 1), p=fmt_float(p, 1)))
-                    model_text(res.completion)
-                    st.caption(_verdict(res, count_from))
-    st.markdown(t("pen.warning"))
+        return None
+    return r, f, p
 
+
+def slots():
+    """Each case's heading and prompt, then one column per kind: yields (prompt, kind, tokens, count from) while
+    that column is the place drawn into, so that each run appears in its column as soon as it is made."""
+    for case, prompt, n, count_from in CASES:
+        st.subheader(t(f"pen.case.{case}"))
+        model_text(prompt)
+        for col, kind in zip(st.columns(3), KINDS):
+            with col:
+                yield prompt, kind, n, count_from
+
+
+def result(kind: str, count_from: int, settings: tuple[float, float, float], res: PenaltyRun) -> None:
+    """One run in its column: the kind with its settings, the text, and the loop found or the numbers counted."""
+    r, f, p = settings
+    st.markdown(t(f"pen.kind.{kind}", r=fmt_float(r, 1), f=fmt_float(f, 1), p=fmt_float(p, 1)))
+    model_text(res.completion)
+    st.caption(_verdict(res, count_from))
+
+
+def warning() -> None:
+    st.markdown(t("pen.warning"))

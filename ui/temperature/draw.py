@@ -1,28 +1,28 @@
-"""The temperature page's cached math, its charts and its sections (the page reads a few widgets and lays out)."""
+"""The temperature page's drawing: the seed's worked example, the live bars (generate()'s chain computed by the
+browser from sliders bound to the chart), the chain's stages, seeded draws, the pair of prompts, the T x p grid and
+the greedy loop. It takes what ui.temperature.compute returned and never reaches the model; the panels that compute
+are an "ask" half (their controls) and a "result" half, with the compute call in the page."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import altair as alt
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 import model_backend as mb
 from model_backend.core import stats
-from model_backend.core.tokens import token_info
-from model_backend.core.tracing import next_token_logits
 from model_backend.lessons import temperature as sv
-from model_backend.runtime.memo import SharedMemo
-from ui import backend
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, save_buttons, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import decoding_link
-from ui.share import Param, share_box
+from ui.share import Param
+from ui.temperature.compute import GRID_P, GRID_T, LiveBars, PairSide
 from ui.untrusted import escape_markdown
-from ui.widgets import data_table, model_text, show_error, timed
+from ui.widgets import data_table, model_text, show_error
 
 PRESETS = ("A capital da França é a cidade de", "The capital of France is", "Meu animal favorito é o")
-PAIR = ("The capital of France is", "Meu animal favorito é o")  # one more concentrated than the other, as measured
 # Greedy runs for the repetition penalty: (case, prompt, tokens). "muito" falls into a loop, as the seed's
 # "muito muito muito…"; counting needs the comma and the digits again, which a penalty punishes.
 LOOP_CASES = (("loop", "muito", 30), ("needed", "1, 2, 3, 4, 5,", 16))
@@ -30,75 +30,7 @@ COUNT_FROM = 6  # the "needed" case should go on 6, 7, 8, ...
 LOOP_PENALTIES = (1.1, 1.2, 1.3, 1.5, 2.0, 3.0)
 DRAW_SIZES = (100, 1000, 10000)
 STAGES = ("raw", "repetition_penalty", "temperature", "top_k", "top_p")
-GRID_T = (0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
-GRID_P = (0.5, 0.8, 0.9, 0.95, 0.99)
-ENTROPY_T = tuple(round(0.1 * i, 1) for i in range(21))  # 0, 0.1, ..., 2.0
 CURVE_T = tuple(round(0.05 * i, 2) for i in range(1, 41))
-
-
-# ---------------------------------------------------------------- cached math (no forward pass)
-
-def _key(prompt: str) -> tuple[str, str, str]:
-    return backend.current_model(), backend.current_dtype(), prompt
-
-
-@st.cache_resource(show_spinner=False)
-def _logit_store() -> SharedMemo:
-    """(model, dtype, prompt) -> (last logits [V] read-only, token ids, truncated_from), shared by all
-    visitors (a SharedMemo: many threads at once, each prompt's pass once)."""
-    return SharedMemo(32)
-
-
-@backend.on_model(max_entries=64)
-def _next_token_logits(model: mb.ModelBundle, prompt: str, max_tokens: int
-                       ) -> tuple[np.ndarray, tuple[int, ...], int | None]:
-    return next_token_logits(model, prompt, max_tokens)
-
-
-def prompt_logits(prompt: str) -> tuple[np.ndarray, tuple[int, ...], int | None]:
-    """The prompt's next-token logits, token ids and pre-cut length (one forward pass per prompt that keeps
-    only the last position's logits: this page needs no trace). Kept as one shared read-only array so a
-    rerun copies nothing."""
-    def read() -> tuple[np.ndarray, tuple[int, ...], int | None]:
-        found, ids, truncated_from = _next_token_logits(prompt, backend.settings().max_prompt_tokens)
-        logits = np.array(found, dtype=np.float32)
-        logits.setflags(write=False)
-        return logits, ids, truncated_from
-
-    return _logit_store().get(_key(prompt), read)
-
-
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _chain(key: tuple, params: mb.SamplingParams, _logits: np.ndarray, _ctx: tuple) -> sv.ChainView:
-    return sv.chain_view(_logits, params, _ctx)  # key (model, dtype, prompt) stands for the unhashed logits
-
-
-def chain(prompt: str, params: mb.SamplingParams) -> sv.ChainView:
-    """The chain on the prompt's cached logits: moving a slider runs no model, only this math."""
-    logits, ctx, _ = prompt_logits(prompt)
-    return _chain(_key(prompt), params, logits, ctx)
-
-
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _entropy(key: tuple, penalty: float, _logits: np.ndarray, _ctx: tuple) -> tuple:
-    return sv.entropy_curve(_logits, ENTROPY_T, _ctx, penalty)
-
-
-def entropy(prompt: str, penalty: float) -> tuple[tuple[float, float], ...]:
-    logits, ctx, _ = prompt_logits(prompt)
-    return _entropy(_key(prompt), penalty, logits, ctx)
-
-
-RANKS = tuple(int(n) for n in np.unique(np.round(np.logspace(0, np.log10(262_144), 160))))
-
-
-@st.cache_data(show_spinner=False, max_entries=128, ttl=3600)
-def _mass(key: tuple, temperature: float, _logits: np.ndarray) -> tuple:
-    return sv.mass_curve(_logits, temperature, RANKS)
-
-
-def mass(prompt: str, temperature: float) -> tuple[tuple[int, float], ...]:
-    return _mass(_key(prompt), temperature, prompt_logits(prompt)[0])
 
 
 def pair_text(temperature: float, tops: dict[str, float], sizes: dict[str, int]) -> str:
@@ -160,51 +92,10 @@ def chain_frame(view: sv.ChainView, names: list[str]) -> pd.DataFrame:
     return df
 
 
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _grid(key: tuple, _logits: np.ndarray) -> tuple[tuple[int, ...], ...]:
-    return sv.nucleus_grid(_logits, GRID_T, GRID_P)  # one sort for all 30 settings
-
-
-def nucleus_grid(prompt: str) -> pd.DataFrame:
-    """Nucleus size for every (T, p) of the grid."""
-    sizes = _grid(_key(prompt), prompt_logits(prompt)[0])
+def grid_frame(sizes: tuple[tuple[int, ...], ...]) -> pd.DataFrame:
+    """Nucleus size for every (T, p) of the grid, as the chart reads it."""
     return pd.DataFrame([{"T": fmt_float(temp, 1), "p": fmt_float(p, 2), "size": size, "label": fmt_int(size)}
                          for temp, row in zip(GRID_T, sizes) for p, size in zip(GRID_P, row)])
-
-
-@st.cache_resource(show_spinner=False)
-def _runs() -> SharedMemo:
-    """Greedy loop demos already generated, shared by all visitors (keyed by model, dtype, prompt, r, n)."""
-    return SharedMemo(64)
-
-
-def loop_run(prompt: str, penalty: float, max_new: int) -> mb.Generation:
-    """A greedy run with a repetition penalty, generated once (with progress) and then reused."""
-    def generate() -> mb.Generation:
-        params = mb.SamplingParams(temperature=0, repetition_penalty=penalty, max_new_tokens=max_new)
-        bar = st.progress(0.0, text=t("temperature.loop.running", r=fmt_float(penalty, 1)))
-        result = None
-        for event in backend.iter_generation(prompt, params):
-            if isinstance(event, mb.Step):
-                bar.progress((event.index + 1) / max_new, text=t("temperature.loop.running", r=fmt_float(penalty, 1)))
-            else:
-                result = event
-        bar.empty()
-        return result
-
-    return _runs().get((*_key(prompt), penalty, max_new), generate)
-
-
-def labels(ids) -> list[str]:
-    """Visible, unique labels for token ids ("·Paris"; a repeated label gets its id appended)."""
-    return _labels(backend.current_model(), backend.current_dtype(), tuple(int(i) for i in ids))
-
-
-@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
-def _labels(model: str, dtype: str, ids: tuple[int, ...]) -> list[str]:
-    tok = backend.bundle_for().tokenizer
-    shown = [token_info(tok, i).display for i in ids]
-    return [f"{s} #{i}" if shown.count(s) > 1 else s for s, i in zip(shown, ids)]
 
 
 # ---------------------------------------------------------------- the seed's worked example
@@ -243,8 +134,6 @@ def top_prob_chart(curve, seed_points: dict | None) -> alt.Chart:
             x=x, y=y, color=color, tooltip=tip))
     return alt.layer(*layers).properties(height=300)
 
-
-# ---------------------------------------------------------------- the real model's distribution
 
 # ---------------------------------------------------------------- the chain, run in the browser
 
@@ -322,10 +211,6 @@ def follow(event) -> mb.SamplingParams:
     return state_params()
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _browser_data(key: tuple, _logits: np.ndarray, _ctx: tuple) -> sv.BrowserLogits:
-    return sv.browser_logits(_logits, _ctx)
-
 
 @st.cache_resource(show_spinner=False, max_entries=64, ttl=3600)
 def _live_bars(key: tuple, language: str, init: mb.SamplingParams, _data: sv.BrowserLogits,
@@ -333,12 +218,10 @@ def _live_bars(key: tuple, language: str, init: mb.SamplingParams, _data: sv.Bro
     return live_bars(_data, list(_names), init)
 
 
-def live_bars_for(prompt: str, init: mb.SamplingParams) -> alt.Chart:
+def live_bars_for(bars: LiveBars, init: mb.SamplingParams) -> alt.Chart:
     """The browser-computed bars for this prompt, built once per (prompt, language, initial settings) and
     shared: the same spec every rerun, so the browser updates nothing until a slider moves."""
-    logits, ctx, _ = prompt_logits(prompt)
-    data = _browser_data(_key(prompt), logits, ctx)
-    return _live_bars(_key(prompt), lang(), init, data, tuple(labels(data.ids[:15])))
+    return _live_bars(bars.key, lang(), init, bars.data, bars.names)
 
 
 def live_bars(data: sv.BrowserLogits, names: list[str], init: mb.SamplingParams, precise: bool = False,
@@ -590,19 +473,24 @@ def seed_example() -> None:
                           exact=fmt_pct(p, 3 if p > 0.995 else 1)) for temp, p, printed in diffs)))
 
 
-@st.fragment
-@timed("temperature.live_panel")
-def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
-    """Everything these sliders change: sampling math on the cached logits, never a forward pass.
 
-    The bars' spec is built from `init` (the values at the page's last full run), so it stays the same
-    when this fragment reruns and the browser keeps its chart, its sliders and their focus."""
-    event = show(live_bars_for(prompt, init), on_select="rerun", key="temperature_live",
+# ---------------------------------------------------------------- the live panel (its fragment is in the page)
+
+def live_controls(bars: LiveBars, init: mb.SamplingParams) -> mb.SamplingParams:
+    """The bars with their sliders, computed in the browser, and the saved image; returns the settings now in force.
+
+    The bars' spec is built from `init` (the values at the page's last full run), so it stays the same when the
+    live fragment reruns and the browser keeps its chart, its sliders and their focus."""
+    event = show(live_bars_for(bars, init), on_select="rerun", key="temperature_live",
                  selection_mode=[s[0] for s in SLIDERS], save=False)
     params = follow(event)  # the sliders' values now, into session_state (the link reads them there)
-    save_buttons(live_bars_for(prompt, params))  # the saved image: the bars at the sliders' values now
-    view = chain(prompt, params)
-    names = labels(view.ids)
+    save_buttons(live_bars_for(bars, params))  # the saved image: the bars at the sliders' values now
+    return params
+
+
+def live_result(view: sv.ChainView, names: list[str], params: mb.SamplingParams, curve) -> None:
+    """What the sliders change, from the chain at these settings: the numbers, the entropy curve (`curve`, entropy
+    against T), the chain's stages and the seeded draws."""
     st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(view.final))))
     if params.greedy:
         st.info(t("temperature.greedy.on"), icon=":material/trending_flat:")
@@ -612,7 +500,7 @@ def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
                 help=t("temperature.metric.kept.help", nucleus=fmt_int(nucleus) if nucleus else "—"))
     m[1].metric(t("temperature.metric.entropy"), f"{fmt_float(view.stages[-1].entropy_bits, 2)} bits")
     m[2].metric(t("temperature.metric.top"), fmt_pct(float(view.final.max())))
-    show(entropy_chart(entropy(prompt, params.repetition_penalty), params.temperature, view))
+    show(entropy_chart(curve, params.temperature, view))
     st.caption(t("temperature.entropy.caption"))
 
     st.subheader(t("temperature.chain.header"))
@@ -621,7 +509,11 @@ def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
     st.caption(t("temperature.chain.caption"))
     data_table(stage_table(view, params), hide_index=True, width="stretch")
     downloads(chain_frame(view, names), "sampling-chain", key="temperature_dl_chain")
+    draws(view, names)
 
+
+def draws(view: sv.ChainView, names: list[str]) -> None:
+    """Seeded draws from the final distribution (numpy, no model), on a click and from then on."""
     st.subheader(t("temperature.draw.header"))
     c = st.columns(3)
     sizes = {n: fmt_int(n) for n in DRAW_SIZES}  # precomputed: AppTest formats outside the script
@@ -633,32 +525,39 @@ def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
         draw = sv.draw_samples(view.final, view.ids, n, seed)
         show(draw_chart(draw, names))
         st.caption(t("temperature.draw.caption", n=fmt_int(n), seed=seed, distinct=fmt_int(draw.distinct)))
-    share_box("temperature", link_params())  # inside the fragment: the link follows the sliders
 
 
-@st.fragment
-def compare_panel() -> None:
+# ---------------------------------------------------------------- the pair, the grid and the greedy loop
+
+def compare_ask() -> tuple[float, float, list]:
+    """The pair's controls: returns (top-p, T, the two columns its numbers go in)."""
     st.header(t("temperature.pair.header"))
     st.markdown(t("temperature.pair.text"))
     c = st.columns(2)
     p = c[0].slider(t("temperature.pair.p"), 0.05, 0.99, 0.9, 0.01, key="temperature_pair_p")
     temp = c[1].slider(t("temperature.pair.t"), 0.05, 2.0, 1.0, 0.05, key="temperature_pair_T")
+    return p, temp, st.columns(2)
+
+
+def compare_result(p: float, temp: float, cols: list, sides: list[PairSide]) -> None:
+    """Each prompt's nucleus and top tokens in its column, the two mass curves, and what they say."""
     sizes, tops = {}, {}
-    for col, prompt in zip(st.columns(2), PAIR):
-        view = chain(prompt, mb.SamplingParams(temperature=temp, top_p=p))
+    for col, side in zip(cols, sides):
+        view, prompt = side.view, side.prompt
         sizes[prompt], tops[prompt] = view.stages[-1].kept, float(view.before_cut.max())
         top = ", ".join(f"{escape_markdown(name)} {fmt_pct(float(view.final[i]))}" for name, i in  # help: Markdown
-                        zip(labels(view.ids[:3]), view.ids[:3]))
+                        zip(side.top, view.ids[:3]))
         col.metric(t("temperature.pair.nucleus", prompt=prompt, p=fmt_float(p, 2)), fmt_int(sizes[prompt]),
                    help=t("temperature.pair.top", top=top))
-    show(mass_chart({q: mass(q, temp) for q in PAIR}, sizes, p))
+    show(mass_chart({side.prompt: side.mass for side in sides}, sizes, p))
     st.caption(t("temperature.pair.caption") + " " + pair_text(temp, tops, sizes))
 
 
-def dark_section(prompt: str) -> None:
+def dark_section(sizes: tuple[tuple[int, ...], ...]) -> None:
+    """The nucleus's size over the T x p grid (`sizes`: one row per T, one column per p)."""
     st.header(t("temperature.dark.header"))
     st.markdown(t("temperature.dark.text"))
-    grid = nucleus_grid(prompt)
+    grid = grid_frame(sizes)
     show(grid_chart(grid))
     ends = grid.groupby("T", sort=False)["size"].agg(["min", "max"])  # rows in GRID_T order: lowest T first
     lo, hi = ends.index[0], ends.index[-1]
@@ -666,30 +565,65 @@ def dark_section(prompt: str) -> None:
                  lo_max=fmt_int(ends["max"][lo]), hi_min=fmt_int(ends["min"][hi]), hi_max=fmt_int(ends["max"][hi])))
 
 
-@st.fragment
-def loop_panel() -> None:
+def loop_ask() -> float:
+    """The greedy loop's penalty slider: returns the penalty r to compare with none."""
     st.header(t("temperature.loop.header"))
     st.markdown(t("temperature.loop.text"))
     shown = {r: fmt_float(r, 1) for r in LOOP_PENALTIES}  # precomputed: AppTest formats outside the script
-    r = st.select_slider(t("temperature.ctl.r"), LOOP_PENALTIES, value=1.3, key="temperature_loop_r",
-                         format_func=shown.get, help=t("temperature.loop.runs"))
-    counts = {}
+    return st.select_slider(t("temperature.ctl.r"), LOOP_PENALTIES, value=1.3, key="temperature_loop_r",
+                            format_func=shown.get, help=t("temperature.loop.runs"))
+
+
+def loop_slots(r: float):
+    """Each case in its column (its heading and prompt), then one slot per penalty, none then r: yields
+    (case, prompt, tokens, penalty) while its column is the place drawn into, so that a run's bar and its text
+    appear where they are read."""
     for col, (case, prompt, n) in zip(st.columns(2), LOOP_CASES):
         with col:
             st.subheader(t(f"temperature.loop.case.{case}"))
             model_text(prompt)
             for penalty in (1.0, r):
-                run = loop_run(prompt, penalty, n)
-                st.markdown(t("temperature.loop.with", r=fmt_float(penalty, 1)) if penalty != 1.0
-                            else t("temperature.loop.without"))
-                model_text(run.completion)
-                if case == "needed":
-                    counts[penalty] = stats.counted(run.completion, COUNT_FROM)
-                    st.caption(t("temperature.loop.counted", n=counts[penalty]))
-                    continue
-                loop = stats.find_loop([s.token.id for s in run.steps])
-                st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
-                           else t("temperature.loop.none"))
+                yield case, prompt, n, penalty
+
+
+@contextmanager
+def loop_running(penalty: float):
+    """Yields the `progress(fraction)` to give compute.loop_run. The bar is drawn on its first call, so a run already
+    made shows none, and it is cleared after."""
+    bar = None
+
+    def progress(fraction: float) -> None:
+        nonlocal bar
+        text = t("temperature.loop.running", r=fmt_float(penalty, 1))
+        if bar is None:
+            bar = st.progress(fraction, text=text)
+        else:
+            bar.progress(fraction, text=text)
+
+    try:
+        yield progress
+    finally:
+        if bar is not None:
+            bar.empty()
+
+
+def loop_result(case: str, penalty: float, run: mb.Generation) -> dict[float, int]:
+    """One run's text and what it did: the loop found, or the numbers counted (returned as {penalty: count})."""
+    st.markdown(t("temperature.loop.with", r=fmt_float(penalty, 1)) if penalty != 1.0
+                else t("temperature.loop.without"))
+    model_text(run.completion)
+    if case == "needed":
+        counted = stats.counted(run.completion, COUNT_FROM)
+        st.caption(t("temperature.loop.counted", n=counted))
+        return {penalty: counted}
+    loop = stats.find_loop([s.token.id for s in run.steps])
+    st.caption(t("temperature.loop.found", period=loop.period, repeats=loop.repeats) if loop.period
+               else t("temperature.loop.none"))
+    return {}
+
+
+def loop_verdict(r: float, counts: dict[float, int]) -> None:
+    """The warning, what the penalty did to the count (`counts`: penalty -> numbers counted), and the advice."""
     st.markdown(t("temperature.loop.warning") + " " + count_verdict(r, counts[1.0], counts[r]) + " "
                 + t("temperature.loop.advice"))
     decoding_link(next(prompt for case, prompt, _ in LOOP_CASES if case == "loop"), "temperature")
