@@ -89,6 +89,13 @@ def _prepare_with_progress(spec: str) -> None:
     _ready_specs().add(spec)
 
 
+@st.cache_resource(show_spinner=False)
+def _loaded() -> set[tuple[str, str]]:
+    """(model, dtype) pairs _bundle has loaded in this process. One that _bundle later drops (more than 3 in use)
+    is loaded again without the spinner: a rare case, and only the spinner is missed."""
+    return set()
+
+
 @st.cache_resource(show_spinner=False, max_entries=3)
 def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
     return mb.load_bundle(spec, dtype, settings=settings())
@@ -108,9 +115,13 @@ def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
     """
     spec, name = current_model(), dtype_name(dtype)
     try:
+        if (spec, name) in _loaded():  # in memory: no spinner (an st.spinner starts a timer thread, ~0.3 ms a
+            return _bundle(spec, name)  # call, and a slider move on the temperature page makes four such calls)
         _prepare_with_progress(spec)
         with st.spinner(t("prepare.loading", model=spec)):
-            return _bundle(spec, name)
+            bundle = _bundle(spec, name)
+        _loaded().add((spec, name))
+        return bundle
     except mb.ModelUnavailable as exc:  # a clear message instead of a traceback; the log has the rest
         log.error("model %s unavailable: %s", spec, exc)
         st.error(t("err.model", detail=code_span(exc)), icon=":material/error:")
