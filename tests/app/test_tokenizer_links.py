@@ -5,7 +5,7 @@ import pytest
 from tests.app.download_capture import both
 from tests.app.link_helpers import chart_frames, open_link, query_value
 from tests.app.test_tokenizer_page import token_table
-from ui.tokenizer_view import PRESETS
+from ui.tokenizer.compute import PRESETS
 
 TEXT = "O gato sentou no tapete."
 WORDS = "rei, rainha, gato, Paris"

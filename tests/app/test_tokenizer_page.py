@@ -5,7 +5,8 @@ import pytest
 
 from tests.app.helpers import run_page, texts
 from tests.app.link_helpers import tables
-from ui.tokenizer_view import MAX_CHIPS, PRESETS
+from ui.tokenizer.compute import PRESETS
+from ui.tokenizer.draw import MAX_CHIPS
 
 
 def token_table(at):

@@ -93,7 +93,7 @@ def test_smollm2_tokenizer_from_the_wheel_and_its_saved_copy(tmp_path, real_bund
 
 
 def test_portuguese_costs_more_tokens_than_english(real_bundle):
-    from ui.tokenizer_view import PARALLEL
+    from ui.tokenizer.compute import PARALLEL
 
     smol = tokens.load_extra_tokenizer(tokens.SMOLLM2, load_settings().cache_dir)
     for tok in (real_bundle.tokenizer, smol):

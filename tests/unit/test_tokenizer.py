@@ -8,7 +8,8 @@ import torch
 
 from model_backend.lessons import tokenizer as tk
 from model_backend.types import TokenInfo
-from ui import tokenizer_view as view
+from ui import chip_layout
+from ui.tokenizer import draw
 
 
 def info(data: tuple[int, ...], display: str = "x", special: bool = False) -> TokenInfo:
@@ -124,22 +125,23 @@ def test_pca_of_points_on_a_line_keeps_all_variance():
 
 def test_wrap_never_exceeds_the_budget():
     widths = [3, 4, 5, 2, 9, 1]
-    placed = view.wrap(widths, budget=10, gap=0.5)
+    placed = chip_layout.wrap(widths, budget=10, gap=0.5)
     assert placed == [(0.0, 0), (3.5, 0), (0.0, 1), (5.5, 1), (0.0, 2), (0.0, 3)]
     for (x, _row), w in zip(placed, widths):
         assert x == 0.0 or x + w <= 10
-    assert view.wrap([20], budget=10) == [(0.0, 0)]  # too wide: a row of its own
+    assert chip_layout.wrap([20], budget=10) == [(0.0, 0)]  # too wide: a row of its own
 
 
 def test_label_units_count_wide_characters_twice():
-    assert view.label_units("abc") == 3 and view.label_units("猫") == 2 and view.label_units("👋") == 2
+    units = chip_layout.label_units
+    assert units("abc") == 3 and units("猫") == 2 and units("👋") == 2
 
 
 def test_chip_frame_has_a_layout_for_every_budget(tiny_bundle):
     pieces = tk.tokenize(tiny_bundle.tokenizer, "abc def ghi jkl").pieces
-    df = view.chip_frame(pieces)
+    df = draw.chip_frame(pieces)
     assert list(df["pos"]) == list(range(len(pieces)))
-    for budget in view.BUDGETS:
+    for budget in chip_layout.BUDGETS:
         assert (df[f"x_{budget}"] + df["w"] <= budget + 1e-9).all()
     assert df["row_14"].max() > df["row_112"].max()  # a narrow chart wraps more
     assert df.loc[0, "kind"] == "special" and df.loc[0, "bytes"] == ""
@@ -147,27 +149,27 @@ def test_chip_frame_has_a_layout_for_every_budget(tiny_bundle):
 
 def test_selected_position_from_the_chart_state():
     state = {"selection": {"chip": [{"pos": 3}]}}
-    assert view.selected_position(state, {1, 2, 3}) == 3
-    assert view.selected_position(state, {1, 2}) is None  # stale click from another text
-    assert view.selected_position({"selection": {"chip": []}}, {1}) is None
-    assert view.selected_position(None, {1}) is None
+    assert draw.selected_position(state, {1, 2, 3}) == 3
+    assert draw.selected_position(state, {1, 2}) is None  # stale click from another text
+    assert draw.selected_position({"selection": {"chip": []}}, {1}) is None
+    assert draw.selected_position(None, {1}) is None
 
 
 def test_digest_changes_with_the_tokens():
-    assert view.digest([1, 2, 3]) == view.digest((1, 2, 3)) != view.digest([1, 2, 4])
+    assert draw.digest([1, 2, 3]) == draw.digest((1, 2, 3)) != draw.digest([1, 2, 4])
 
 
 def test_budget_expression_picks_the_widest_budget_that_fits():
-    pairs = re.findall(r"width >= ([\d.]+) \? (\d+)", view._budget_expr())  # outermost (widest) first
+    pairs = re.findall(r"width >= ([\d.]+) \? (\d+)", draw._budget_expr())  # outermost (widest) first
 
     def pick(width: float) -> int:  # evaluate the Vega ternary chain the way Vega does
-        return next((int(b) for limit, b in pairs if width >= float(limit)), view.BUDGETS[0])
+        return next((int(b) for limit, b in pairs if width >= float(limit)), chip_layout.BUDGETS[0])
 
     assert [pick(w) for w in (100, 200, 390, 800, 1100)] == [14, 20, 40, 80, 112]
 
 
 def test_token_table_has_every_shown_token(tiny_bundle):
     pieces = tk.tokenize(tiny_bundle.tokenizer, "ab").pieces
-    df = view.token_table(pieces)
+    df = draw.token_table(pieces)
     assert isinstance(df, pd.DataFrame) and len(df) == 3
     assert list(df.iloc[:, 1]) == [p.info.id for p in pieces]

@@ -1,52 +1,29 @@
-"""The tokenizer page's cached tokenizers and embeddings, its charts (chips, one-hot, strip, map) and its sections."""
+"""The tokenizer page's drawing: the text box and its presets, the chips (coloured tokens that wrap like text), the
+counts and the token table, the comparison of tokenizers and what Portuguese costs, the one-hot vector and the
+embedding row, the nearest neighbours and the 2-D map, with their downloads and the settings a link carries. It
+takes what ui.tokenizer.compute returned and never reaches a model or a tokenizer; a panel that computes has an
+"ask" half (its controls: what to compute, or None) and a "result" half."""
 from __future__ import annotations
 
 import hashlib
-import logging
-import threading
-import time
-from dataclasses import dataclass
+from contextlib import contextmanager
 
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-import model_backend as mb
-from model_backend.core import tokens
-from model_backend.core.tokens import token_info, visible
+from model_backend.core.tokens import visible
 from model_backend.lessons import tokenizer as tk
-from model_backend.runtime.config import default_model_key
-from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
-from ui import backend, weights_view
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on, show
 from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
+from ui.tokenizer.compute import CONTRAST, PARALLEL, PRESETS, Neighbours, Side
 from ui.widgets import data_table, model_text, show_error
 
-log = logging.getLogger("token_by_token")
-
-# Preset texts are data (what the box holds); their names go through t("tokenizer.preset.<key>").
-PRESETS = {
-    "hello": "Olá, mundo!",
-    "pt": "O modelo de linguagem escreve o texto um token de cada vez, escolhendo sempre a próxima palavra.",
-    "en": "The language model writes the text one token at a time, always choosing the next word.",
-    "code": 'for i in range(3): print(f"Olá {i}!")',
-    "emoji": "Oi! 👋🏾 🧑🏽‍💻 🇧🇷 ꙮ",
-    "number": "Einstein nasceu em 1879.",
-}
-# The same meaning in both languages: what a Portuguese speaker pays in tokens.
-PARALLEL = (
-    (PRESETS["pt"], PRESETS["en"]),
-    ("A capital da França é Paris.", "The capital of France is Paris."),
-    ("O gato sentou no tapete e dormiu a tarde inteira.", "The cat sat on the mat and slept all afternoon."),
-    ("Não sei se vou conseguir chegar a tempo para a reunião de amanhã.",
-     "I do not know if I will make it in time for tomorrow's meeting."),
-)
-CONTRAST = ("Olá", " Olá", "olá", "OLÁ")  # position and case change the tokens
 MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
 MAX_LABEL = 18  # characters on a chip; the tooltip has the whole token
 
@@ -66,129 +43,16 @@ def link_params() -> list[Param]:
 
 # --- the tokenizers -----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Entry:
-    key: str  # a model key / directory, or an extra tokenizer's key
-    label: str
-    tokenizer: object
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _extra_tokenizer(key: str, cache_dir: str):
-    extra = next(e for e in tokens.EXTRA_TOKENIZERS if e.key == key)
+@contextmanager
+def reading(name: str):
+    """A progress bar while an extra tokenizer is read for the first time: yields the `progress(fraction, seconds)`
+    to give compute.entries."""
+    bar = st.progress(0.0, text=t("tokenizer.loading_extra", name=name))
     try:
-        return tokens.load_extra_tokenizer(extra, cache_dir)
-    except Exception as exc:  # noqa: BLE001 - a missing extra tokenizer must not break the page
-        log.warning("Tokenizer %s could not be read: %s", key, exc)
-        return None
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _model_tokenizer(spec: str):
-    """Only the tokenizer of a configured model that is not the one running (no weights loaded)."""
-    from transformers import AutoTokenizer
-
-    s = backend.settings()
-    path = cache_path(spec, s) if catalog_entry(spec) else spec
-    if catalog_entry(spec) and not cache_is_valid(path):
-        return None  # not prepared yet; preparing would take a minute
-    try:
-        return AutoTokenizer.from_pretrained(str(path))
-    except Exception as exc:  # noqa: BLE001 - e.g. a hub id while offline
-        log.warning("Tokenizer of %s could not be read: %s", spec, exc)
-        return None
-
-
-def _model_label(spec: str) -> str:
-    entry = catalog_entry(spec)
-    return entry["label"] if entry else spec
-
-
-def entries() -> list[Entry]:
-    """The running model's tokenizer first, then other configured models', then the extra ones."""
-    current = backend.current_model()
-    out = [Entry(current, _model_label(current), backend.bundle_for().tokenizer)]
-    for spec in dict.fromkeys([backend.settings().model, default_model_key()]):
-        if spec != current and (tok := _model_tokenizer(spec)) is not None:
-            out.append(Entry(spec, _model_label(spec), tok))
-    cache_dir = str(backend.settings().cache_dir)
-    for extra in tokens.EXTRA_TOKENIZERS:
-        if not _is_saved(extra):
-            _first_read(extra, cache_dir)
-        if (tok := _extra_tokenizer(extra.key, cache_dir)) is not None:
-            out.append(Entry(extra.key, extra.label, tok))
-    return out
-
-
-def _is_saved(extra: tk.ExtraTokenizer) -> bool:
-    return (backend.settings().cache_dir / "tokenizers" / extra.key / tokens.MARKER).is_file()
-
-
-def _first_read(extra: tk.ExtraTokenizer, cache_dir: str, expected_s: float = 15.0) -> None:
-    """First run only: read the tokenizer from its GGUF (~15 s here) in a thread, with a progress bar.
-
-    The thread saves a copy in the cache folder; every later load reads that copy in under a second.
-    """
-    done = threading.Event()
-
-    def work():
-        try:
-            tokens.load_extra_tokenizer(extra, cache_dir)
-        except Exception as exc:  # noqa: BLE001 - logged; the page goes on without this tokenizer
-            log.warning("Tokenizer %s could not be read: %s", extra.key, exc)
-        finally:
-            done.set()
-
-    threading.Thread(target=work, daemon=True).start()
-    started = time.monotonic()
-    bar = st.progress(0.0, text=t("tokenizer.loading_extra", name=extra.label))
-    while not done.wait(0.4):
-        elapsed = time.monotonic() - started
-        bar.progress(min(0.95, elapsed / expected_s),
-                     text=f"{t('tokenizer.loading_extra', name=extra.label)} ({elapsed:.0f} s)")
-    bar.empty()
-
-
-@st.cache_data(show_spinner=False, max_entries=256, ttl=3600)
-def tokenize(key: str, text: str, _tokenizer) -> tk.Tokenization:
-    """Cached per (tokenizer key, text): no model, just the tokenizer (~1 ms for a sentence)."""
-    return tk.tokenize(_tokenizer, text)
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def language_cost(key: str, _tokenizer) -> tk.LanguageCost:
-    return tk.language_cost(_tokenizer, PARALLEL)
-
-
-def compare_frame(text: str, items: list[Entry]) -> pd.DataFrame:
-    """Every token of the text by every tokenizer side by side (the comparison's chips, all of them)."""
-    frames = []
-    for e in items:
-        pieces = tokenize(e.key, text, e.tokenizer).pieces
-        frames.append(pd.DataFrame({
-            "tokenizer": e.label, "position": [p.position for p in pieces], "id": [p.info.id for p in pieces],
-            "token": [p.label for p in pieces], "bytes": [hex_bytes(p) for p in pieces],
-            "partial": [p.partial for p in pieces], "special": [p.info.special for p in pieces]}))
-    return pd.concat(frames, ignore_index=True)
-
-
-def cost_frame(costs: dict[str, tk.LanguageCost]) -> pd.DataFrame:
-    """The language-cost chart's numbers: tokens and characters of the parallel sentences, per tokenizer."""
-    return pd.DataFrame([{"tokenizer": name, "pt_tokens": c.pt_tokens, "en_tokens": c.en_tokens,
-                          "pt_chars": c.pt_chars, "en_chars": c.en_chars, "extra": c.extra}
-                         for name, c in costs.items()])
-
-
-def contrast_table(items: list[Entry]) -> pd.DataFrame:
-    """Each CONTRAST spelling tokenized by each tokenizer: chips joined by │, and their count."""
-    rows = []
-    for text in CONTRAST:
-        row = {t("tokenizer.col.text"): visible(text)}
-        for e in items:
-            pieces = [p for p in tokenize(e.key, text, e.tokenizer).pieces if not p.info.special]
-            row[e.label] = " │ ".join(p.label for p in pieces) + f"   ({len(pieces)})"
-        rows.append(row)
-    return pd.DataFrame(rows)
+        yield lambda fraction, seconds: bar.progress(
+            fraction, text=f"{t('tokenizer.loading_extra', name=name)} ({seconds:.0f} s)")
+    finally:
+        bar.empty()
 
 
 # --- the text box -------------------------------------------------------------------------------
@@ -326,7 +190,7 @@ def selected_position(state, valid: set[int]) -> int | None:
     return int(pos) if pos is not None and int(pos) in valid else None
 
 
-# --- the token table ----------------------------------------------------------------------------
+# --- the tables ---------------------------------------------------------------------------------
 
 def token_table(pieces) -> pd.DataFrame:
     """One row per token shown: what the page's table shows and what the CSV holds."""
@@ -341,6 +205,39 @@ def token_table(pieces) -> pd.DataFrame:
         cols["special"]: [p.info.special for p in pieces],
     })
 
+
+def compare_frame(sides: tuple[Side, ...]) -> pd.DataFrame:
+    """Every token of the text by every tokenizer side by side (the comparison's chips, all of them)."""
+    frames = []
+    for side in sides:
+        pieces = side.tokens.pieces
+        frames.append(pd.DataFrame({
+            "tokenizer": side.label, "position": [p.position for p in pieces], "id": [p.info.id for p in pieces],
+            "token": [p.label for p in pieces], "bytes": [hex_bytes(p) for p in pieces],
+            "partial": [p.partial for p in pieces], "special": [p.info.special for p in pieces]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def cost_frame(costs: dict[str, tk.LanguageCost]) -> pd.DataFrame:
+    """The language-cost chart's numbers: tokens and characters of the parallel sentences, per tokenizer."""
+    return pd.DataFrame([{"tokenizer": name, "pt_tokens": c.pt_tokens, "en_tokens": c.en_tokens,
+                          "pt_chars": c.pt_chars, "en_chars": c.en_chars, "extra": c.extra}
+                         for name, c in costs.items()])
+
+
+def contrast_table(sides: tuple[Side, ...]) -> pd.DataFrame:
+    """Each CONTRAST spelling tokenized by each tokenizer: chips joined by │, and their count."""
+    rows = []
+    for i, text in enumerate(CONTRAST):
+        row = {t("tokenizer.col.text"): visible(text)}
+        for side in sides:
+            pieces = [p for p in side.contrast[i].pieces if not p.info.special]
+            row[side.label] = " │ ".join(p.label for p in pieces) + f"   ({len(pieces)})"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- charts -------------------------------------------------------------------------------------
 
 @cached_chart
 def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
@@ -364,28 +261,10 @@ def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
     return alt.layer(bars, text).properties(height=alt.Step(30 if projection_on() else 24))
 
 
-# --- one-hot and the embedding row --------------------------------------------------------------
-
-@backend.on_model(max_entries=64, queued=False)
-def _lookup(model: mb.ModelBundle, token_id: int) -> tk.Lookup:
-    return tk.embedding_lookup(model.weights, token_id)
-
-
-def lookup(token_id: int) -> tk.Lookup:
-    """one_hot(id) @ E next to E[id], for the running model (cached per token)."""
-    return _lookup(int(token_id))
-
-
-def one_hot_chart(token_id: int, vocab_size: int, tokenizer, around: int = 6) -> alt.Chart:
-    """The neighbourhood of the single 1: positions id-around .. id+around with their values."""
-    lo, hi = max(0, token_id - around), min(vocab_size, token_id + around + 1)
-    specials = frozenset(tokenizer.all_special_ids)
-    return _one_hot(token_id, lo, tuple(token_info(tokenizer, i, specials).display for i in range(lo, hi)))
-
-
 @cached_chart
-def _one_hot(token_id: int, lo: int, tokens: tuple[str, ...]) -> alt.Chart:
-    """one_hot_chart's drawing, kept per (id, the tokens around it), language and projection mode."""
+def one_hot_chart(token_id: int, lo: int, tokens: tuple[str, ...]) -> alt.Chart:
+    """The neighbourhood of the single 1: positions lo .. lo+len(tokens)-1 with their values (tokens: as shown;
+    kept per id, the tokens around it, language and projection mode)."""
     positions = range(lo, lo + len(tokens))
     df = pd.DataFrame({
         "position": list(positions),
@@ -423,47 +302,6 @@ def strip_chart(values: np.ndarray) -> alt.Chart:
     ).properties(height=alt.Step(60))
 
 
-# --- neighbours and the 2-D map -----------------------------------------------------------------
-
-@backend.on_model(max_entries=2, ttl=None, resource=True, queued=False)
-def _index(model: mb.ModelBundle) -> tk.EmbeddingIndex:
-    return tk.embedding_index(model.weights)
-
-
-@dataclass(frozen=True)
-class NeighbourResult:
-    ids: tuple[int, ...]  # the word's own tokens
-    neighbours: tuple[tk.Neighbour, ...]
-    ms: float  # time of the search itself (one matrix-vector product + top-k)
-
-
-@backend.on_model(max_entries=128, queued=False)
-def _neighbours(model: mb.ModelBundle, word: str, k: int, _index: tk.EmbeddingIndex) -> NeighbourResult:
-    index = _index  # the same model's index (not hashed: the model and dtype are in the key)
-    ids = tk.word_ids(model.tokenizer, word)
-    started = time.perf_counter()
-    found = tk.nearest(index, tk.word_vector(index, ids), k=k, exclude=ids)
-    return NeighbourResult(ids=ids, neighbours=found, ms=(time.perf_counter() - started) * 1000)
-
-
-def neighbours(word: str, k: int) -> NeighbourResult:
-    return _neighbours(word, k, _index())
-
-
-@backend.on_model(max_entries=32, queued=False)
-def _projection(model: mb.ModelBundle, words: tuple[str, ...], _index: tk.EmbeddingIndex
-                ) -> tuple[tk.Projection, tuple[int, ...]]:
-    index = _index
-    ids = [tk.word_ids(model.tokenizer, " " + w) for w in words]
-    vectors = np.stack([tk.word_vector(index, i).numpy() for i in ids])  # [n, D]
-    return tk.pca_2d(vectors), tuple(len(i) for i in ids)
-
-
-def projection(words: tuple[str, ...]) -> tuple[tk.Projection, tuple[int, ...]]:
-    """PCA of the words' embedding rows (each word with its leading space; several tokens: mean)."""
-    return _projection(words, _index())
-
-
 @cached_chart
 def neighbours_chart(df: pd.DataFrame) -> alt.Chart:
     """Cosine similarity of each nearest token (df: token, id, cosine), most similar first."""
@@ -485,6 +323,8 @@ def map_chart(df: pd.DataFrame) -> alt.Chart:
         text="word:N")).properties(height=420)
 
 
+# --- the sections -------------------------------------------------------------------------------
+
 def _show(chart, caption: str, **kwargs) -> None:
     show(chart, **kwargs)
     st.caption(caption)
@@ -494,6 +334,25 @@ def preset_buttons() -> None:
     with st.container(horizontal=True):
         for key, text in PRESETS.items():
             st.button(t(f"tokenizer.preset.{key}"), key=f"tok_preset_{key}", on_click=set_text, args=(text,))
+
+
+def counts(tok: tk.Tokenization) -> list[tk.Piece]:
+    """The special-tokens switch and the three counts; returns the tokens the switch leaves shown."""
+    show_special = st.toggle(t("tokenizer.special"), key="tok_special")
+    shown = [p for p in tok.pieces if show_special or not p.info.special]
+    a, b, c = st.columns(3)
+    a.metric(t("tokenizer.m.chars"), fmt_int(tok.n_chars))
+    b.metric(t("tokenizer.m.tokens"), fmt_int(tok.n_tokens), help=t("tokenizer.m.tokens.help"))
+    c.metric(t("tokenizer.m.ratio"), fmt_float(tok.chars_per_token, 2))
+    return shown
+
+
+def chips_panel(shown, model: str) -> str:
+    """The running model's chips, clickable; returns the token picker's state key (see pick)."""
+    st.subheader(t("tokenizer.chips.head", model=model))
+    pick_key = pick(shown)
+    chips(shown, key="tok_chips", selected=st.session_state[pick_key])
+    return pick_key
 
 
 def chips(shown, key=None, selected=None, limit=MAX_CHIPS) -> None:
@@ -523,29 +382,28 @@ def pick(shown) -> str:
     return key
 
 
-def explain(tok, items) -> None:
+def explain(tok: tk.Tokenization, sides: tuple[Side, ...]) -> None:
     if tok.n_partial:
         st.info(t("tokenizer.partial.found", n=fmt_int(tok.n_partial)), icon=":material/call_split:")
     else:
         st.caption(t("tokenizer.partial.none"))
     st.subheader(t("tokenizer.contrast.head"))
     st.markdown(t("tokenizer.contrast.text"))
-    data_table(contrast_table(items), hide_index=True)
+    data_table(contrast_table(sides), hide_index=True)
 
 
-def compare(text, items) -> None:
+def compare(sides: tuple[Side, ...]) -> None:
     st.subheader(t("tokenizer.compare.head"))
-    for col, e in zip(st.columns(len(items)), items):
+    for col, side in zip(st.columns(len(sides)), sides):
         with col:
-            tok = tokenize(e.key, text, e.tokenizer)
-            st.markdown(t("tokenizer.compare.name", name=e.label,
-                          kind=t(f"tokenizer.kind.{tk.tokenizer_kind(e.tokenizer)}"), vocab=fmt_int(len(e.tokenizer))))
-            st.metric(t("tokenizer.m.tokens"), fmt_int(tok.n_tokens), help=t("tokenizer.m.tokens.help"))
-            chips([p for p in tok.pieces if not p.info.special], limit=MAX_CHIPS // 2)
-    if len(items) < 2:
+            st.markdown(t("tokenizer.compare.name", name=side.label, kind=t(f"tokenizer.kind.{side.kind}"),
+                          vocab=fmt_int(side.vocab)))
+            st.metric(t("tokenizer.m.tokens"), fmt_int(side.tokens.n_tokens), help=t("tokenizer.m.tokens.help"))
+            chips([p for p in side.tokens.pieces if not p.info.special], limit=MAX_CHIPS // 2)
+    if len(sides) < 2:
         st.info(t("tokenizer.compare.missing"))
-    downloads(compare_frame(text, items), "tokens-by-tokenizer", key="tok_dl_compare")
-    costs = {e.label: language_cost(e.key, e.tokenizer) for e in items}
+    downloads(compare_frame(sides), "tokens-by-tokenizer", key="tok_dl_compare")
+    costs = {side.label: side.cost for side in sides}
     st.subheader(t("tokenizer.cost.head"))
     show(cost_chart(costs))
     each = "; ".join(t("tokenizer.cost.each", name=name, pct=fmt_pct(abs(c.extra), 0),
@@ -557,19 +415,31 @@ def compare(text, items) -> None:
         data_table(pd.DataFrame(PARALLEL, columns=[t("tokenizer.cost.pt"), t("tokenizer.cost.en")]), hide_index=True)
 
 
-def embedding(shown, pick_key, tokenizer) -> None:
+def table(shown) -> None:
+    """Every token shown, in a table and its CSV."""
+    table = token_table(shown)
+    st.subheader(t("tokenizer.table.head"))
+    data_table(table, hide_index=True, height=280)
+    downloads(table, "tokens", key="tok_dl")
+
+
+def embedding_ask(shown, pick_key: str) -> int:
+    """The token picker (under its one-hot heading); returns the ID of the token picked."""
     labels = {p.position: f"#{p.position} · {p.label} · ID {p.info.id}" for p in shown[:MAX_CHIPS]}
     st.subheader(t("tokenizer.onehot.head"))
     pos = st.selectbox(t("tokenizer.onehot.pick"), list(labels), key=pick_key, format_func=labels.get)
     st.session_state["tok_pos"] = pos
-    token_id = next(p.info.id for p in shown if p.position == pos)
-    look = lookup(token_id)
+    return next(p.info.id for p in shown if p.position == pos)
+
+
+def embedding_result(token_id: int, look: tk.Lookup, around: tuple[int, tuple[str, ...]], bits: str | None) -> None:
+    """The one-hot vector, the product that picks the row, and the row (`around`: compute.around's tokens;
+    `bits`: how the shipped file stores the matrix, ui.weights_view.embedding_bits)."""
     vocab, dim = look.vocab_size, len(look.row)
     st.markdown(t("tokenizer.onehot.text", v=fmt_int(vocab), zeros=fmt_int(vocab - 1), id=fmt_int(token_id)))
-    _show(one_hot_chart(token_id, vocab, tokenizer), t("tokenizer.onehot.caption", id=fmt_int(token_id)))
+    _show(one_hot_chart(token_id, *around), t("tokenizer.onehot.caption", id=fmt_int(token_id)))
     st.subheader(t("tokenizer.embed.head"))
     st.latex(rf"\underbrace{{x}}_{{1\times {vocab}}}\;\underbrace{{E}}_{{{vocab}\times {dim}}} = E_{{{token_id},:}}")
-    bits = weights_view.embedding_bits()
     st.markdown(t("tokenizer.embed.text", v=fmt_int(vocab), d=fmt_int(dim), n=fmt_int(vocab * dim),
                   stored=t("tokenizer.embed.stored", bits=bits) if bits else ""))
     if look.exact:
@@ -583,7 +453,8 @@ def embedding(shown, pick_key, tokenizer) -> None:
               f"embedding-row-{token_id}", key="tok_dl_row")
 
 
-def neighbours_panel() -> None:  # not a fragment: a new word reruns the page, so the link box follows it
+def neighbours_ask() -> tuple[str, int] | None:
+    """The word and how many neighbours; returns (the query, k), or None (with a warning) for an empty word."""
     st.subheader(t("tokenizer.nb.head"))
     st.markdown(t("tokenizer.nb.text"))
     with st.container(horizontal=True):
@@ -594,34 +465,42 @@ def neighbours_panel() -> None:  # not a fragment: a new word reruns the page, s
     k = st.slider(t("tokenizer.nb.k"), 5, 25, key="tok_k")
     if not word.strip():
         st.warning(t("tokenizer.nb.empty"))
-        return
-    query = " " + word.strip() if space else word
-    tokenizer = entries()[0].tokenizer
-    with st.spinner(t("tokenizer.nb.searching", v=fmt_int(len(tokenizer)))):  # the first search also
-        found = neighbours(query, k)  # measures the norm of every row once (~1-2 s here)
-    own = [token_info(tokenizer, i) for i in found.ids]
+        return None
+    return (" " + word.strip() if space else word), k
+
+
+def searching(vocab: int):
+    """The spinner while the neighbours are searched (the first search also measures the norm of every row once,
+    ~1-2 s here)."""
+    return st.spinner(t("tokenizer.nb.searching", v=fmt_int(vocab)))
+
+
+def neighbours_result(query: str, found: Neighbours) -> None:
+    own = found.own
     st.caption(t("tokenizer.nb.tokens", n=len(own)) + (" " + t("tokenizer.nb.mean") if len(own) > 1 else ""))
     model_text(" │ ".join(f"{i.display} (ID {i.id})" for i in own))
-    infos = [token_info(tokenizer, n.id) for n in found.neighbours]
-    names = [i.display for i in infos]
-    names = [f"{s} ({i.id})" if names.count(s) > 1 else s for s, i in zip(names, infos)]
-    df = pd.DataFrame({"token": names, "id": [n.id for n in found.neighbours],
-                       "cosine": [n.cosine for n in found.neighbours]})
-    _show(neighbours_chart(df), t("tokenizer.nb.caption", v=fmt_int(len(tokenizer)), ms=fmt_float(found.ms, 0)))
+    names = [i.display for i in found.near_info]
+    names = [f"{s} ({i.id})" if names.count(s) > 1 else s for s, i in zip(names, found.near_info)]
+    df = pd.DataFrame({"token": names, "id": [n.id for n in found.near], "cosine": [n.cosine for n in found.near]})
+    _show(neighbours_chart(df), t("tokenizer.nb.caption", v=fmt_int(found.vocab), ms=fmt_float(found.ms, 0)))
     downloads(df.assign(query=query)[["query", "token", "id", "cosine"]], "neighbours", key="tok_dl_nb")
 
 
-def map_panel() -> None:  # not a fragment either, for the same reason
+def map_ask() -> tuple[str, ...] | None:
+    """The words to place; returns them, or None (with a warning) for fewer than 3."""
     st.subheader(t("tokenizer.map.head"))
     st.markdown(t("tokenizer.map.text"))
     raw = st.text_area(t("tokenizer.map.words"), key="tok_words", height=90)
     words = tk.parse_words(raw)
     if len(words) < 3:
         st.warning(t("tokenizer.map.few"))
-        return
+        return None
     if len(tk.parse_words(raw, limit=10_000)) > len(words):
         st.info(t("tokenizer.map.capped", n=fmt_int(len(words))))
-    proj, counts = projection(words)
+    return words
+
+
+def map_result(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, ...]) -> None:
     df = pd.DataFrame({"word": words, "x": proj.coords[:, 0], "y": proj.coords[:, 1], "tokens": counts})
     _show(map_chart(df), t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0)))
     downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
