@@ -5,6 +5,10 @@ the real server with the room in a real redis-server; then the same class on 2 r
   each phone's time from that write until its own run of the teacher's page has finished;
 - histogram: 30 guesses go into an open round (`room.guess`, the write a phone's "Send guess" makes); the
   projector's time from the last guess until its round panel says all 30 are in;
+- press: the same through the phones' pages, as a class presses: in a new round one phone types a guess and
+  presses "Send guess" alone, then in another round all 30 press at once (each its own guess). A press is timed
+  from sending it until the phone's round panel says what its guess counts as; the server's CPU per press over
+  the 30; and the projector's time from the last press until it counts all 30;
 - idle: the 30 phones follow (their 1 s timers run) and nothing changes: the server's CPU per phone per second.
 
 The phones join through the room (`room.join`), then open the class page from their own address
@@ -53,6 +57,7 @@ class Client:
         self.timers: dict[str, asyncio.Task] = {}
         self.finished: list[tuple[float, str, str]] = []  # (time, page, query) of each full run that finished
         self.needles: dict[bytes, float | None] = {}  # text -> when a delta first carried it
+        self.widgets: dict[str, tuple[str, str, str, bool]] = {}  # id -> (kind, form, fragment, form submitter)
         self.errors: list[str] = []
         self.ready = asyncio.Event()
         self.ws = None
@@ -99,6 +104,10 @@ class Client:
             element = msg.delta.new_element if msg.delta.WhichOneof("type") == "new_element" else None
             if element is not None and element.WhichOneof("type") == "exception":
                 self.errors.append(element.exception.message[:200])
+            if element is not None and element.WhichOneof("type") in ("text_input", "button"):
+                w = getattr(element, element.WhichOneof("type"))
+                self.widgets[w.id] = (element.WhichOneof("type"), w.form_id, msg.delta.fragment_id,
+                                      getattr(w, "is_form_submitter", False))
             for needle, seen in self.needles.items():
                 if seen is None and needle in data:
                     self.needles[needle] = time.perf_counter()
@@ -109,6 +118,30 @@ class Client:
             # a timer's run that put the address right (live_class.keep_address) after the page had already
             # run with the teacher's values: the phone shows her view from here on
             self.finished.append((time.perf_counter(), self.page, self.query))
+
+    def guess_form(self, round_number: int) -> tuple[str, str, str] | None:
+        """(text box id, its form's submit button id, their fragment) of this round's guess form, once drawn."""
+        box = next(((i, w) for i, w in self.widgets.items()
+                    if w[0] == "text_input" and i.endswith(f"-live_guess_text_{round_number}")), None)
+        if box is None:
+            return None
+        send = next((i for i, w in self.widgets.items() if w[0] == "button" and w[3] and w[1] == box[1][1]), None)
+        return (box[0], send, box[1][2]) if send else None
+
+    async def send_guess(self, round_number: int, text: str) -> float:
+        """What a browser sends when the phone types `text` and presses "Send guess": its fragment's run with the
+        form's values (the text and the submit trigger). Returns when it was sent (perf_counter)."""
+        box, send, fragment = self.guess_form(round_number)
+        msg = rerun_msg(self.page, self.query, "en")
+        state = msg.rerun_script
+        state.page_script_hash, state.fragment_id = self.hash, fragment
+        typed = state.widget_states.widgets.add()
+        typed.id, typed.string_value = box, text
+        pressed = state.widget_states.widgets.add()
+        pressed.id, pressed.trigger_value = send, True
+        t = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        return t
 
     async def _tick(self, fragment_id: str, interval: float) -> None:
         """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""
@@ -245,11 +278,53 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         await _wait(lambda: teacher.needles[needle] is not None, 30)
         seen = teacher.needles[needle]
         out["histogram_s"] = round(seen - t_last, 3) if seen else None
+        out["press"] = await measure_press(store, code, token, teacher, clients, procs, first_round=2)
         out["errors"] = sorted({e for c in [teacher, *clients] for e in c.errors})[:5]
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    return out
+
+
+COUNTS_AS = b"Your guess counts as this token"
+
+
+async def _press(store, code: str, token: str, teacher: Client, phones: list[Client], number: int,
+                 procs: list[psutil.Process]) -> dict:
+    """Round `number` opens; once every phone shows its form, they all press "Send guess" at once."""
+    classroom.start_round(store, code, token, "guess", PROMPT)
+    if not await _wait(lambda: all(c.guess_form(number) for c in phones), 60):
+        return {"error": f"{sum(not c.guess_form(number) for c in phones)} phones never showed round {number}'s form"}
+    counted = f"Guesses so far: {len(phones)}.".encode()
+    teacher.needles[counted] = None
+    for c in phones:
+        c.needles[COUNTS_AS] = None
+    cpu0 = _cpu(procs)
+    sent = await asyncio.gather(*(c.send_guess(number, ["Paris", "Lyon", "Roma"][i % 3] + f" {i}")
+                                  for i, c in enumerate(phones)))
+    await _wait(lambda: all(c.needles[COUNTS_AS] is not None for c in phones), 120)
+    times = [c.needles[COUNTS_AS] - t for c, t in zip(phones, sent) if c.needles[COUNTS_AS] is not None]
+    last = max((c.needles[COUNTS_AS] for c in phones if c.needles[COUNTS_AS] is not None), default=None)
+    await _wait(lambda: teacher.needles[counted] is not None, 30)
+    cpu = _cpu(procs) - cpu0
+    seen = teacher.needles[counted]
+    return {"presses": len(phones), "answered": len(times), "p50_s": _pct(times, 0.5), "p95_s": _pct(times, 0.95),
+            "max_s": _pct(times, 1.0), "server_cpu_s": round(cpu, 2),
+            "projector_s": round(seen - last, 3) if seen and last else None}
+
+
+async def measure_press(store, code: str, token: str, teacher: Client, phones: list[Client],
+                        procs: list[psutil.Process], first_round: int) -> dict:
+    """The live page's press: one phone alone in a round, then every phone at once in the next. The server's CPU
+    during the together round includes the other phones' 1 s timers and the projector's (a class as it is)."""
+    alone = await _press(store, code, token, teacher, phones[:1], first_round, procs)
+    together = await _press(store, code, token, teacher, phones, first_round + 1, procs)
+    out = {"alone_s": alone.get("p50_s"), "together": together}
+    if alone.get("p50_s") and together.get("p95_s"):
+        out["p95_over_alone"] = round(together["p95_s"] / alone["p50_s"], 1)
+    if together.get("answered"):
+        out["cpu_s_per_press"] = round(together["server_cpu_s"] / together["answered"], 3)
     return out
 
 

@@ -297,6 +297,13 @@ def _live_class(res: dict) -> list[str]:
         row("the class opens another page: p95 s", lambda r: r["page_switch_p95_s"], "–"),
         row("30 guesses in → the projector says 30: s", lambda r: r["histogram_s"],
             f"≤ {goals.get('histogram_s', '?')}"),
+        row("a phone presses \"Send guess\" alone → its panel says what it counts as: s",
+            lambda r: r["press"]["alone_s"], "–"),
+        row("30 phones press at once: p95 s", lambda r: r["press"]["together"]["p95_s"], "–"),
+        row("the same: server CPU-s per press (the class's timers included)", lambda r: r["press"]["cpu_s_per_press"],
+            "–"),
+        row("the last press → the projector says 30: s", lambda r: r["press"]["together"]["projector_s"],
+            f"≤ {goals.get('histogram_s', '?')}"),
     ]
 
 
