@@ -186,11 +186,11 @@ async def _wait(check, timeout: float) -> bool:
 
 
 async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], phones: int, changes: int,
-                        idle_s: float) -> dict:
+                        idle_s: float, replicas: list[str] | None = None) -> dict:
     store = RedisStore.from_url(redis_url)
-    for _ in range(2):  # each replica's one-time work for the pages the class opens (issue 30 item 7's figure)
-        for page in ("live", "temperature"):
-            await visit(base, page, query_for(page, PROMPT, "en"), timeout=300)
+    for url in replicas or [base]:  # each replica's one-time work for the pages the class opens, on each replica
+        for page in ("live", "temperature"):  # itself: through nginx, round robin may send both visits to one
+            await visit(url, page, query_for(page, PROMPT, "en"), timeout=300)
     code, token = classroom.create_room(store)
     canonical = classroom.normalize_code(code)
     teacher = Client(base, "live", "lang=en", cookie=f"tbt_teacher={canonical}.{token}")
@@ -353,7 +353,7 @@ def two_replicas(args, workdir: Path) -> dict:
         base = f"http://127.0.0.1:{port}"
         server.wait_healthy(base, 10, path="/_lb/health")
         out = asyncio.run(measure_class(base, redis_url, [psutil.Process(p.pid) for p, _, _ in launched],
-                                        args.phones, args.changes, args.idle_s))
+                                        args.phones, args.changes, args.idle_s, replicas=[u for _, u, _ in launched]))
         ports = {u.rsplit(":", 1)[1]: n for n, (_, u, _) in zip("AB", launched)}
         streams = [r for r in lb.access_log(workdir / "access.log") if r["uri"] == "/_stcore/stream"]
         out["sessions_per_replica"] = {n: sum(r["upstream"].endswith(":" + p) for r in streams)
