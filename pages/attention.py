@@ -4,7 +4,6 @@ import streamlit as st
 
 from model_backend.lessons import attention as att
 from model_backend.validation import InvalidInput
-from ui import backend
 from ui.attention import compute, draw
 from ui.i18n import t
 from ui.nav import next_page_link
@@ -66,7 +65,7 @@ def banco_and_link(params) -> None:
 
 def render() -> None:
     intro("attention")
-    info, limit = backend.bundle_for().info, compute.max_prompt_tokens()
+    info, limit = compute.info(), compute.max_prompt_tokens()
     params = draw.link_params(info, limit)
     restore("attention", draw.link_params(info, limit, old_link=draw.is_old_link()))  # before any widget exists
     draw.check_link("attention")

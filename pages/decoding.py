@@ -3,7 +3,6 @@ and the shipped comparison. The model runs only when a button asks for it.
 Layout only: ui.decoding.compute runs (cached, through the model's queue), ui.decoding.draw draws."""
 import streamlit as st
 
-from ui import backend
 from ui.decoding import compute, draw
 from ui.i18n import lang, t
 from ui.nav import LINK_FROM, next_page_link
@@ -60,7 +59,7 @@ def render() -> None:
     st.session_state.setdefault("decoding_sentence", draw.SENTENCES[lang()])
     for p in PARAMS[1:]:
         st.session_state.setdefault(p.key, p.default)
-    intro("decoding", model=escape_markdown(backend.model_label()))
+    intro("decoding", model=escape_markdown(compute.model_label()))
     publish("decoding", PARAMS)  # a notice here, at the top, if a link had bad values
     prompt = prompt_box("decoding")
     if prompt is not None:

@@ -4,7 +4,6 @@ ui.temperature.compute computes (one pass per prompt), ui.temperature.draw and i
 import streamlit as st
 
 import model_backend as mb
-from ui import backend
 from ui.charts import projection_on
 from ui.i18n import t
 from ui.nav import next_page_link
@@ -71,7 +70,7 @@ def render() -> None:
     st.session_state.setdefault("temperature_logits", t("temperature.seed.default"))  # in the visitor's style
     for p in links[1:]:
         st.session_state.setdefault(p.key, p.default)
-    intro("temperature", model=escape_markdown(backend.model_label()))
+    intro("temperature", model=escape_markdown(compute.model_label()))
     publish("temperature", links)  # a notice here, at the top, if a link had bad values
     draw.seed_example()
     st.header(t("temperature.real.header"))

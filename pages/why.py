@@ -3,7 +3,7 @@ Layout only: ui.why.compute computes (float32, cached, through the model's queue
 import streamlit as st
 
 from model_backend.lessons import why as at
-from ui import a11y, backend
+from ui import a11y
 from ui.i18n import fmt_float, t
 from ui.nav import next_page_link
 from ui.share import publish, restore
@@ -56,7 +56,7 @@ def attribution(info, ids: tuple[int, ...], target: at.Target, tokens) -> at.Inp
     method = draw.attribution_ask(info.name, ids, target)
     if method is None:
         return None
-    with backend.queue_notice(compute.model()):
+    with compute.queued():
         result, seconds = draw.with_progress(lambda progress: compute.attribution(ids, target, method, progress),
                                              draw.attribution_running(method))
     draw.attribution_result(info.name, ids, target, method, tokens, result, seconds)
@@ -65,7 +65,7 @@ def attribution(info, ids: tuple[int, ...], target: at.Target, tokens) -> at.Inp
 
 def render() -> None:
     intro("why")
-    info = backend.bundle_for().info  # the visitor's model, already loaded: nothing heavy before the click
+    info = compute.info()  # the visitor's model, already loaded: nothing heavy before the click
     params = draw.link_params(info)
     st.session_state.setdefault("prompt_why", draw.preset()["prompt"])  # the hallucination page's Einstein example
     restore("why", params)  # a shared link's prompt and settings, before any widget exists

@@ -67,3 +67,5 @@ def test_a_page_in_the_new_shape_computes_in_compute_and_draws_in_draw():
         assert not reached, f"{package.name}/draw.py reaches a tokenizer: {reached}"
         page = _imports(ROOT / "pages" / f"{package.name}.py", "pages")
         assert {f"{name}.compute", f"{name}.draw"} <= set(page), f"pages/{package.name}.py imports compute and draw"
+        assert not [m for m in page if m == "ui.backend" or m.startswith("ui.backend.")], (
+            f"pages/{package.name}.py reaches the model itself: through its compute only")

@@ -13,6 +13,11 @@ from model_backend.validation import check_prompt
 from ui import backend
 
 
+def info() -> mb.ModelInfo:
+    """The visitor's model as it is loaded (its layers, heads, window)."""
+    return backend.bundle_for().info
+
+
 def max_prompt_tokens() -> int:
     """The server's prompt limit (MAX_PROMPT_TOKENS): the most tokens a pass reads."""
     return backend.settings().max_prompt_tokens

@@ -21,6 +21,11 @@ LOOP_TOKENS = 300  # longest repeated text scored in one pass
 BENCH_PROMPTS: tuple[dict, ...] = tuple(json.loads(PROMPTS.read_text(encoding="utf-8"))["prompts"])  # shipped
 
 
+def model_label() -> str:
+    """The visitor's model as the catalogue names it (assets/models.json), for the page's introduction."""
+    return backend.model_label()
+
+
 def _quiet(stage: str, n: int, total: int) -> None:
     """A progress callback that shows nothing."""
 

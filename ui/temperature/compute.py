@@ -47,6 +47,11 @@ _LOGITS = SharedMemo(32)  # (model, dtype, prompt) -> (last logits [V] read-only
 _RUNS = SharedMemo(64)  # (model, dtype, prompt, r, n) -> the greedy loop demo, generated once with progress
 
 
+def model_label() -> str:
+    """The visitor's model as the catalogue names it (assets/models.json), for the page's introduction."""
+    return backend.model_label()
+
+
 def _quiet(fraction: float) -> None:
     """A progress callback that shows nothing."""
 

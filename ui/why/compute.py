@@ -83,6 +83,16 @@ def model() -> mb.ModelBundle:
     return backend.bundle_for(DTYPE)
 
 
+def info() -> mb.ModelInfo:
+    """The visitor's model as it is loaded (its name, layers, heads): nothing heavy before the click."""
+    return backend.bundle_for().info
+
+
+def queued():
+    """While other visitors' passes hold the float32 model, say "n requests ahead of yours" (ui.backend)."""
+    return backend.queue_notice(model())
+
+
 def continuation(prompt: str) -> Continuation:
     return _continuation(prompt, dtype=DTYPE)
 
