@@ -2,13 +2,17 @@
 the real server with the room in a real redis-server; then the same class on 2 replicas behind Debian's nginx.
 
 - follow: the teacher's view changes (the room write her run ends with, `room.show`: T on the temperature page);
-  each phone's time from that write until its own run of the teacher's page has finished;
+  each phone's time from that write until its own run of the teacher's page has finished, or, where only values
+  that a fragment of the page draws changed (live_class.follow_in_fragment), that fragment's run with her values
+  (it writes them into the phone's address); and how many page runs the phones made per change;
 - histogram: 30 guesses go into an open round (`room.guess`, the write a phone's "Send guess" makes); the
   projector's time from the last guess until its round panel says all 30 are in;
 - press: the same through the phones' pages, as a class presses: in a new round one phone types a guess and
   presses "Send guess" alone, then in another round all 30 press at once (each its own guess). A press is timed
   from sending it until the phone's round panel says what its guess counts as; the server's CPU per press over
   the 30; and the projector's time from the last press until it counts all 30;
+- follow_step: the same for the teacher's step on the loop page (her session opens it at step 2, then 3, 4, 5);
+  each step is one decode step on each phone (the engine batches the class's);
 - idle: the 30 phones follow (their 1 s timers run) and nothing changes: the server's CPU per phone per second.
 
 The phones join through the room (`room.join`), then open the class page from their own address
@@ -56,6 +60,7 @@ class Client:
         self.hash, self.pages = "", {}
         self.timers: dict[str, asyncio.Task] = {}
         self.finished: list[tuple[float, str, str]] = []  # (time, page, query) of each full run that finished
+        self.page_runs: list[float] = []  # when each full run started (its navigation message)
         self.needles: dict[bytes, float | None] = {}  # text -> when a delta first carried it
         self.widgets: dict[str, tuple[str, str, str, bool]] = {}  # id -> (kind, form, fragment, form submitter)
         self.errors: list[str] = []
@@ -87,6 +92,7 @@ class Client:
                 task.cancel()
             self.timers.clear()
             self.hash = msg.navigation.page_script_hash
+            self.page_runs.append(time.perf_counter())
             self.pages = {p.page_script_hash: p.url_pathname for p in msg.navigation.app_pages} or self.pages
             self.page = self.pages.get(self.hash, self.page)
         elif kind == "page_info_changed":
@@ -189,7 +195,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
                         idle_s: float, replicas: list[str] | None = None) -> dict:
     store = RedisStore.from_url(redis_url)
     for url in replicas or [base]:  # each replica's one-time work for the pages the class opens, on each replica
-        for page in ("live", "temperature"):  # itself: through nginx, round robin may send both visits to one
+        for page in ("live", "temperature", "loop"):  # itself: through nginx, round robin may send visits to one
             await visit(url, page, query_for(page, PROMPT, "en"), timeout=300)
     code, token = classroom.create_room(store)
     canonical = classroom.normalize_code(code)
@@ -220,7 +226,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         # follow: the teacher's T changes on the temperature page, `changes` times (the first opens the page). A
         # session of hers (her cookie) runs the page with the new T, which warms the shared caches as her slider
         # does, and its run's end writes the view (app.py's lead); each phone's delay counts from her request.
-        delays, missed, teacher_runs, after_hers = [], 0, [], []
+        delays, missed, teacher_runs, after_hers, page_runs = [], 0, [], [], 0
         for k in range(changes + 1):
             t_value = f"{0.3 + 0.2 * k:.1f}"
             t_show = time.perf_counter()
@@ -246,6 +252,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
                       c.errors[-1:], flush=True)
             if k > 0:  # the first change opens the page on every phone at once: reported on its own
                 delays += [g - t_show for g in got if g is not None]
+                page_runs += sum(t >= t_show for c in clients for t in c.page_runs)
                 if mover.finished:  # from the end of her run (the view was written just before it)
                     after_hers += [g - mover.finished[0][0] for g in got if g is not None]
                 missed += sum(g is None for g in got)
@@ -255,7 +262,10 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         out["follow"] = {"changes": changes, "p50_s": _pct(delays, 0.5), "p95_s": _pct(delays, 0.95),
                          "max_s": _pct(delays, 1.0), "missed": missed,
                          "teacher_run_s": _pct([r for r in teacher_runs if r is not None], 0.5),
-                         "after_her_run_p50_s": _pct(after_hers, 0.5), "after_her_run_p95_s": _pct(after_hers, 0.95)}
+                         "after_her_run_p50_s": _pct(after_hers, 0.5), "after_her_run_p95_s": _pct(after_hers, 0.95),
+                         "phone_page_runs_per_change": round(page_runs / max(1, changes), 1)}
+
+        out["follow_step"] = await follow_steps(base, teacher, clients)
 
         # idle on a lesson page (the sidebar's follow timer)
         c0, w0 = _cpu(procs), time.perf_counter()
@@ -284,6 +294,37 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    return out
+
+
+async def follow_steps(base: str, teacher: Client, clients: list[Client], steps: tuple[int, ...] = (2, 3, 4, 5)) -> dict:
+    """The teacher's step on the loop page: a session of hers opens it at `steps[0]` (every phone runs the page and
+    replays that many steps: reported on its own), then at each next step. A phone has it when a run of its (the
+    page's, or the run's fragment: live_class.follow_in_fragment) finished with that step in its address."""
+    delays, missed, page_runs, out = [], 0, 0, {}
+    for k, step in enumerate(steps):
+        t_show = time.perf_counter()
+        mover = Client(base, "loop", urllib.parse.urlencode({"prompt": PROMPT, "steps": step, "lang": "en"}),
+                       cookie=teacher.cookie)
+        moving = asyncio.create_task(mover.run())
+        await asyncio.wait_for(mover.ready.wait(), 120)
+        moving.cancel()
+        want = f"steps={step}&"
+        await _wait(lambda since=t_show, want=want: all(ran_at(c, since, "loop", want) is not None for c in clients),
+                    FOLLOW_WAIT_S)
+        got = [ran_at(c, t_show, "loop", want) for c in clients]
+        print(f"step {step}: {sum(g is not None for g in got)} of {len(clients)} phones in "
+              f"{max((g - t_show for g in got if g is not None), default=0):.1f} s", flush=True)
+        if k == 0:
+            out["page_switch_p95_s"] = _pct([g - t_show for g in got if g is not None], 0.95)
+        else:
+            delays += [g - t_show for g in got if g is not None]
+            missed += sum(g is None for g in got)
+            page_runs += sum(t >= t_show for c in clients for t in c.page_runs)
+        await asyncio.sleep(2)
+    out.update({"changes": len(steps) - 1, "p50_s": _pct(delays, 0.5), "p95_s": _pct(delays, 0.95),
+                "max_s": _pct(delays, 1.0), "missed": missed,
+                "phone_page_runs_per_change": round(page_runs / max(1, len(steps) - 1), 1)})
     return out
 
 

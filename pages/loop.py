@@ -3,7 +3,7 @@ Layout only: ui.loop.compute keeps and steps the visitor's runs (through the mod
 import streamlit as st
 
 import model_backend as mb
-from ui import a11y
+from ui import a11y, live_class
 from ui.i18n import t
 from ui.loop import compute, draw
 from ui.nav import next_page_link
@@ -19,7 +19,8 @@ def render() -> None:
     draw.publish_link(links)  # a notice here, at the top, if the link had bad values
     prompt = prompt_box("loop")
     params = draw.controls(cap)
-    if prompt is not None:
+    if prompt is not None:  # a phone that follows the teacher takes her step in the run's fragment alone:
+        live_class.follow_in_fragment("loop", "loop_run", links[-2:-1], draw.take_step, draw.step_in_fragment)
         loop(prompt, params, from_link)
         positions(prompt, params, cap)  # outside the fragment: a "Next token" click does not send it again
     completion()  # seed 000's opening: prompt, completion, chat, and no hidden thinking
@@ -27,7 +28,7 @@ def render() -> None:
     next_page_link("loop")
 
 
-@st.fragment
+@st.fragment(key="loop_run")
 def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     """The run and everything it draws. A fragment: "Next token", "Generate" and the step picker rerun only
     this part (one decode step from the kept KV cache, then its drawings), not the settings above it."""

@@ -3,7 +3,7 @@ generate()'s chain (repetition penalty -> temperature -> top-k -> top-p), draws,
 ui.temperature.compute computes (one pass per prompt), ui.temperature.draw and its panels draw."""
 import streamlit as st
 
-import model_backend as mb
+from ui import live_class
 from ui.charts import projection_on
 from ui.i18n import t
 from ui.nav import next_page_link
@@ -13,12 +13,13 @@ from ui.untrusted import escape_markdown
 from ui.widgets import intro, prompt_box, timed, truncation_notice
 
 
-@st.fragment
+@st.fragment(key="temperature_live_panel")
 @timed("temperature.live_panel")
-def live_fragment(prompt: str, init: mb.SamplingParams) -> None:
+def live_fragment(prompt: str) -> None:
     """Everything the sliders change: math on the cached logits, never a forward pass. The sliders and bars run in
-    the browser; this reruns once a move has settled (Streamlit reports them 150 ms after the last step)."""
-    params = draw.live_controls(compute.live_bars(prompt), init)
+    the browser; this reruns once a move has settled (Streamlit reports them 150 ms after the last step), and alone
+    on a phone that follows the teacher's sliders (live_class.follow_in_fragment)."""
+    params = draw.live_controls(compute.live_bars(prompt), draw.initial())
     view = compute.chain(prompt, params)
     draw.live_result(view, compute.labels(view.ids), params, compute.entropy(prompt, params.repetition_penalty))
     share_box("temperature", draw.link_params())  # inside the fragment: the link follows the sliders
@@ -74,26 +75,21 @@ def render() -> None:
     publish("temperature", links)  # a notice here, at the top, if a link had bad values
     draw.seed_example()
     st.header(t("temperature.real.header"))
-    st.pills(t("temperature.presets"), draw.PRESETS, key="temperature_preset", on_change=_use_preset)
+    st.pills(t("temperature.presets"), draw.PRESETS, key="temperature_preset", on_change=draw.use_preset)
     prompt = prompt_box("temperature")
     if prompt is not None:
         _, ids, truncated_from = compute.prompt_logits(prompt)  # the cached forward pass of this prompt
         truncation_notice(truncated_from, len(ids))
         st.html(draw.BINDINGS_CSS + (draw.BINDINGS_PROJECTION_CSS if projection_on() else ""))  # our own CSS
-        live_fragment(prompt, draw.state_params())
+        draw.set_initial()  # the sliders' values at this full run: the bars' spec is built from them
+        live_class.follow_in_fragment("temperature", "temperature_live_panel", links[1:7], taken=draw.set_initial)
+        live_fragment(prompt)
         draw.dark_section(compute.nucleus_grid(prompt))
         presets_panel(prompt)
     compare_panel()
     loop_panel()
     penalties_panel()
     next_page_link("temperature")
-
-
-def _use_preset() -> None:
-    choice = st.session_state.get("temperature_preset")
-    if choice:
-        st.session_state["prompt_temperature"] = choice
-        st.session_state["prompt"] = choice
 
 
 render()

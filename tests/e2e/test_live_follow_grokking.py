@@ -1,5 +1,5 @@
 """Two timers on one phone: a student who follows the teacher trains a grokking run on her phone. The run's panel
-reruns every 1.5 s (ui.grokking.compute.REDRAW_S) and the follow timer every 1 s (ui.live_class.FOLLOW_S); Streamlit
+reruns every 1.5 s (ui.grokking.compute.REDRAW_S) and the follow timer every 0.5 s (ui.live_class.FOLLOW_S); Streamlit
 merges a page switch with a timer's rerun that the browser sent before it saw the switch. Here, with both ticking:
 the training keeps moving, a setting the teacher changes reaches the phone while it trains, and the phone follows
 the teacher to another page."""

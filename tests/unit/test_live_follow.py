@@ -59,3 +59,45 @@ def test_no_page_yet_means_no_switch():
     me = phone(target=[None, {}])
     assert follow_query(me, ("home", {}), runs=1, now=1.0, language="en", projection=False) is None
     assert follow_query({"role": "student"}, None, runs=0, now=1.0, language="en", projection=False) is None
+
+
+def test_values_a_pages_fragment_draws_are_taken_in_that_fragment():
+    """ui/live_class.changed_in_fragment: on the page the phone shows, a change only of values that the page's
+    follow_in_fragment fragment draws is taken there; a value outside it, another page, or nothing changed is not."""
+    from ui.live_class import IN_FRAGMENT, changed_in_fragment, follow_in_fragment
+    from ui.temperature.draw import link_params
+
+    links = link_params()
+    saved = dict(IN_FRAGMENT)
+    try:
+        follow_in_fragment("temperature", "temperature_live_panel", links[1:7])
+        ran = ("temperature", {"prompt": "O céu é", "t": "0.7", "k": "50", "class": "KDXP7M3R"})
+        taken = changed_in_fragment(ran, "temperature", {"prompt": "O céu é", "t": "0.9", "k": "40"})
+        assert taken is not None and set(taken) == {"t", "k"} and taken["t"].key == "temperature_T"
+        assert changed_in_fragment(ran, "temperature", {"prompt": "Era uma vez", "t": "0.9"}) is None  # the prompt
+        assert changed_in_fragment(ran, "temperature", {"prompt": "O céu é", "t": "0.7"}) is None  # nothing new
+        assert changed_in_fragment(("home", {}), "temperature", {"t": "0.9"}) is None  # another page: a page run
+        assert changed_in_fragment(ran, "loop", {"steps": "3"}) is None  # a page without such a fragment
+        assert changed_in_fragment(None, "temperature", {"t": "0.9"}) is None  # no full run yet
+    finally:
+        IN_FRAGMENT.clear()
+        IN_FRAGMENT.update(saved)
+
+
+def test_the_loop_takes_the_teachers_step_in_its_fragment_only_between_two_steps():
+    """From no step, or back to none, the loop page's positions panel (outside the run's fragment) changes too."""
+    from ui.live_class import IN_FRAGMENT, changed_in_fragment, follow_in_fragment
+    from ui.loop.draw import link_params, step_in_fragment
+
+    saved = dict(IN_FRAGMENT)
+    try:
+        follow_in_fragment("loop", "loop_run", link_params(20)[-2:-1], accepts=step_in_fragment)
+        at = lambda n: ("loop", {"prompt": "O céu é", "steps": str(n)})  # noqa: E731
+        assert set(changed_in_fragment(at(2), "loop", {"prompt": "O céu é", "steps": "3"})) == {"steps"}
+        assert changed_in_fragment(at(5), "loop", {"prompt": "O céu é", "steps": "1"}) is not None  # back: replayed
+        assert changed_in_fragment(at(0), "loop", {"prompt": "O céu é", "steps": "1"}) is None
+        assert changed_in_fragment(at(3), "loop", {"prompt": "O céu é", "steps": "0"}) is None
+        assert changed_in_fragment(at(3), "loop", {"prompt": "O céu é", "steps": "x"}) is None
+    finally:
+        IN_FRAGMENT.clear()
+        IN_FRAGMENT.update(saved)

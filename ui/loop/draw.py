@@ -157,6 +157,23 @@ def replaying(wanted: int | None, done: int):
         bar.empty()
 
 
+def take_step() -> None:
+    """A phone that follows the teacher took her step (ui.live_class.follow_in_fragment): the run's fragment goes
+    there as it goes to a link's step, replaying the same tokens, and then writes the step into the phone's address
+    (publish_steps: the step it shows is not yet the one kept)."""
+    st.session_state["_loop_replay"] = st.session_state.pop("loop_steps", 0)
+
+
+def step_in_fragment(shown: dict, hers: dict) -> bool:
+    """Can the run's fragment alone take the teacher's step? Yes when the phone shows a step and she does: from no
+    step, or back to none, the positions panel outside the fragment changes too (the page runs)."""
+    def steps(values: dict) -> int:
+        raw = str(values.get("steps") or "0")
+        return int(raw) if raw.isdigit() else 0
+
+    return steps(shown) > 0 and steps(hers) > 0
+
+
 def publish_steps(run: LoopRun, cap: int) -> None:
     """The link says how many steps the run shows (a teacher's phones take her step): written when it changed,
     also from the fragment, where the page's own publish_link does not run."""

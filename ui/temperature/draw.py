@@ -191,6 +191,25 @@ def state_params() -> mb.SamplingParams:
                              top_p=float(s["temperature_p"]), repetition_penalty=float(s["temperature_r"]))
 
 
+def set_initial() -> None:
+    """The sliders' values the bars' spec is built from: the page's full run sets them, and so does a phone that
+    takes the teacher's values (ui.live_class.follow_in_fragment); the live fragment's own reruns keep them, so the
+    browser keeps its chart while a visitor drags."""
+    st.session_state["_temperature_init"] = state_params()
+
+
+def initial() -> mb.SamplingParams:
+    return st.session_state.get("_temperature_init") or state_params()
+
+
+def use_preset() -> None:
+    """A preset chip picked: its prompt becomes the page's (and the shared prompt)."""
+    choice = st.session_state.get("temperature_preset")
+    if choice:
+        st.session_state["prompt_temperature"] = choice
+        st.session_state["prompt"] = choice
+
+
 def follow(event) -> mb.SamplingParams:
     """Copy the chart's slider values (reported by Streamlit as its selections) into session_state,
     clamped to each slider's range and step, and return the settings now in force."""
