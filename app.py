@@ -93,7 +93,7 @@ sidebar()
 live_class.at(page_name)  # what this run is about to show (a following phone compares it with the teacher's view)
 if live_class.is_student() and page_name != "live":  # the class page's own round panel follows
     with st.sidebar:
-        live_class.follow()  # a student's phone: one small read a second (no timer for anyone else)
+        live_class.follow()  # a student's phone: one small read every 0.5 s (no timer for anyone else)
 page.run()
 live_class.ran(page_name)  # what this run showed (a following phone compares it with the teacher's view)
 live_class.lead(page_name)  # the teacher's page and settings, to the room

@@ -1,4 +1,4 @@
-"""The live class: the projector's room code and round, or a student's guess box (ui/live_class.py)."""
-from ui import live_class
+"""The live class: the projector's room code and round, or a student's guess box (ui/live_class/draw.py)."""
+from ui.live_class import draw
 
-live_class.page()
+draw.page()

@@ -181,7 +181,7 @@ def nucleus_grid(logits: np.ndarray, temperatures, top_ps, context_ids=(),
     cumulative probability is <= 1 - p, keeping the most likely one. Dividing by T > 0 keeps the order, so
     the raw (penalised) scores are sorted once for the whole grid and divided by each T afterwards: the
     same values in the same order as the warper's own sort, hence the same softmax, cumsum and counts,
-    without one 262,144-element sort per (T, p) (tests/unit/test_temperature_views.py checks them equal).
+    without one 262,144-element sort per (T, p) (tests/unit/test_temperature_math.py checks them equal).
     """
     scores = _scores(logits)
     if repetition_penalty != 1.0:

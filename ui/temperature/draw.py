@@ -230,17 +230,16 @@ def follow(event) -> mb.SamplingParams:
     return state_params()
 
 
-
-@st.cache_resource(show_spinner=False, max_entries=64, ttl=3600)
-def _live_bars(key: tuple, language: str, init: mb.SamplingParams, _data: sv.BrowserLogits,
-               _names: tuple[str, ...]) -> alt.Chart:
-    return live_bars(_data, list(_names), init)
+@cached_chart
+def _live_bars(bars: LiveBars, init: mb.SamplingParams) -> alt.Chart:
+    return live_bars(bars.data, list(bars.names), init)
 
 
 def live_bars_for(bars: LiveBars, init: mb.SamplingParams) -> alt.Chart:
-    """The browser-computed bars for this prompt, built once per (prompt, language, initial settings) and
-    shared: the same spec every rerun, so the browser updates nothing until a slider moves."""
-    return _live_bars(bars.key, lang(), init, bars.data, bars.names)
+    """The browser-computed bars for this prompt, built once per (prompt, language, projection mode, initial
+    settings) and shared (ui.charts.cached_chart): the same spec every rerun, so the browser updates nothing until
+    a slider moves."""
+    return _live_bars(bars, init)
 
 
 def live_bars(data: sv.BrowserLogits, names: list[str], init: mb.SamplingParams, precise: bool = False,

@@ -279,3 +279,19 @@ def test_next_token_logits_are_the_traces_last_logits_from_one_lighter_pass(tiny
     np.testing.assert_allclose(logits, tr.last_logits, rtol=0, atol=1e-5 * scale)
     _, short, cut = next_token_logits(tiny_bundle, "O gato subiu no telhado", max_tokens=4)
     assert len(short) == 4 and cut == len(ids)
+
+
+def test_the_live_bars_chart_is_built_once_per_prompt_and_settings_and_shared():
+    """ui.temperature.draw.live_bars_for goes through ui.charts.cached_chart: equal inputs (another visitor's
+    LiveBars for the same prompt) get the same chart object, so the browser keeps its chart; other initial
+    settings get another."""
+    import model_backend as mb
+    from ui.temperature import draw
+    from ui.temperature.compute import LiveBars
+
+    data = sv.browser_logits(np.random.default_rng(0).normal(size=3000), context_ids=[5, 7], top=50, bins=12)
+    names = tuple(f"t{i}" for i in range(len(data.ids)))
+    mine, yours = LiveBars(("m", "float32", "p"), data, names), LiveBars(("m", "float32", "p"), data, names)
+    first = draw.live_bars_for(mine, mb.SamplingParams(temperature=0.7))
+    assert draw.live_bars_for(yours, mb.SamplingParams(temperature=0.7)) is first
+    assert draw.live_bars_for(mine, mb.SamplingParams(temperature=0.9)) is not first
