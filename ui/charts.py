@@ -388,5 +388,8 @@ code, pre { font-size: 1.1rem !important; }
 [data-testid="stSidebarNavLink"] > span:last-child { min-width: 0; flex: 1 1 auto; }
 [data-testid="stSidebarNavLink"] .stMarkdownEllipsis, [data-testid="stSidebarNavLink"] .stMarkdownEllipsis p {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; line-height: 1.25; }
+[data-testid="stPageLink-NavLink"] { height: auto !important; }  /* a link in a page (home's path): the same */
+[data-testid="stPageLink-NavLink"] > span:last-child, [data-testid="stPageLink-NavLink"] > span:last-child * {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; line-height: 1.25; }
 </style>
 """

@@ -17,6 +17,20 @@ def test_shell_renders(browser, server_url, width, locale, greeting):
         page.close()
 
 
+def test_the_paths_links_keep_their_whole_names_on_a_phone_in_projection_mode(browser, server_url):
+    """Projection mode's large text at 390 px: a link of the home page's path wraps onto two lines instead of
+    being cut at the screen's edge ("7. Estratégias de decodificação")."""
+    page = open_page(browser, f"{server_url}/?lang=pt-BR&projection=1", width=390)
+    try:
+        links = page.locator('[data-testid="stPageLink"] p')
+        assert links.count() >= 10
+        cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stPageLink"] p')].filter(p =>
+          p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > window.innerWidth).map(p => p.innerText)""")
+        assert not cut, cut
+    finally:
+        page.close()
+
+
 def test_home_loads_no_syntax_highlighter(browser, server_url):
     """st.code pulls Streamlit's syntax highlighter, a 1.5 MB script whose start costs a fresh browser ~0.6 s
     of CPU; the home page shows its link to this view as plain text, so it never asks for that script."""
