@@ -32,6 +32,7 @@ def render() -> None:
 def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     """The run and everything it draws. A fragment: "Next token", "Generate" and the step picker rerun only
     this part (one decode step from the kept KV cache, then its drawings), not the settings above it."""
+    live_class.took_teacher_values("loop")  # a following phone: the teacher's step, replayed below
     cap = compute.max_new_tokens()
     if (error := compute.invalid(params, cap)) is not None:
         show_error(error)

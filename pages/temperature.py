@@ -19,6 +19,7 @@ def live_fragment(prompt: str) -> None:
     """Everything the sliders change: math on the cached logits, never a forward pass. The sliders and bars run in
     the browser; this reruns once a move has settled (Streamlit reports them 150 ms after the last step), and alone
     on a phone that follows the teacher's sliders (live_class.follow_in_fragment)."""
+    live_class.took_teacher_values("temperature")  # a following phone: her sliders' values, before the widgets
     params = draw.live_controls(compute.live_bars(prompt), draw.initial())
     view = compute.chain(prompt, params)
     draw.live_result(view, compute.labels(view.ids), params, compute.entropy(prompt, params.repetition_penalty))
@@ -82,7 +83,7 @@ def render() -> None:
         truncation_notice(truncated_from, len(ids))
         st.html(draw.BINDINGS_CSS + (draw.BINDINGS_PROJECTION_CSS if projection_on() else ""))  # our own CSS
         draw.set_initial()  # the sliders' values at this full run: the bars' spec is built from them
-        live_class.follow_in_fragment("temperature", "temperature_live_panel", links[1:7], taken=draw.set_initial)
+        live_class.follow_in_fragment("temperature", "temperature_live_panel", links[1:7], taken=draw.take_teacher_values)
         live_fragment(prompt)
         draw.dark_section(compute.nucleus_grid(prompt))
         presets_panel(prompt)

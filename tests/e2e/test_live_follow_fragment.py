@@ -31,17 +31,23 @@ def _join_recording(browser, server_url: str, code: str, runs: list[float]):
     return ctx, page
 
 
-def _value(page, name: str) -> str:
-    return page.get_by_role("slider", name=name).input_value()
-
-
-def test_a_phone_takes_the_teachers_temperature_in_the_fragment_alone(browser, server_url):
+def _class_of_one(browser, server_url: str):
+    """A teacher (en, 1280) who started a class, and one phone in it: (teacher, phone's context, phone, its runs)."""
     teacher = open_page(browser, f"{server_url}/live?lang=en")
     teacher.get_by_role("button", name="Start a class").last.click()
     teacher.locator(".tbt-room-code").wait_for(timeout=60_000)
     code = teacher.locator(".tbt-room-code").inner_text().strip()
     runs: list[float] = []
     ctx, phone = _join_recording(browser, server_url, code, runs)
+    return teacher, ctx, phone, runs
+
+
+def _value(page, name: str) -> str:
+    return page.get_by_role("slider", name=name).input_value()
+
+
+def test_a_phone_takes_the_teachers_temperature_in_the_fragment_alone(browser, server_url):
+    teacher, ctx, phone, runs = _class_of_one(browser, server_url)
     try:
         teacher.goto(f"{server_url}/temperature?lang=en")
         settle(teacher, wait=600)
@@ -49,6 +55,11 @@ def test_a_phone_takes_the_teachers_temperature_in_the_fragment_alone(browser, s
         settle(phone, wait=300)
         slider = "Temperatura T (0 = guloso)"
         assert _value(phone, slider) == "0.7"
+        own = phone.get_by_role("slider", name=slider)  # the student tries a slider of her own first: the chart
+        own.focus()  # keeps that selection, which must not come back over the teacher's next value
+        own.press("ArrowLeft")
+        phone.wait_for_url(re.compile(r"t=0\.65"), timeout=60_000)
+        settle(phone, wait=120)
         entropy = phone.locator('[data-testid="stMetricValue"]').nth(1)
         before, page_runs = entropy.inner_text(), len(runs)
         assert page_runs >= 2, runs  # the class page, then the temperature page: the recording works
@@ -85,12 +96,7 @@ def test_a_phone_takes_the_teachers_next_step_in_the_runs_fragment_alone(browser
     """On the loop page the teacher's "Next token" reaches the phone as one step in its run's fragment (the same
     seed: the same token), once both show a step; her first step, which changes the panel below the run too,
     takes a page run."""
-    teacher = open_page(browser, f"{server_url}/live?lang=en")
-    teacher.get_by_role("button", name="Start a class").last.click()
-    teacher.locator(".tbt-room-code").wait_for(timeout=60_000)
-    code = teacher.locator(".tbt-room-code").inner_text().strip()
-    runs: list[float] = []
-    ctx, phone = _join_recording(browser, server_url, code, runs)
+    teacher, ctx, phone, runs = _class_of_one(browser, server_url)
     try:
         teacher.goto(f"{server_url}/loop?lang=en")
         settle(teacher, wait=600)

@@ -26,10 +26,11 @@ from ui.live_class.follow import (
                                   lead,
                                   ran,
                                   shows,
+    took_teacher_values,
 )
 from ui.live_class.place import STATE, is_student, rejoin_from_link, resume_teacher, url_marks
 from ui.live_class.sidebar import sidebar_panel
 
 __all__ = ["FOLLOW_S", "IN_FRAGMENT", "MAX_SWITCHES", "RETRY_S", "ROUND_S", "STATE", "at", "changed_in_fragment",
            "follow", "follow_in_fragment", "follow_query", "is_student", "lead", "page", "pct", "ran",
-           "rejoin_from_link", "resume_teacher", "shows", "sidebar_panel", "url_marks"]
+           "rejoin_from_link", "resume_teacher", "shows", "sidebar_panel", "took_teacher_values", "url_marks"]

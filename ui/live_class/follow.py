@@ -129,8 +129,16 @@ def changed_in_fragment(shown: tuple | list | None, page_name: str | None, param
 
 def take_in_fragment(me: dict, shown: tuple | list | None) -> bool:
     """On a follow timer's run: when the teacher's view differs from the phone's only in values that its page's
-    fragment draws, put her values in the widgets' state and rerun that fragment alone. False when a page run is
-    needed (another page, other values, a value the page would reject and say so)."""
+    fragment draws, park her values for that fragment (`took_teacher_values`, at its top, puts them in the widgets'
+    state) and ask for its run. False when a page run is needed (another page, other values, a value the page would
+    reject and say so).
+
+    Nothing is written into the widgets' state here: a timer tick the browser sent meanwhile carries its own widget
+    values and would win over them, and a widget the fragment already drew in the same run could not be written.
+    And what the phone shows (`_live_ran`) changes only once the fragment has taken them: a run that was lost is
+    asked for again (after RETRY_S)."""
+    import time
+
     page_name, params = me.get("target") or [None, {}]
     changed = changed_in_fragment(shown, page_name, params)
     if changed is None:
@@ -141,16 +149,30 @@ def take_in_fragment(me: dict, shown: tuple | list | None) -> bool:
         if not ok:
             return False  # the page's own run reads the link and names the bad value
         values[p.key] = value
-    entry = IN_FRAGMENT[page_name]
-    ids = fragment_ids(entry.key)
+    ids = fragment_ids(IN_FRAGMENT[page_name].key)
     if not ids:
         return False
-    st.session_state.update(values)
-    if entry.taken is not None:
-        entry.taken()
-    st.session_state["_live_ran"] = (page_name, {**shown[1], **{k: params[k] for k in changed}})
     me["switched_at"] = None
-    rerun_fragments(ids)  # last: a write to session_state after it is a point where the run stops for it
+    parked = (page_name, values, {**shown[1], **{k: params[k] for k in changed}})
+    before = st.session_state.get("_live_pending")
+    if before is not None and before[:3] == parked and time.monotonic() - before[3] < RETRY_S:
+        return True  # asked for already: its run is queued
+    st.session_state["_live_pending"] = (*parked, time.monotonic())
+    rerun_fragments(ids)  # last: a write to session_state after it is a point where the run could stop
+    return True
+
+
+def took_teacher_values(page_name: str) -> bool:
+    """At the top of a follow_in_fragment fragment, before its widgets: the teacher's values parked for this page go
+    into the widgets' state, the page's `taken` runs, and the phone now shows her view. True when it took some."""
+    pending = st.session_state.get("_live_pending")
+    if pending is None or pending[0] != page_name or page_name not in IN_FRAGMENT:
+        return False
+    del st.session_state["_live_pending"]
+    st.session_state.update(pending[1])
+    if IN_FRAGMENT[page_name].taken is not None:
+        IN_FRAGMENT[page_name].taken()
+    st.session_state["_live_ran"] = (page_name, pending[2])
     return True
 
 
@@ -169,16 +191,17 @@ def fragment_ids(key: str) -> list[str]:
 
 def rerun_fragments(ids: list[str]) -> None:
     """Ask for a run of these fragments alone, after this timer's run. Streamlit's `st.rerun(key)` does this from a
-    widget's callback only; a timer's run asks the script runner the same way (Streamlit 1.67: RerunData with the
-    fragments' ids, fragment-scoped; pinned in requirements.txt, and tests/e2e/test_live_follow_fragment.py fails
-    if it stops working)."""
+    widget's callback only; a timer's run asks the script runner as a browser's fragment request does (Streamlit
+    1.67: RerunData with the fragments' ids; pinned in requirements.txt, and tests/e2e/test_live_follow_fragment.py
+    fails if it stops working). Not fragment-scoped: it does not cut short a run under way (a click of the
+    visitor's in another fragment, merged into this run, would be lost); it runs after it."""
     from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
     ctx = get_script_run_ctx()
     ctx.script_requests.request_rerun(RerunData(
         query_string=ctx.query_string, page_script_hash=ctx.page_script_hash, fragment_id_queue=ids,
-        is_fragment_scoped_rerun=True, cached_message_hashes=ctx.cached_message_hashes,
+        is_fragment_scoped_rerun=False, cached_message_hashes=ctx.cached_message_hashes,
         context_info=ctx.context_info))
 
 
@@ -234,3 +257,4 @@ def ran(page_name: str) -> None:
     compares them with the teacher's), and how many such runs this session has had."""
     st.session_state["_live_ran"] = _here(page_name)
     st.session_state["_live_runs"] = st.session_state.get("_live_runs", 0) + 1
+    st.session_state.pop("_live_pending", None)  # what the page showed is known again: a later tick compares

@@ -198,6 +198,14 @@ def set_initial() -> None:
     st.session_state["_temperature_init"] = state_params()
 
 
+def take_teacher_values() -> None:
+    """A phone that follows the teacher took her sliders' values (ui.live_class.follow_in_fragment): the bars are
+    built at them, under a new chart key. The chart's id stays the same across specs, so its old selection (where
+    this student last dragged a slider) would otherwise come back as the event and put her own values back."""
+    set_initial()
+    st.session_state["_temperature_taken"] = st.session_state.get("_temperature_taken", 0) + 1
+
+
 def initial() -> mb.SamplingParams:
     return st.session_state.get("_temperature_init") or state_params()
 
@@ -499,7 +507,8 @@ def live_controls(bars: LiveBars, init: mb.SamplingParams) -> mb.SamplingParams:
 
     The bars' spec is built from `init` (the values at the page's last full run), so it stays the same when the
     live fragment reruns and the browser keeps its chart, its sliders and their focus."""
-    event = show(live_bars_for(bars, init), on_select="rerun", key="temperature_live",
+    key = f"temperature_live_{st.session_state.get('_temperature_taken', 0)}"  # a new chart when the teacher's came
+    event = show(live_bars_for(bars, init), on_select="rerun", key=key,
                  selection_mode=[s[0] for s in SLIDERS], save=False)
     params = follow(event)  # the sliders' values now, into session_state (the link reads them there)
     save_buttons(live_bars_for(bars, params))  # the saved image: the bars at the sliders' values now
