@@ -43,8 +43,9 @@ def _class_of_one(browser, server_url: str):
 
 
 def _value(page, name: str) -> str:
-    """The slider's value; while a run replaces the chart (a new key), the old one can still be in the page until
-    the run ends: then the values joined, which no single value equals."""
+    """The visible sliders' values, joined: while a run replaces the chart (a new key), the browser keeps the old
+    one until a run of the fragment finishes (Streamlit's retained elements), and the page hides it; a second visible
+    slider makes a value no single one equals."""
     return ",".join(s.input_value() for s in page.get_by_role("slider", name=name).all())
 
 

@@ -177,7 +177,11 @@ BINDINGS_CSS = """<style>
   accent-color: #0072B2; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"]:focus-visible { outline: 3px solid #0060a0; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"] + span { display: none; }
-</style>"""  # the raw value span is hidden: the chart's title shows the values in the visitor's number style
+.stElementContainer[data-retained="true"][class*="st-key-temperature_live_"] { display: none; }
+</style>"""  # the raw value span is hidden: the chart's title shows the values in the visitor's number style.
+# The last rule: a phone that took the teacher's values draws the bars under a new key (take_teacher_values); the
+# browser keeps the old chart beside it ("retained", Streamlit 1.67) until a run of the live fragment finishes, and
+# a run cut short by the next timer tick leaves it there, with the student's old slider values, until her next move.
 BINDINGS_PROJECTION_CSS = """<style>
 [data-testid="stVegaLiteChart"] .vega-bind-name { font-size: 1.3rem !important; color: #000 !important; }
 [data-testid="stVegaLiteChart"] .vega-bind input[type="range"] { min-height: 2.4rem; }
