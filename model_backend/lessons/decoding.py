@@ -15,7 +15,6 @@ from transformers import (
     LogitsProcessor,
     LogitsProcessorList,
     RepetitionPenaltyLogitsProcessor,
-    StoppingCriteriaList,
     TopKLogitsWarper,
     TopPLogitsWarper,
 )
@@ -24,7 +23,6 @@ from model_backend.core.stats import find_loop
 from model_backend.core.tokens import safe_text, visible
 from model_backend.core.tracing import encode
 from model_backend.runtime import fastpath
-from model_backend.runtime.engine import WhileWanted
 from model_backend.runtime.loading import ModelBundle
 
 STRATEGIES = ("greedy", "beam", "sampling", "top_k", "top_p")  # the page's order
@@ -224,43 +222,38 @@ def prompt_cache(bundle: ModelBundle, ids: Sequence[int], copies: int) -> Dynami
     reuse a prompt's cache) and only runs the tokens the cache does not hold: here the prompt's last token, so
     the first step still returns the logits of every row. Only the rounding differs from the plain prefill
     (its products have 16 rows instead of 16 x 17 and may sum in another order); tests compare the two paths.
-    Call it inside the engine's exclusive().
     Returns None where there is nothing to share (one row, or a prompt of one token).
     """
     if copies < 2 or len(ids) < 2:
         return None
-    model = bundle.weights  # called inside the engine's exclusive(): a call outside it raises
-    cache = DynamicCache(config=model.config)
     prefix = torch.tensor([list(ids[:-1])], device=bundle.device)  # [1, S - 1]
-    model(input_ids=prefix, attention_mask=torch.ones_like(prefix), past_key_values=cache, use_cache=True,
-          logits_to_keep=1)
+    cache = bundle.engine.prefill(prefix).past_key_values  # batched with other visitors' prefills
     cache.batch_repeat_interleave(copies)  # [copies, heads, S - 1, dim] per layer, rows equal
     return cache
 
 
 def _generate(bundle: ModelBundle, ids: list[int], rows: int, new: int, processors: list, share_prompt: bool = True,
-              **kwargs):
-    """One generate() call holding the model's lock (visitors queue in order); returns (output, seconds).
+              generator: torch.Generator | None = None, **kwargs):
+    """One generate() through the engine, whose steps join other visitors' (Engine.generate); returns (output,
+    seconds). A visitor who leaves or moves on: the generation ends at its next step and raises.
 
     share_prompt: the prompt's cache is computed once for all rows and beams (prompt_cache); False runs
     generate()'s own prefill of every row (the plain reference the tests and the bench compare with).
+    generator: a sampled generate()'s own draws (Engine.generate).
     """
     input_ids = torch.tensor([ids] * rows, device=bundle.device)  # [rows, S]: the same prompt, no padding
     tok = bundle.tokenizer
     pad = tok.pad_token_id if tok.pad_token_id is not None else 0
     started = time.perf_counter()
-    stop = WhileWanted()  # a visitor who leaves or moves on: the generation ends at its next step (and raises)
-    with bundle.engine.exclusive() as model, torch.inference_mode():
+    with torch.inference_mode():
         cache = prompt_cache(bundle, ids, rows * int(kwargs.get("num_beams", 1))) if share_prompt else None
-        if cache is not None:
-            kwargs["past_key_values"] = cache
-        out = model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
-                             max_new_tokens=new, pad_token_id=pad,
-                             eos_token_id=list(bundle.info.eos_token_ids) or None,
-                             logits_processor=LogitsProcessorList(processors),
-                             stopping_criteria=StoppingCriteriaList([stop]),
-                             return_dict_in_generate=True, **kwargs)
-    stop.check()
+    if cache is not None:
+        kwargs["past_key_values"] = cache
+    out = bundle.engine.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids),
+                                 max_new_tokens=new, pad_token_id=pad,
+                                 eos_token_id=list(bundle.info.eos_token_ids) or None,
+                                 logits_processor=LogitsProcessorList(processors), generator=generator,
+                                 return_dict_in_generate=True, **kwargs)
     return out, time.perf_counter() - started
 
 
@@ -373,18 +366,17 @@ def run_sampled(bundle: ModelBundle, prompt: str, new: int, seed: int, samples: 
 
     Rows [0, s) sample from the whole distribution, [s, 2s) through TopKLogitsWarper(40), [2s, 3s) through
     TopPLogitsWarper(0.95): the library's warpers, one group of rows each. The seed fixes every draw of the
-    batch (torch's global generator, seeded inside fork_rng so nothing else's stream is changed).
+    batch (the run's own torch.Generator: the draws generate() makes from the global one seeded the same way).
     Returns {strategy: [samples continuations]}.
     """
     _check(new, samples=samples)
     ids, _ = encode(bundle, prompt, max_prompt_tokens)
     s = int(samples)
     rows = RowWarpers([(0, s, None), (s, 2 * s, TopKLogitsWarper(TOP_K)), (2 * s, 3 * s, TopPLogitsWarper(TOP_P))])
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(int(seed))
-        out, secs = _generate(bundle, ids, 3 * s, new, [rows, Observer(len(ids), on_step=on_step)],
-                              share_prompt=share_prompt, do_sample=True, temperature=1.0, top_k=0, top_p=1.0,
-                              num_beams=1)
+    generator = torch.Generator(device=bundle.device).manual_seed(int(seed))
+    out, secs = _generate(bundle, ids, 3 * s, new, [rows, Observer(len(ids), on_step=on_step)],
+                          share_prompt=share_prompt, generator=generator, do_sample=True, temperature=1.0, top_k=0,
+                          top_p=1.0, num_beams=1)
     labels = {"sampling": "T = 1", "top_k": f"top-k {TOP_K}", "top_p": f"top-p {TOP_P}"}
     result = {}
     for g, name in enumerate(SAMPLED):

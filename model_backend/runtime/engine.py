@@ -15,6 +15,14 @@ appended to its own cache; after a prefill pass each request gets a cache of its
 the padding. So a visitor's cache never holds another's tokens. Anything a sliding-window layer could cut (a cache
 or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window is ever shifted by padding.
 
+transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
+passes is handed to the engine as a prefill or a decode step like the loop's (the model's forward is routed while
+that thread is inside `generate`): so the beams of one visitor and the greedy rows of another share a pass, and a
+new visitor's generate() joins at the next step. A pass generate() asks for that is not such a step (padding,
+attentions, several new tokens on a cache) runs alone. Sampling in generate() draws from torch's global generator,
+which threads would share, so a sampled generate() batches only with its own `generator` (the draw is then made by
+`Draw` from that generator, the same draw generate() makes from the global one); without one it runs alone.
+
 The engine is the only door to the model (tests/unit/test_engine_owns_model.py):
 - `forward`, `prefill`, `decode` and `generate` run passes; `exclusive()` holds the model for work that hooks it
   or needs its gradients (activation caches, Captum) or calls its parts (the logit lens, one layer's MLP);
@@ -26,6 +34,7 @@ one gradient pass is one pass each.
 """
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Iterator
@@ -35,7 +44,8 @@ from types import SimpleNamespace
 
 import torch
 import torch.nn.functional as F
-from transformers import DynamicCache, StoppingCriteria, StoppingCriteriaList
+from transformers import DynamicCache, LogitsProcessor, LogitsProcessorList, StoppingCriteria, StoppingCriteriaList
+from transformers.modeling_outputs import CausalLMOutputWithPast
 
 from model_backend.runtime import invariance, queueing
 from model_backend.runtime.queueing import FairLock, Visitor
@@ -43,6 +53,7 @@ from model_backend.runtime.queueing import FairLock, Visitor
 MAX_BATCH = 64  # rows in one batched pass at most: a class of 30 pressing, or a dozen "Run 5 times" at once
 MAX_IN_FLIGHT = 2  # requests one visitor may have waiting or running at once; more wait before they queue
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
+_routing = threading.local()  # .engine: the engine whose generate() this thread is in (its passes become steps)
 
 
 class ModelOutsideEngine(RuntimeError):
@@ -131,6 +142,32 @@ class WhileWanted(StoppingCriteria):
             raise self.who.error()
 
 
+class Draw(LogitsProcessor):
+    """The last processor of a sampled generate() that runs with greedy selection: it draws each row's token from
+    the processed scores with its own torch.Generator, exactly as generate(do_sample=True) draws with the global one
+    (softmax, then torch.multinomial of one sample per row), and leaves only that token's score finite, so that
+    generate()'s argmax takes it. The same seed gives the same tokens as the global generator seeded with it."""
+
+    def __init__(self, generator: torch.Generator) -> None:
+        self.generator = generator
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        probs = torch.nn.functional.softmax(scores, dim=-1)
+        picked = torch.multinomial(probs, num_samples=1, generator=self.generator)  # [rows, 1]
+        return torch.full_like(scores, float("-inf")).scatter_(1, picked, 0.0)
+
+
+@contextmanager
+def _unrouted() -> Iterator[None]:
+    """The engine's own passes call the model itself, even on a thread that is inside a routed generate()."""
+    before = getattr(_routing, "engine", None)
+    _routing.engine = None
+    try:
+        yield
+    finally:
+        _routing.engine = before
+
+
 class Engine:
     """Runs a model's passes one at a time, and batches the decode steps of concurrent visitors.
 
@@ -158,9 +195,21 @@ class Engine:
     def _install(self) -> list:
         for handle in getattr(self._model, "_tbt_engine_hooks", []):  # a model handed to a new engine
             handle.remove()
-        key, body = id(self._model), _body(self._model)
+        key, body, model = id(self._model), _body(self._model), self._model
+        original = getattr(model, "_tbt_forward", None) or model.forward
+        model._tbt_forward = original
+
+        @functools.wraps(original)  # generate() reads the forward's signature (logits_to_keep, position_ids)
+        def forward(*args, **kwargs):
+            if getattr(_routing, "engine", None) is self and not args:
+                return self._routed(original, kwargs)
+            return original(*args, **kwargs)
+
+        model.forward = forward
 
         def check(module, _args):
+            if module is model and getattr(_routing, "engine", None) is self:
+                return  # a routed generate() pass: it becomes an engine step, which enters the engine itself
             models = getattr(_inside, "models", None)
             if not models or key not in models:
                 raise ModelOutsideEngine(f"{type(module).__name__} of the shared model was called outside its "
@@ -248,29 +297,69 @@ class Engine:
 
     def forward(self, **inputs):
         """One pass of the model, alone, under inference mode (prefill, traces, anything but a decode step)."""
-        with self._turn(), _entered(self._model), torch.inference_mode():
+        with self._turn(), _unrouted(), _entered(self._model), torch.inference_mode():
             return self._model(**inputs)
 
-    def generate(self, **kwargs):
-        """The model's own generate() (transformers), alone, under inference mode: beam search, penalties and
-        the other processors of the decoding pages. Each of its steps is one counted pass. If the visitor leaves
-        or moves on meanwhile, it ends at its next step and raises Cancelled (a stopping criterion)."""
+    def generate(self, generator: torch.Generator | None = None, **kwargs):
+        """The model's own generate() (transformers), under inference mode: beam search, penalties and the other
+        processors of the decoding pages. Each of its passes is a prefill or a decode step of the engine, batched
+        with other visitors' (see the module's docstring); each step is one counted pass. If the visitor leaves or
+        moves on meanwhile, it ends at its next step and raises Cancelled.
+
+        generator: for do_sample=True, the request's own torch.Generator; the tokens are those generate() draws
+        from the global generator in the same state. A sampled generate() without one holds the model alone
+        (torch's global generator is the process's, so no other thread may draw meanwhile)."""
         stop = WhileWanted()
         stops = StoppingCriteriaList(kwargs.pop("stopping_criteria", None) or [])
         stops.append(stop)
-        with self._turn(), _entered(self._model), torch.inference_mode():
-            out = self._model.generate(stopping_criteria=stops, **kwargs)
+        if kwargs.get("do_sample") and generator is not None:
+            neutral = {"temperature": 1.0, "top_k": 0, "top_p": 1.0}
+            if any(kwargs.get(k, "missing") not in (None, v) for k, v in neutral.items()):
+                raise ValueError("with a generator, pass temperature=1.0, top_k=0 and top_p=1.0 and put any warper "
+                                 "in logits_processor: Draw samples after the caller's processors only")
+            kwargs.update({k: None for k in neutral})  # greedy selection: generate() adds no warper of its own
+            processors = LogitsProcessorList(kwargs.pop("logits_processor", None) or [])
+            processors.append(Draw(generator))  # last: it draws from the fully processed scores
+            kwargs.update(logits_processor=processors, do_sample=False)
+        if kwargs.get("do_sample"):
+            with self._turn(), _entered(self._model), torch.inference_mode():
+                out = self._model.generate(stopping_criteria=stops, **kwargs)
+        else:
+            before = getattr(_routing, "engine", None)
+            _routing.engine = self
+            try:
+                with torch.inference_mode():
+                    out = self._model.generate(stopping_criteria=stops, **kwargs)
+            finally:
+                _routing.engine = before
         if stop.fired:
             self.cancelled += 1
         stop.check()
         return out
+
+    def _routed(self, original, kwargs: dict) -> CausalLMOutputWithPast:
+        """One pass that generate() asks for, on a routed thread: a prefill of an empty cache, or one new token per
+        row on the visitor's cache, becomes an engine step (batched with others); anything else runs alone."""
+        ids, past, mask = kwargs.get("input_ids"), kwargs.get("past_key_values"), kwargs.get("attention_mask")
+        plain = (ids is not None and ids.dim() == 2 and kwargs.get("inputs_embeds") is None
+                 and not kwargs.get("output_attentions") and not kwargs.get("output_hidden_states")
+                 and isinstance(past, DynamicCache) and (mask is None or bool(mask.all())))
+        length = past.get_seq_length() if plain else -1
+        if plain and length == 0:
+            out = self.prefill(ids)
+        elif plain and length > 0 and ids.shape[-1] == 1:
+            out = self.decode(ids, past)
+        else:
+            with self._turn(), _unrouted(), _entered(self._model):
+                return original(**kwargs)
+        return CausalLMOutputWithPast(logits=out.logits, past_key_values=out.past_key_values)
 
     @contextmanager
     def exclusive(self, grad: bool = False) -> Iterator[torch.nn.Module]:
         """Hold the model alone and yield it, for work that hooks it (activation caches), needs its gradients
         (grad=True: Captum, gradient x input) or calls its parts (the logit lens, one layer's MLP). Nobody
         else's pass runs until the block ends, so hooks registered inside see only this thread's calls."""
-        with self._turn(), _entered(self._model), torch.set_grad_enabled(grad):
+        with self._turn(), _unrouted(), _entered(self._model), torch.set_grad_enabled(grad):
             yield self._model
 
     def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False) -> SimpleNamespace:
@@ -388,7 +477,7 @@ class Engine:
 
     def _run(self, batch: list[_Step]) -> None:
         try:
-            with _entered(self._model), torch.inference_mode():
+            with _unrouted(), _entered(self._model), torch.inference_mode():
                 if len(batch) == 1:
                     s = batch[0]
                     out = self._model(input_ids=s.input_ids, past_key_values=s.past, use_cache=True,
