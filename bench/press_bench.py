@@ -200,6 +200,17 @@ async def hang_up(proc: psutil.Process, url: str, n: int, idle_rate: float, case
             "server_cpu_until_idle_s": spent, "home_during_hang_up_s": home.ready_s, "home_status": home.status}
 
 
+def _commit() -> str:
+    """The code measured: the short commit, with "+" when the working tree differs from it."""
+    import subprocess
+
+    def git(*a: str) -> str:
+        return subprocess.run(["git", *a], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                              text=True).stdout.strip()
+
+    return git("rev-parse", "--short", "HEAD") + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
 async def measure(args) -> dict:
     proc_, url, log = start_server()
     proc = psutil.Process(proc_.pid)
@@ -211,6 +222,7 @@ async def measure(args) -> dict:
         for case in args.cases:
             t = time.perf_counter()
             fig = out["cases"][case] = await run_case(proc, url, case, args.visitors, args.repeat, idle_rate)
+            fig["date"], fig["commit"] = time.strftime("%Y-%m-%d %H:%M"), _commit()  # a case may be rerun alone
             print(_line(case, fig) + f"  ({time.perf_counter() - t:.0f} s)", flush=True)
             if case == "loop" and args.split:
                 fig["split"] = split(fig, model_and_steps(args.visitors))
