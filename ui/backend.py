@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import inspect
 import logging
 import threading
@@ -98,7 +99,12 @@ def _loaded() -> set[tuple[str, str]]:
 
 @st.cache_resource(show_spinner=False, max_entries=3)
 def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
-    return mb.load_bundle(spec, dtype, settings=settings())
+    bundle = mb.load_bundle(spec, dtype, settings=settings())
+    # What exists now (the libraries, the model, the tokenizer) lives as long as the server. Python's full
+    # collections walked it all again and again: with 30 phones following the loop page's steps, one of 0.3 s
+    # every second step, every thread stopped meanwhile (gc callbacks in the server). Frozen, they skip it.
+    gc.freeze()
+    return bundle
 
 
 def dtype_name(dtype: str | None = None) -> str:
