@@ -37,8 +37,8 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
     if (error := compute.invalid(params, cap)) is not None:
         show_error(error)
         return
-    tr = compute.trace(prompt)  # the prompt's forward pass (cached, shared with the other pages)
-    truncation_notice(tr.truncated_from, len(tr.tokens))
+    facts = compute.prompt_facts(prompt)  # its token count and the model's figures (no forward pass)
+    truncation_notice(facts.truncated_from, facts.n_tokens)
     state = st.session_state  # the visitor's runs are kept there
     run, wanted = compute.rewound(state, compute.current_run(state, prompt, params), prompt, params)
     with draw.replaying(wanted, len(run.steps)) as progress:  # a link's step, taken again once
@@ -67,9 +67,9 @@ def loop(prompt: str, params: mb.SamplingParams, from_link: bool) -> None:
         a11y.announce_once(("loop", run.prompt, len(run.steps)), t("a11y.live.generated", n=len(run.steps)))
         draw.finish_box(run.result)
         draw.greedy_loop_panel(prompt, compute.greedy_loop(run.result))
-    draw.flow(run, tr)  # the course text's flowchart, the box where the loop is now coloured
+    draw.flow(run, facts)  # the course text's flowchart, the box where the loop is now coloured
     if run.steps:
-        draw.steps_panels(run, tr)
+        draw.steps_panels(run, facts)
     draw.publish_steps(run, cap)  # the link holds the step (a teacher's phones follow it)
     run.look_ahead()  # the next step's pass runs while the visitor reads this one
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import model_backend as mb
 from model_backend.core.stats import find_loop
+from model_backend.core.tracing import encode
 from ui import backend
 
 MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
@@ -43,6 +44,30 @@ def invalid(params: mb.SamplingParams, cap: int) -> mb.InvalidInput | None:
 def trace(prompt: str) -> mb.Trace:
     """The prompt's forward pass (cached, shared with the other pages): its tokens and every position's guess."""
     return backend.trace(prompt)
+
+
+@dataclass(frozen=True)
+class PromptFacts:
+    """What the run's fragment needs of the prompt: its token count (cut to the server's limit as the trace cuts
+    it), the count before the cut (None if not cut), and the model's figures."""
+
+    n_tokens: int
+    truncated_from: int | None
+    info: mb.ModelInfo
+
+
+@backend.on_model(max_entries=256, resource=True, queued=False)
+def _facts(model: mb.ModelBundle, prompt: str, max_tokens: int) -> PromptFacts:
+    ids, truncated_from = encode(model, prompt, max_tokens)  # the trace's own tokenization
+    return PromptFacts(n_tokens=len(ids), truncated_from=truncated_from, info=model.info)
+
+
+def prompt_facts(prompt: str) -> PromptFacts:
+    """The prompt's token count and the model's figures, from the tokenizer alone (one shared object): the run's
+    fragment reruns on every step of every phone that follows the teacher, and it needs nothing else of the trace,
+    whose cache hands each run a copy of the whole pass (1.5 MB for a 9-token prompt) and, while the engine is
+    busy with the class's steps, draws a queue notice first."""
+    return _facts(prompt, backend.settings().max_prompt_tokens)
 
 
 def run_key(prompt: str, params: mb.SamplingParams) -> tuple:

@@ -24,7 +24,7 @@ from model_backend.lessons.pipeline import answer_flops, output_flops
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, show_frame
 from ui.export import downloads
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
-from ui.loop.compute import ANSWER, SUM, Answered, LoopRun
+from ui.loop.compute import ANSWER, SUM, Answered, LoopRun, PromptFacts
 from ui.nav import decoding_link
 from ui.share import Param, publish, restore, share_box
 from ui.untrusted import escape_frame
@@ -331,10 +331,10 @@ def flowchart(run: LoopRun, vocab: int) -> str:
     return "\n".join(lines)
 
 
-def flow(run: LoopRun, tr: mb.Trace) -> None:
+def flow(run: LoopRun, facts: PromptFacts) -> None:
     """The flowchart and its caption with this run's numbers."""
-    st.graphviz_chart(flowchart(run, tr.info.vocab_size), width="stretch")
-    st.caption(flow_caption(run, len(tr.tokens)))
+    st.graphviz_chart(flowchart(run, facts.info.vocab_size), width="stretch")
+    st.caption(flow_caption(run, facts.n_tokens))
 
 
 def flow_caption(run: LoopRun, n_prompt: int) -> str:
@@ -657,7 +657,7 @@ def answer_panel(info: mb.ModelInfo, n_prompt: int, steps: list[mb.Step]) -> Non
                  hi=fmt_flops(FRONTIER_PER_TOKEN[1])))
 
 
-def steps_panels(run: LoopRun, tr: mb.Trace) -> None:
+def steps_panels(run: LoopRun, facts: PromptFacts) -> None:
     """Under a run with steps: the steps table, the step inspector, time and KV cache per step, and the compute."""
     st.subheader(t("loop.steps.title"))
     steps_table(run.steps)
@@ -665,11 +665,11 @@ def steps_panels(run: LoopRun, tr: mb.Trace) -> None:
     st.subheader(t("loop.time.title"))
     c1, c2 = st.columns(2)
     with c1:
-        timing_chart(run.steps, len(tr.tokens))
+        timing_chart(run.steps, facts.n_tokens)
     with c2:
-        kv_chart(run.steps, len(tr.tokens), tr.info)
+        kv_chart(run.steps, facts.n_tokens, facts.info)
     st.subheader(t("compute.title"))
-    answer_panel(tr.info, len(tr.tokens), run.steps)  # FLOPs x tokens, beside the seed's figures
+    answer_panel(facts.info, facts.n_tokens, run.steps)  # FLOPs x tokens, beside the seed's figures
 
 
 def positions_title() -> None:
