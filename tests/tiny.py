@@ -41,3 +41,19 @@ def make_tiny_model(seed: int = 0):
     model = Gemma3ForCausalLM(config).eval()
     model.config._attn_implementation = "eager"
     return model, tokenizer
+
+
+def start_queued(engine, threads, waits: int = 300) -> None:
+    """Start `threads` while holding the engine's lock, wait until each has queued for it (a ticket each, at most
+    `waits` x 10 ms), then release it: their first passes meet, and one of them runs all of them as one batch."""
+    import threading
+
+    engine.lock.acquire()
+    for t in threads:
+        t.start()
+    pause = threading.Event()
+    for _ in range(waits):
+        if engine.lock.queued >= len(threads) + 1:
+            break
+        pause.wait(0.01)
+    engine.lock.release()

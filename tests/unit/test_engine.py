@@ -8,6 +8,7 @@ import torch
 
 from model_backend import SamplingParams, generate
 from model_backend.runtime.engine import Engine
+from tests.tiny import start_queued
 
 PROMPTS = ["o gato", "a casa de papel", "Era uma vez", "1, 2, 3,", "x", "Olá, mundo! Tudo bem?"]
 
@@ -42,16 +43,8 @@ def _together(bundle, texts, steps_each):
     for step in range(max(steps_each)):
         live = [r for r, n in zip(runs, steps_each) if step < n]
         results = {}
-        bundle.engine.lock.acquire()  # hold the model: the steps below all wait, then one of them takes the rest
         threads = [threading.Thread(target=_step_into, args=(bundle, r, results)) for r in live]
-        for t in threads:
-            t.start()
-        pause = threading.Event()
-        for _ in range(200):  # wait until every step has queued (each holds a ticket)
-            if bundle.engine.lock.queued >= len(live) + 1:
-                break
-            pause.wait(0.01)
-        bundle.engine.lock.release()
+        start_queued(bundle.engine, threads, waits=200)  # the steps all wait, then one of them takes the rest
         for t in threads:
             t.join(30)
         for r in live:

@@ -8,6 +8,7 @@ import torch
 from transformers import LogitsProcessor, LogitsProcessorList
 
 from model_backend.runtime.engine import ModelOutsideEngine
+from tests.tiny import start_queued
 
 PROMPTS = ["o gato", "a casa de papel", "Era uma vez", "1, 2, 3,"]
 
@@ -34,16 +35,8 @@ def _at_once(bundle, jobs):
         except Exception as exc:  # noqa: BLE001  reported below
             errors.append(exc)
 
-    bundle.engine.lock.acquire()
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for t in threads:
-        t.start()
-    pause = threading.Event()
-    for _ in range(300):
-        if bundle.engine.lock.queued >= len(jobs) + 1:
-            break
-        pause.wait(0.01)
-    bundle.engine.lock.release()
+    start_queued(bundle.engine, threads)
     for t in threads:
         t.join(60)
     assert not errors, errors
