@@ -312,17 +312,17 @@ class Engine:
         stop = WhileWanted()
         stops = StoppingCriteriaList(kwargs.pop("stopping_criteria", None) or [])
         stops.append(stop)
-        if kwargs.get("do_sample") and generator is not None:
-            neutral = {"temperature": 1.0, "top_k": 0, "top_p": 1.0}
-            if any(kwargs.get(k, "missing") not in (None, v) for k, v in neutral.items()):
-                raise ValueError("with a generator, pass temperature=1.0, top_k=0 and top_p=1.0 and put any warper "
-                                 "in logits_processor: Draw samples after the caller's processors only")
-            kwargs.update({k: None for k in neutral})  # greedy selection: generate() adds no warper of its own
+        config = kwargs.get("generation_config") or self._model.generation_config
+        sampled = bool(kwargs.get("do_sample", getattr(config, "do_sample", False)))
+        if sampled and generator is not None:
+            self._check_for_draw(kwargs)
+            kwargs.update({k: None for k in ("temperature", "top_k", "top_p")})  # generate() adds no warper
             processors = LogitsProcessorList(kwargs.pop("logits_processor", None) or [])
             processors.append(Draw(generator))  # last: it draws from the fully processed scores
             kwargs.update(logits_processor=processors, do_sample=False)
-        if kwargs.get("do_sample"):
-            with self._turn(), _entered(self._model), torch.inference_mode():
+            sampled = False
+        if sampled:  # torch's global generator: nobody else may run or draw meanwhile
+            with self._turn(), _unrouted(), _entered(self._model), torch.inference_mode():
                 out = self._model.generate(stopping_criteria=stops, **kwargs)
         else:
             before = getattr(_routing, "engine", None)
@@ -337,6 +337,25 @@ class Engine:
         stop.check()
         return out
 
+    @staticmethod
+    def _check_for_draw(kwargs: dict) -> None:
+        """Draw replaces generate()'s own sampling, which then runs with greedy selection: whatever generate() would
+        have done only when sampling (its warpers, beam sampling, an assistant, the scores it returns) would be lost
+        or changed silently. So with a generator, the caller passes temperature 1, top_k 0 and top_p 1, puts any
+        warper in logits_processor, and asks for none of the rest; else ValueError."""
+        refused = [k for k in ("generation_config", "typical_p", "epsilon_cutoff", "eta_cutoff", "min_p", "top_h",
+                               "watermarking_config", "assistant_model", "output_scores")
+                   if kwargs.get(k) not in (None, False)]
+        if int(kwargs.get("num_beams") or 1) > 1:
+            refused.append("num_beams")
+        if refused:
+            raise ValueError(f"with a generator, Draw cannot do what {', '.join(refused)} asks of generate()'s "
+                             "own sampling")
+        neutral = {"temperature": 1.0, "top_k": 0, "top_p": 1.0}
+        if any(kwargs.get(k, "missing") not in (None, v) for k, v in neutral.items()):
+            raise ValueError("with a generator, pass temperature=1.0, top_k=0 and top_p=1.0 and put any warper "
+                             "in logits_processor: Draw samples after the caller's processors only")
+
     def _routed(self, original, kwargs: dict) -> CausalLMOutputWithPast:
         """One pass that generate() asks for, on a routed thread: a prefill of an empty cache, or one new token per
         row on the visitor's cache, becomes an engine step (batched with others); anything else runs alone."""
@@ -347,6 +366,11 @@ class Engine:
         length = past.get_seq_length() if plain else -1
         if plain and length == 0:
             out = self.prefill(ids)
+            layers = out.past_key_values.layers
+            if all(layer.keys is not None and layer.keys.shape[-2] == ids.shape[-1] for layer in layers):
+                for index, layer in enumerate(layers):  # into the caller's cache, as the model's own pass does
+                    past.update(layer.keys, layer.values, index)
+                out.past_key_values = past
         elif plain and length > 0 and ids.shape[-1] == 1:
             out = self.decode(ids, past)
         else:
