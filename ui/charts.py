@@ -130,7 +130,7 @@ def _dataclass_digest(x) -> bytes:
     digest = h.digest()
     key = id(x)
     try:
-        ref = weakref.ref(x, lambda _, key=key: _forget(_DIGESTS, _DIGESTS_LOCK, key))
+        ref = weakref.ref(x, lambda _, key=key, forget=_forget, table=_DIGESTS, lock=_DIGESTS_LOCK: forget(table, lock, key))
     except TypeError:  # a dataclass with __slots__ and no __weakref__: computed each time
         return digest
     with _DIGESTS_LOCK:
@@ -247,7 +247,7 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
             datasets[stable] = data
         key = id(chart)
         try:
-            ref = weakref.ref(chart, lambda _, key=key: _forget(_SPECS, _SPECS_LOCK, key))
+            ref = weakref.ref(chart, lambda _, key=key, forget=_forget, table=_SPECS, lock=_SPECS_LOCK: forget(table, lock, key))
         except TypeError:
             ref = None
         if ref is not None:
@@ -276,7 +276,7 @@ def chart_summary(chart: alt.TopLevelMixin, spec: dict) -> str:
             return found[1][language]
     text = a11y.summarise(spec, _frames(chart))
     try:
-        ref = weakref.ref(chart, lambda _, key=key: _forget(_SUMMARIES, _SPECS_LOCK, key))
+        ref = weakref.ref(chart, lambda _, key=key, forget=_forget, table=_SUMMARIES, lock=_SPECS_LOCK: forget(table, lock, key))
     except TypeError:
         return text
     with _SPECS_LOCK:
