@@ -178,10 +178,10 @@ def test_the_live_verdict_compares_the_cells_and_the_machines(pt):
     here = {"threads": 2, "cpu": "AMD EPYC", "cpu_capability": "AVX512"}
     there = dict(here, threads=16)
     n = 3 * len(dec.STRATEGIES)
-    assert live_verdict(stored, noise, here, dict(here)) == f"Mesma CPU, mesma precisão, mesmas threads: os {n} números coincidem."
+    assert live_verdict(stored, noise, here, dict(here)) == f"Mesmo tipo de CPU, mesma precisão, mesmas threads: os {n} números coincidem."
     assert f"e mesmo assim 1 de {n} números mudaram" in live_verdict(stored, moved, here, dict(here))
-    assert "Outra máquina, e ainda assim" in live_verdict(stored, noise, here, there)
-    assert f"Outra máquina, e 1 de {n} números mudaram" in live_verdict(stored, moved, here, there)
+    assert "Outro tipo de CPU ou outro número de threads, e ainda assim" in live_verdict(stored, noise, here, there)
+    assert f"Outro tipo de CPU ou outro número de threads, e 1 de {n} números mudaram" in live_verdict(stored, moved, here, there)
 
 
 def test_the_induction_map_caption_follows_the_heads_score(pt):

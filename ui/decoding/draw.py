@@ -479,7 +479,7 @@ def side_result(settings: tuple[str, int, int, int], conts: list[dec.Continuatio
     if note:
         st.caption(note)
     show(text_chart(text_frame(conts, width)))
-    st.caption(t("decoding.text.caption"))
+    st.caption(t("decoding.text.caption", n=dec.NGRAM))
     with st.expander(t("decoding.text.plain"), icon=":material/notes:"):
         for cont in conts:
             st.text(strategy_label(cont.strategy, width))

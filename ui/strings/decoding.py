@@ -20,17 +20,17 @@ STRINGS = {
     "decoding.side.header": ("1. Cinco estratégias, um prompt", "1. Five strategies, one prompt"),
     "decoding.side.text": (
         "- **guloso**: sempre o token mais provável;\n"
-        "- **beam search**: mantém as *w* sequências (a largura do beam) de maior probabilidade acumulada e devolve a melhor;\n"
+        "- **beam search**: mantém as *w* sequências (a largura do beam) de maior probabilidade acumulada e devolve a de maior pontuação (soma dos log p ÷ nº de tokens);\n"
         "- **amostragem pura** (T = 1): sorteia da distribuição inteira do modelo;\n"
         "- **top-k {k}**: sorteia entre os {k} tokens mais prováveis;\n"
-        "- **top-p {p}**: sorteia do menor conjunto de tokens que soma {p_pct} da probabilidade.\n\n"
+        "- **top-p {p}**: sorteia do menor conjunto de tokens que soma ao menos {p_pct} da probabilidade.\n\n"
         "As três amostragens rodam juntas num único `generate()` em lote, e a semente fixa os sorteios.",
         "- **greedy**: always the most likely token;\n"
         "- **beam search**: keeps the *w* sequences (the beam width) with the highest cumulative probability and returns the "
-        "best;\n"
+        "one with the highest score (sum of log p ÷ number of tokens);\n"
         "- **pure sampling** (T = 1): draws from the model's whole distribution;\n"
         "- **top-k {k}**: draws among the {k} most likely tokens;\n"
-        "- **top-p {p}**: draws from the smallest set of tokens that adds up to {p_pct} of the probability.\n\n"
+        "- **top-p {p}**: draws from the smallest set of tokens that adds up to at least {p_pct} of the probability.\n\n"
         "The three sampled strategies run together in one batched `generate()`, and the seed fixes the draws.",
     ),
     "decoding.ctl.width": ("Largura do beam", "Beam width"),
@@ -42,10 +42,10 @@ STRINGS = {
     "decoding.run.hint": (
         "Aperte o botão para rodar o modelo; uma barra mostra o progresso e cada resultado fica guardado. O custo "
         "cresce com a largura do beam e com os tokens (o beam 16 com 100 tokens é o mais lento); a tabela mostra "
-        "quanto cada estratégia levou neste servidor.",
+        "quanto cada estratégia levou neste servidor, na rodada que produziu o resultado.",
         "Press the button to run the model; a bar shows the progress and every result is kept. The cost grows with "
         "the beam width and the tokens (beam 16 over 100 tokens is the slowest); the table shows how long each "
-        "strategy took on this server.",
+        "strategy took on this server, in the run that produced the result.",
     ),
     "decoding.run.changed": ("As configurações mudaram: aperte o botão de novo para rodar com elas.",
                              "The settings changed: press the button again to run with them."),
@@ -86,20 +86,23 @@ STRINGS = {
         "**4-gramas repetidos**: fração das sequências de 4 tokens da completação que já tinham aparecido "
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
         "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), numa passada "
-        "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: o "
-        "`generate()` de cada estratégia; as três amostragens rodam juntas num lote de {n} linhas, e o tempo é "
-        "o do lote.",
+        "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: "
+        "segundos de relógio do `generate()` de cada estratégia, com a passada do prompt, na rodada que produziu "
+        "este resultado; as três amostragens são um só `generate()` de {n} linhas. O servidor junta os passos de "
+        "vários visitantes numa passada só, então o tempo inclui a espera e as linhas dos outros.",
         "**Repeated 4-grams**: share of the completion's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
         "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
-        "prompt + completion; near 0 = text the model finds likely. **Time**: each strategy's `generate()`; "
-        "the three sampled strategies run together in one batch of {n} rows, and the time is the batch's.",
+        "prompt + completion; near 0 = text the model finds likely. **Time**: "
+        "wall-clock seconds of each strategy's `generate()`, prompt pass included, in the run that produced this "
+        "result; the three sampled strategies are one `generate()` of {n} rows. The server puts several "
+        "visitors' steps in one pass, so the time includes waiting and the other visitors' rows.",
     ),
     "decoding.text.caption": (
         "Cada completação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
-        "mesma completação (a primeira ocorrência fica branca). Passe o mouse para ver cada token.",
+        "mesma completação (a primeira ocorrência fica branca, salvo num loop de menos de {n} tokens, em que as ocorrências se sobrepõem). Passe o mouse para ver cada token.",
         "Each completion, token by token; in orange, the tokens of a 4-gram that had already appeared earlier "
-        "in the same completion (its first occurrence stays white). Hover to see each token.",
+        "in the same completion (its first occurrence stays white, except in a loop shorter than {n} tokens, where occurrences overlap). Hover to see each token.",
     ),
     "decoding.text.plain": ("O texto de cada completação", "The text of each completion"),
     # 2. beam tree
@@ -160,12 +163,14 @@ STRINGS = {
         "próxima **mais** provável: quanto mais o texto se repete, mais ele espera que se repita. Por isso um loop "
         "de guloso não se desfaz sozinho: cada volta torna a próxima mais certa. Aqui isso é medido neste modelo, "
         "com a frase que você escolher; a outra curva passa os mesmos logits pela penalidade de repetição da "
-        "biblioteca (`RepetitionPenaltyLogitsProcessor`).",
+        "biblioteca (`RepetitionPenaltyLogitsProcessor`). Ela não subtrai: divide por r o logit positivo (e "
+        "multiplica por r o negativo) de todo token que já está no texto.",
         "The paper's Figure 4: a sentence repeated *n* times. The paper found that with each copy the model finds "
         "the next copy **more** likely: the more the text repeats, the more it expects repetition. That is why a "
         "greedy loop does not undo itself: each turn makes the next one more certain. Here it is measured on this "
         "model, with the sentence you pick; the other curve passes the same logits through the library's "
-        "repetition penalty (`RepetitionPenaltyLogitsProcessor`).",
+        "repetition penalty (`RepetitionPenaltyLogitsProcessor`). It does not subtract: it divides by r the "
+        "positive logit (and multiplies by r the negative one) of every token already in the text.",
     ),
     "decoding.loop.presets": ("Frases prontas", "Ready sentences"),
     "decoding.loop.sentence": ("Frase a repetir", "Sentence to repeat"),
@@ -260,33 +265,33 @@ STRINGS = {
     ),
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "
-        "{threads_then} thread(s), {cpu_then}); «agora»: o que rodou agora neste servidor ({dtype}, {threads_now} "
+        "{threads_then} thread(s), {cpu_then}); «agora»: o que este servidor calculou (guardado até 1 h; {dtype}, {threads_now} "
         "thread(s), {cpu_now}).",
         "Each cell: stored → now. “stored”: what the bench saved for this prompt ({date}, {dtype}, {threads_then} "
-        "thread(s), {cpu_then}); “now”: what ran now on this server ({dtype}, {threads_now} thread(s), {cpu_now}).",
+        "thread(s), {cpu_then}); “now”: what this server computed (kept up to 1 h; {dtype}, {threads_now} thread(s), {cpu_now}).",
     ),
     "decoding.live.same.equal": (
-        "Mesma CPU, mesma precisão, mesmas threads: os {n} números coincidem.",
-        "Same CPU, precision and threads: the {n} numbers agree.",
+        "Mesmo tipo de CPU, mesma precisão, mesmas threads: os {n} números coincidem.",
+        "Same CPU type, precision and threads: the {n} numbers agree.",
     ),
     "decoding.live.same.changed": (
-        "Mesma CPU, mesma precisão, mesmas threads, e mesmo assim {k} de {n} números mudaram: outra versão do "
+        "Mesmo tipo de CPU, mesma precisão, mesmas threads, e mesmo assim {k} de {n} números mudaram: outra versão do "
         "torch ou da biblioteca de contas pode somar em outra ordem, mudar um token em algum ponto e o texto "
         "seguir outro caminho.",
-        "Same CPU, precision and threads, and still {k} of {n} numbers changed: another build of torch or of "
+        "Same CPU type, precision and threads, and still {k} of {n} numbers changed: another build of torch or of "
         "its maths library can sum in another order, change one token somewhere and send the text down "
         "another path.",
     ),
     "decoding.live.other.equal": (
-        "Outra máquina, e ainda assim os {n} números coincidem: aqui as somas em outra ordem não mudaram "
-        "nenhum token que o quadro mostre.",
-        "Another machine, and still the {n} numbers agree: here the sums in another order changed no token "
+        "Outro tipo de CPU ou outro número de threads, e ainda assim os {n} números coincidem: aqui as somas em outra ordem não mudaram "
+        "nenhum token que a tabela mostre.",
+        "Another CPU type or thread count, and still the {n} numbers agree: here the sums in another order changed no token "
         "that the table shows.",
     ),
     "decoding.live.other.changed": (
-        "Outra máquina, e {k} de {n} números mudaram: as somas em ponto flutuante, em outra ordem, podem "
+        "Outro tipo de CPU ou outro número de threads, e {k} de {n} números mudaram: as somas em ponto flutuante, em outra ordem, podem "
         "mudar um token em algum ponto, e o texto segue outro caminho.",
-        "Another machine, and {k} of {n} numbers changed: floating-point sums in another order can change one "
+        "Another CPU type or thread count, and {k} of {n} numbers changed: floating-point sums in another order can change one "
         "token somewhere, and the text takes another path.",
     ),
     "decoding.link.from_loop": ("Por que guloso e beam search degeneram: a página de estratégias de decodificação",
