@@ -113,11 +113,11 @@ STRINGS = {
         "anota o que a biblioteca lhe entrega, sem mudar nada). A cada passo, cada sequência mantida "
         "propõe tokens; todas as propostas são ordenadas pela **log-probabilidade acumulada** (a soma dos "
         "log p de todos os seus tokens), e só as *w* melhores seguem (*w*, a largura do beam). Azul: mantidas. Cinza: cortadas. "
-        "Laranja: o caminho da sequência que venceu no fim. Clique num nó para ver as propostas daquele passo.",
+        "Rosa: terminou (token de parada). Laranja: o caminho da sequência que venceu no fim. Clique num nó para ver as propostas daquele passo.",
         "Section 1's beam search, step by step, as `generate()` ran it (a *LogitsProcessor* only records what "
         "the library hands it, and changes nothing). At each step, every kept sequence proposes tokens; all "
         "proposals are ranked by **cumulative log-probability** (the sum of the log p of all their tokens), and "
-        "only the best *w* go on (*w*, the beam width). Blue: kept. Grey: pruned. Orange: the path of the sequence that won in the "
+        "only the best *w* go on (*w*, the beam width). Blue: kept. Grey: pruned. Pink: ended (end-of-sequence token). Orange: the path of the sequence that won in the "
         "end. Click a node to see that step's proposals.",
     ),
     "decoding.tree.root": ("prompt", "prompt"),
@@ -136,9 +136,9 @@ STRINGS = {
     "decoding.col.beam": ("sequência até aqui", "sequence so far"),
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
-        "cortadas. A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
+        "das não mantidas (as outras não aparecem). A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
         "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada.",
-        "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} pruned. The "
+        "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} of those not kept (the others are not drawn). The "
         "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
         "returns in `sequences_scores`), recomputed here in one pass.",
     ),
@@ -204,17 +204,18 @@ STRINGS = {
     "decoding.cmp.header": ("4. A comparação do artigo, em miniatura", "4. The paper's comparison, in miniature"),
     "decoding.cmp.text": (
         "O artigo comparou as estratégias em milhares de textos. Aqui, {n} começos de texto escritos para este "
-        "projeto ({pt} em português, {en} em inglês), cada estratégia com {tokens} tokens (beam {w}; {samples} "
+        "projeto ({pt} em português, {en} em inglês), cada estratégia com até {tokens} tokens (beam {w}; {samples} "
         "amostras por estratégia sorteada). A tabela vem de `bench/decoding_bench.py`, rodado uma vez "
         "({date}, {wall} s); é dado guardado, não roda agora. **Autossimilaridade**: a sobreposição média "
         "(Jaccard) dos trigramas entre as amostras do mesmo prompt (linhas do mesmo lote, sorteadas com a semente "
-        "do prompt); guloso e beam são determinísticos, então dão sempre o mesmo texto: 1.",
+        "do prompt, o seu número na lista); guloso e beam são determinísticos, então dão sempre o mesmo texto: "
+        "posto em 1.",
         "The paper compared the strategies on thousands of texts. Here, {n} openings written for this project "
-        "({pt} in Portuguese, {en} in English), each strategy with {tokens} tokens (beam {w}; {samples} samples "
+        "({pt} in Portuguese, {en} in English), each strategy with up to {tokens} tokens (beam {w}; {samples} samples "
         "per sampled strategy). The table comes from `bench/decoding_bench.py`, run once ({date}, {wall} s); it "
         "is stored data, nothing runs now. **Self-similarity**: the mean overlap (Jaccard) of trigrams between "
-        "the samples of the same prompt (rows of one batch, drawn with the prompt's seed); greedy and beam are "
-        "deterministic, so they always give the same text: 1.",
+        "the samples of the same prompt (rows of one batch, drawn with the prompt's seed, its number in the list); greedy and "
+        "beam are deterministic, so they always give the same text: set to 1.",
     ),
     "decoding.cmp.partial": (
         "A rodada gravada cobriu {n} dos {total} prompts; a tabela é a média desses {n}.",
@@ -228,12 +229,12 @@ STRINGS = {
     ),
     "decoding.cmp.chart.caption": (
         "Cada estratégia num ponto: repetição (→) contra log-prob média (↑). O artigo não tem este gráfico: "
-        "pela sua Tabela 1, guloso e beam têm perplexidade muito baixa e muita repetição, a amostragem pura "
-        "perplexidade alta, e a amostragem por núcleo fica perto do texto humano. Neste gráfico, isso seria guloso e beam em "
+        "pela sua Tabela 1, guloso e beam têm perplexidade (exp(−log-prob média): baixa = em cima) muito baixa e muita repetição, a amostragem pura "
+        "perplexidade alta, e o top-p fica perto do texto humano. Neste gráfico, isso seria guloso e beam em "
         "cima à direita, a amostragem pura embaixo à esquerda e o top-p entre os dois.",
         "Each strategy as a point: repetition (→) against mean log-prob (↑). The paper has no such chart: by "
-        "its Table 1, greedy and beam have very low perplexity and much repetition, pure sampling high "
-        "perplexity, and nucleus sampling sits close to human text. On this chart that would put greedy and "
+        "its Table 1, greedy and beam have very low perplexity (exp(−mean log-prob): low = top) and much repetition, pure sampling high "
+        "perplexity, and top-p sits close to human text. On this chart that would put greedy and "
         "beam at the top right, pure sampling at the bottom left and top-p between the two.",
     ),
     "decoding.cmp.verdict.yes": (
