@@ -17,6 +17,14 @@ TCP_NODELAY only on sockets whose protocol is IPPROTO_TCP. Without it, every rep
 kept-alive connection waited for the browser's delayed ACK, about 40 ms: 50 requests in a row took
 2.2 s instead of 0.05 s, and a fresh browser's ~125 static files took ~0.9 s instead of ~0.2 s.
 
+A following phone's timer cannot blank its page (`stale_fragment_runs`). A fragment's timer tick names the
+page the browser showed when it ticked. A tick sent just before a switch to another page (ui/live_class/follow.py)
+can reach the server after the new page's run began, and wait behind it. Streamlit 1.67 then started a run for
+the old page's fragments even when that page's run had dropped them: the run found nothing to draw, but its start
+told the browser that the old page was back, and the browser cleared the page it showed. The new page's own
+fragment then drew into the emptied page ("Bad delta path index"), and the browser's app stopped: a blank phone
+until a reload (seen in CI and under load in tests/e2e/test_live_class_browser.py).
+
 And it imports model_backend before Streamlit, so that the process-wide thread policy (model_backend's
 THREAD_POLICY) is in the environment before numpy and torch load their thread pools.
 """
@@ -31,6 +39,7 @@ import model_backend  # noqa: F401  first: its thread policy is set before Strea
 
 # isort: split
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.web import bootstrap, cli
 from streamlit.web.server.starlette import starlette_server
 
@@ -53,10 +62,28 @@ def tcp_listener(bind: Callable[[str, int, int], socket.socket]) -> Callable[[st
     return bind_tcp
 
 
+def stale_fragment_runs(run: Callable) -> Callable:
+    """Wrap ScriptRunner._run_script so that a run of fragments alone is skipped, before it tells the browser
+    anything, when it would draw nothing on the page the session shows: none of its fragments is still kept, or
+    it names another page than the one the session's last run showed."""
+    def run_script(runner, rerun_data) -> None:
+        queue = rerun_data.fragment_id_queue
+        if queue:
+            current = runner._pages_manager.current_page_script_hash
+            if not any(runner._fragment_storage.contains(f) for f in queue) or (
+                    rerun_data.page_script_hash and current and rerun_data.page_script_hash != current):
+                return
+        run(runner, rerun_data)
+    run_script.tbt_wrapped = run
+    return run_script
+
+
 def main(argv: list[str] | None = None, app: Path = APP) -> None:
     PagesManager.uses_pages_directory = False  # app.py's st.navigation is the only page registry
     if hasattr(starlette_server, "_bind_socket"):  # Streamlit 1.67's name; see the module's text
         starlette_server._bind_socket = tcp_listener(starlette_server._bind_socket)
+    if not hasattr(ScriptRunner._run_script, "tbt_wrapped"):
+        ScriptRunner._run_script = stale_fragment_runs(ScriptRunner._run_script)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls
         bootstrap._install_config_watchers = lambda flag_options: None
     args = list(sys.argv[1:] if argv is None else argv)
