@@ -85,7 +85,7 @@ def test_a_guessing_round_from_start_to_reveal():
     t.button(key="live_reveal_1").click().run()
     assert not t.exception
     assert len(t.get("vega_lite_chart")) == 2  # the class beside the model
-    assert "after 1 revealed round(s)" in texts(t)
+    assert "after 1 revealed guessing round(s)" in texts(t)
     a.run()
     assert "O modelo deu ao seu token a probabilidade" in texts(a)
     for md in b.markdown:

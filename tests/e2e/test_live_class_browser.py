@@ -98,7 +98,7 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         assert teacher.locator("b", has_text="Paris").count() == 0  # a guess is text, never HTML
         teacher.get_by_role("button", name="Reveal the model's answer").click()
         _wait_text(teacher, r"of 3 guesses counted as the model's most likely token", timeout=60)
-        assert "after 1 revealed round(s)" in teacher.inner_text("body")
+        assert "after 1 revealed guessing round(s)" in teacher.inner_text("body")
         shoot(teacher, "live-teacher-reveal-1280")
         for _, page in phones:
             _wait_text(page, "probabilidade|probability of", timeout=30)

@@ -169,7 +169,7 @@ def teacher_round(me: dict) -> None:
         st.caption(t(f"live.vote.{kind}.intro", tokens=lv.VOTE_TOKENS, ts=ts))
     if kind != "fact":
         default = st.session_state.get("prompt") or t("common.default_prompt")
-        prompt = st.text_area(t("live.round.prompt"), value=default, key="live_round_prompt", max_chars=500, height=80)
+        prompt = st.text_area(t("live.round.prompt" if kind == "guess" else "live.round.prompt.model"), value=default, key="live_round_prompt", max_chars=500, height=80)
     if st.button(t("live.round.start") if kind == "guess" else t("live.vote.start"), type="primary",
                  key="live_round_start" if kind == "guess" else f"live_vote_start_{kind}"):
         try:
@@ -403,7 +403,7 @@ def student_board(me: dict) -> None:
             sent = st.form_submit_button(t("live.student.send"), type="primary")
         tapped = None
         if r.options:  # or tap one of the model's likely tokens
-            st.caption(t("live.student.tap"))
+            st.caption(t("live.student.tap", n=lv.CANDIDATE_POOL))
             for i, (col, option) in enumerate(zip(st.columns(len(r.options)), r.options)):
                 info = guess_info(r.prompt, option)
                 if col.button(escape_markdown(info.display if info else option), key=f"live_tap_{r.number}_{i}",
