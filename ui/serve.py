@@ -68,9 +68,10 @@ def stale_fragment_runs(run: Callable) -> Callable:
     it names another page than the one the session's last run showed."""
     def run_script(runner, rerun_data) -> None:
         queue = rerun_data.fragment_id_queue
-        if queue:
-            current = runner._pages_manager.current_page_script_hash
-            if not any(runner._fragment_storage.contains(f) for f in queue) or (
+        pages, storage = getattr(runner, "_pages_manager", None), getattr(runner, "_fragment_storage", None)
+        if queue and pages is not None and storage is not None:  # Streamlit 1.67's names (a test pins them)
+            current = pages.current_page_script_hash
+            if not any(storage.contains(f) for f in queue) or (
                     rerun_data.page_script_hash and current and rerun_data.page_script_hash != current):
                 return
         run(runner, rerun_data)

@@ -44,3 +44,16 @@ def test_the_pages_own_fragments_and_every_full_run_still_run():
     assert _runs(runner, RerunData(page_script_hash="", fragment_id_queue=["live_board"]))
     assert _runs(runner, RerunData(page_script_hash="temperature"))  # a switch or a link: a full run
     assert _runs(runner, RerunData())
+
+
+def test_streamlits_script_runner_still_has_what_the_rule_reads():
+    # the rule steps aside when these names are gone (a newer Streamlit): then this test says so
+    import inspect
+
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
+
+    init = inspect.getsource(ScriptRunner.__init__)
+    assert "self._pages_manager" in init and "self._fragment_storage" in init
+    assert "current_page_script_hash" in dir(PagesManager) and callable(MemoryFragmentStorage.contains)
+    assert "rerun_data" in inspect.signature(ScriptRunner._run_script).parameters
