@@ -118,8 +118,11 @@ def projector(me: dict) -> None:
     left, right = st.columns([3, 2])
     with left:
         st.markdown(t("live.code.label"))
-        st.html(f'<p class="tbt-room-code" style="font-size:4rem;font-weight:700;letter-spacing:0.12em;'
-                f'margin:0">{me["code"]}</p>')  # our own code: 8 symbols of classroom.ALPHABET and a dash
+        # our own code: 8 symbols of classroom.ALPHABET and a dash. On one line, sized to its column: at 4rem the
+        # projection mode's larger text broke it in two at 1280 px, and so did a 390 px screen (columns stack there)
+        st.html('<style>.tbt-room-code{font-size:min(4rem,5.2vw);white-space:nowrap}'
+                '@media (max-width:640px){.tbt-room-code{font-size:min(4rem,12vw)}}</style>'
+                f'<p class="tbt-room-code" style="font-weight:700;letter-spacing:0.12em;margin:0">{me["code"]}</p>')
         st.caption(t("live.link"))
         st.text(link)
         class_count(me["code"])
