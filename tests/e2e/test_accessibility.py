@@ -163,7 +163,7 @@ def test_html_lang_follows_the_language_and_a_switch(browser, a11y_url, start, o
 
 # What the keyboard walk reads in the page: the elements that Tab should reach, and the focused one with whether a
 # focus ring is drawn on it (an outline or a box-shadow, on it or on one of the 4 wrappers above it: Streamlit's
-# selects and sliders draw the ring around the widget).
+# selects and sliders draw the ring around the widget; a data grid's selected cell is ringed on the grid's canvas).
 _WALK = """() => {
   const SEL = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]),' +
               'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -185,6 +185,10 @@ _WALK = """() => {
     if (group) mark(group);
     let seen = ring(e);
     for (let p = e.parentElement, i = 0; !seen && p && i < 4; p = p.parentElement, i++) seen = ring(p);
+    // a data grid (glide, under st.dataframe) focuses the cell of its hidden accessible table and draws the ring
+    // around the selected cell on its canvas: the cell counts when the grid marks it selected
+    if (!seen && e.getAttribute('role') === 'gridcell' && e.closest('[data-testid="stDataFrame"]'))
+      seen = e.getAttribute('aria-selected') === 'true';
     return {id: e.dataset.tbtTab, group: group ? group.dataset.tbtTab : null, ring: seen,
             what: e.tagName + ' ' + (e.getAttribute('aria-label') || e.innerText || '').slice(0, 40)}; };
 }"""
@@ -213,6 +217,11 @@ def _tab_walk(page) -> dict:
             continue
         if now["id"] in reached:  # round the page once: back at an element already reached
             break
+        if not now["ring"]:  # a ring may be drawn a moment after the focus moves (the grid selects its cell then)
+            time.sleep(0.3)
+            again = page.evaluate("() => window.__tbtFocused()")
+            if again and again["id"] == now["id"]:
+                now = again
         last, held = now["id"], 0
         reached[now["id"]] = now
     groups = {r["group"] for r in reached.values() if r["group"]}
