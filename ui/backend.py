@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import inspect
 import logging
 import threading
 import time
@@ -17,6 +16,7 @@ from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestTy
 
 import model_backend as mb
 from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry, pick_device, pick_dtype
+from model_backend.runtime.memo import SharedMemo, cached, key_maker, seal
 from ui.i18n import t
 from ui.untrusted import code_span
 
@@ -25,7 +25,7 @@ log = logging.getLogger("token_by_token")
 PREPARE_EXPECTED_S = 50.0  # measured first preparation on 2 CPU cores; drives the progress bar
 
 
-@st.cache_resource(show_spinner=False)
+@cached(1)
 def settings() -> mb.Settings:
     """Read once per process; the log says what this server runs (never what visitors type)."""
     s = mb.load_settings()
@@ -51,20 +51,18 @@ def current_dtype() -> str:
     return st.session_state.get("dtype") or settings().dtype
 
 
-@st.cache_resource(show_spinner=False)
-def _ready_specs() -> set[str]:
-    """Models whose prepared copy was found complete in this process: not checked again. Reading
-    models.json and stat-ing every weight file on each model call was ~10% of a warm tokenizer visit
-    (py-spy); a model in use is in memory anyway."""
-    return set()
+# Models whose prepared copy was found complete in this process: not checked again. Reading models.json and
+# stat-ing every weight file on each model call was ~10% of a warm tokenizer visit (py-spy); a model in use is in
+# memory anyway.
+_READY: set[str] = set()
 
 
 def _prepare_with_progress(spec: str) -> None:
     """First run only: de-quantize the GGUF in a thread while a progress bar moves."""
-    if spec in _ready_specs():
+    if spec in _READY:
         return
     if catalog_entry(spec) is None or cache_is_valid(cache_path(spec, settings())):
-        _ready_specs().add(spec)
+        _READY.add(spec)
         return
     state = {"fraction": 0.0, "message": "prepare.assemble", "error": None}
 
@@ -87,17 +85,15 @@ def _prepare_with_progress(spec: str) -> None:
     bar.empty()
     if state["error"]:
         raise state["error"]
-    _ready_specs().add(spec)
+    _READY.add(spec)
 
 
-@st.cache_resource(show_spinner=False)
-def _loaded() -> set[tuple[str, str]]:
-    """(model, dtype) pairs _bundle has loaded in this process. One that _bundle later drops (more than 3 in use)
-    is loaded again without the spinner: a rare case, and only the spinner is missed."""
-    return set()
+# (model, dtype) pairs _bundle has loaded in this process. One that _bundle later drops (more than 3 in use) is
+# loaded again without the spinner: a rare case, and only the spinner is missed.
+_LOADED: set[tuple[str, str]] = set()
 
 
-@st.cache_resource(show_spinner=False, max_entries=3)
+@cached(3, seal_values=False)  # the model itself: shared, and its weights are not ours to seal
 def _bundle(spec: str, dtype: str) -> mb.ModelBundle:
     bundle = mb.load_bundle(spec, dtype, settings=settings())
     # What exists now (the libraries, the model, the tokenizer) lives as long as the server. Python's full
@@ -121,12 +117,12 @@ def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
     """
     spec, name = current_model(), dtype_name(dtype)
     try:
-        if (spec, name) in _loaded():  # in memory: no spinner (an st.spinner starts a timer thread, ~0.3 ms a
+        if (spec, name) in _LOADED:  # in memory: no spinner (an st.spinner starts a timer thread, ~0.3 ms a
             return _bundle(spec, name)  # call, and a slider move on the temperature page makes four such calls)
         _prepare_with_progress(spec)
         with st.spinner(t("prepare.loading", model=spec)):
             bundle = _bundle(spec, name)
-        _loaded().add((spec, name))
+        _LOADED.add((spec, name))
         return bundle
     except mb.ModelUnavailable as exc:  # a clear message instead of a traceback; the log has the rest
         log.error("model %s unavailable: %s", spec, exc)
@@ -134,44 +130,45 @@ def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
         st.stop()
 
 
-def on_model(max_entries: int = 32, ttl: float | None = 3600, resource: bool = False, queued: bool = True):
-    """Decorator: `fn(model, *args)` becomes `fn(*args, dtype=None)`, cached per (model, dtype, args) and
-    computed on the visitor's model (bundle_for(dtype)). With bundle_for, the pages' only way to the model.
+def on_model(max_entries: int = 32, ttl: float | None = 3600, seal_values: bool = True, queued: bool = True):
+    """Decorator: `fn(model, *args)` becomes `fn(*args, dtype=None)`, kept per (model, dtype, args) and computed
+    on the visitor's model (bundle_for(dtype)). With bundle_for, the pages' only way to the model. The one caching
+    style of model_backend.runtime.memo (`cached`), keyed by the model and dtype too:
 
         @backend.on_model(max_entries=32)
         def mlp_inputs(model: mb.ModelBundle, prompt: str, max_tokens: int) -> np.ndarray: ...
 
         mlp_inputs(prompt, 512)                    # the visitor's model and dtype
         mlp_inputs(prompt, 512, dtype="float32")   # the same model in float32
+        mlp_inputs.peek(prompt, 512)               # kept now? (None if not: computes nothing, waits for nothing)
 
-    Arguments are hashed as st.cache_data hashes them (a name starting with "_" is not hashed).
-    resource=True keeps one shared object per key (st.cache_resource) instead of a copy per visitor.
+    A parameter whose name starts with "_" is not part of the key. Every visitor gets the same object: its arrays
+    are made read-only (seal_values=False for an object that is used, not read, such as a model copy).
+    Entries go ttl seconds after they were made, or when max_entries newer ones push them out.
     queued: while other visitors' passes hold the model, say "n requests ahead of yours".
     """
     def wrap(fn):
-        def computed(spec: str, dtype: str, *args, **kwargs):
-            return fn(_bundle(spec, dtype), *args, **kwargs)
+        memo, key = SharedMemo(max_entries, ttl), key_maker(fn, skip=1)
 
-        # Streamlit tells cached functions apart by module and name, and skips hashing arguments whose name
-        # starts with "_": give this one the decorated function's name and parameters (the model's replaced).
-        computed.__module__, computed.__qualname__, computed.__name__ = fn.__module__, fn.__qualname__, fn.__name__
-        params = list(inspect.signature(fn).parameters.values())[1:]
-        computed.__signature__ = inspect.Signature(
-            [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("spec", "dtype")] + params)
-        cache = (st.cache_resource(show_spinner=False, max_entries=max_entries, ttl=ttl) if resource else
-                 st.cache_data(show_spinner=False, max_entries=max_entries, ttl=ttl))
-        cached = cache(computed)
+        def full_key(args: tuple, kwargs: dict, dtype: str | None) -> tuple:
+            return current_model(), dtype_name(dtype), key(args, kwargs)
 
         @functools.wraps(fn)
         def call(*args, dtype: str | None = None, **kwargs):
-            model = bundle_for(dtype)  # loads (with progress) outside the cache, so nothing drawn is cached
-            key = (current_model(), dtype_name(dtype))
-            if not queued:
-                return cached(*key, *args, **kwargs)
-            with queue_notice(model):
-                return cached(*key, *args, **kwargs)
+            model = bundle_for(dtype)  # loads (with progress) before anything is kept
+            spec, name, k = full_key(args, kwargs, dtype)
 
-        call.clear = cached.clear
+            def compute():
+                value = fn(_bundle(spec, name), *args, **kwargs)
+                return seal(value) if seal_values else value
+
+            if not queued:
+                return memo.get((spec, name, k), compute)
+            with queue_notice(model):
+                return memo.get((spec, name, k), compute)
+
+        call.peek = lambda *args, dtype=None, **kwargs: memo.peek(full_key(args, kwargs, dtype))
+        call.clear = memo.clear
         return call
 
     return wrap

@@ -1,17 +1,16 @@
 """Every visible string goes through t(): one table, pt-BR and en."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import streamlit as st
 
+from model_backend.runtime.memo import cached
 from ui.strings import collect
 
 LANGS = ("pt-BR", "en")
 LANG_NAMES = {"pt-BR": "Português (Brasil)", "en": "English"}
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def table() -> dict[str, tuple[str, str]]:
     return collect()
 

@@ -10,9 +10,9 @@ import os
 import re
 import shutil
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
+from model_backend.runtime.memo import cached
 from model_backend.types import TokenInfo
 
 log = logging.getLogger("token_by_token")
@@ -23,7 +23,7 @@ _INVISIBLE = {0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF, 0x00AD,
               0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def _byte_decoder() -> dict[str, int]:
     """GPT-2's byte-to-unicode table, inverted (byte-level BPE pieces -> raw bytes)."""
     bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(

@@ -117,3 +117,92 @@ def test_peek_reads_without_computing_or_waiting():
     memo.get("b", lambda: 2)
     memo.get("c", lambda: 3)  # "a" is the least recently used: dropped
     assert memo.peek("a") is None and memo.peek("c") == 3 and len(memo) == 2
+
+
+# ---------------------------------------------------------------- cached: the one caching style
+
+def test_cached_keys_by_argument_values_and_leaves_underscore_arguments_out():
+    from model_backend.runtime.memo import cached
+    calls = []
+
+    @cached(8)
+    def f(a, b=2, _extra=None):
+        calls.append((a, b))
+        return [a, b]
+
+    assert f(1) == [1, 2] and f(1, 2) == [1, 2] and f(a=1, b=2, _extra=object()) == [1, 2]
+    assert calls == [(1, 2)]  # the same call by position, by default and by name; _extra is not keyed
+    f((1, 2)), f([1, 2]), f(1.0), f(True)  # a tuple and a list, 1 and 1.0 and True: different values, own keys
+    assert len(calls) == 5
+    assert f.peek([1, 2]) == [[1, 2], 2] and f.peek("never") is None and len(calls) == 5  # peek computes nothing
+    f.clear()
+    assert f.peek(1) is None
+
+
+def test_cached_keys_arrays_by_content_and_refuses_what_it_cannot_key():
+    import numpy as np
+
+    from model_backend.runtime.memo import cached
+    calls = []
+
+    @cached(4)
+    def total(values):
+        calls.append(1)
+        return float(values.sum())
+
+    a = np.arange(6, dtype=np.float32)
+    assert total(a) == 15.0 and total(a.copy()) == 15.0 and len(calls) == 1  # equal content: one computation
+    total(a.reshape(2, 3)), total(a.astype(np.float64))  # another shape, another dtype: their own keys
+    assert len(calls) == 3
+    with pytest.raises(TypeError, match="leading _"):
+        total(object())
+
+
+def test_cached_values_are_shared_and_their_arrays_read_only():
+    import dataclasses
+
+    import numpy as np
+
+    from model_backend.runtime.memo import cached
+
+    @dataclasses.dataclass(frozen=True)
+    class Result:
+        probs: np.ndarray
+        rows: tuple
+
+    @cached(2)
+    def run(n):
+        return Result(np.ones(n), (np.zeros(2), {"x": np.zeros(1)}))
+
+    first = run(3)
+    assert run(3) is first  # every caller gets the same object, not a copy
+    for array in (first.probs, first.rows[0], first.rows[1]["x"]):
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 5  # a caller cannot change what every other visitor reads
+
+    @cached(2, seal_values=False)
+    def tool(n):
+        return np.zeros(n)
+
+    tool(2)[0] = 1  # an object that is used, not read, stays writable
+
+
+def test_cached_values_expire_after_ttl(monkeypatch):
+    from model_backend.runtime import memo as memo_mod
+    now = [100.0]
+    monkeypatch.setattr(memo_mod.time, "monotonic", lambda: now[0])
+    calls = []
+
+    @memo_mod.cached(4, ttl=10)
+    def f(x):
+        calls.append(x)
+        return x
+
+    f(1)
+    now[0] += 9
+    f(1)
+    assert calls == [1] and f.peek(1) == 1
+    now[0] += 2  # 11 s after it was made
+    assert f.peek(1) is None
+    f(1)
+    assert calls == [1, 1]

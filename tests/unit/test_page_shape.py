@@ -77,7 +77,7 @@ def test_a_page_in_the_new_shape_computes_in_compute_and_draws_in_draw():
     assert {p.name for p in packages} >= ROUNDS, "the live class's page is in the shape too"
 
 
-CACHES = {"cache_data", "cache_resource", "lru_cache", "cache", "SharedMemo", "on_model"}
+CACHES = {"cache_data", "cache_resource", "lru_cache", "cache", "cached", "SharedMemo", "on_model"}
 
 
 def test_draw_keeps_no_cache_of_its_own():
@@ -93,3 +93,72 @@ def test_draw_keeps_no_cache_of_its_own():
         if used := sorted(set(names) & CACHES):
             found[str(path.relative_to(ROOT))] = used
     assert not found, f"drawing modules with a cache of their own: {found}"
+
+
+def test_one_caching_style():
+    """Every cache of the app is model_backend.runtime.memo's: `cached` (a SharedMemo keyed by the arguments) or
+    ui.backend.on_model built on it. Neither Streamlit's caches nor functools' are used by the app, its pages or
+    the lessons, and only ui.charts (chart objects, by fingerprint) holds a SharedMemo of its own. The runtime's
+    once-per-process probes of the CPU (fastpath, invariance) keep functools.cache."""
+    files = [ROOT / "app.py", *ROOT.joinpath("pages").glob("*.py"), *ROOT.joinpath("ui").rglob("*.py"),
+             *ROOT.joinpath("model_backend").rglob("*.py")]
+    assert len(files) > 60, len(files)
+    probes = {"model_backend/runtime/fastpath.py", "model_backend/runtime/invariance.py"}
+    found = {}
+    for path in files:
+        name = str(path.relative_to(ROOT))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        used = {n.attr if isinstance(n, ast.Attribute) else n.id for n in ast.walk(tree)
+                if isinstance(n, (ast.Attribute, ast.Name))}
+        other = used & {"cache_data", "cache_resource", "lru_cache", "memoize"}
+        from_functools = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "functools"
+                          for a in n.names} | {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                                               and isinstance(n.value, ast.Name) and n.value.id == "functools"}
+        if name not in probes and from_functools & {"cache", "lru_cache", "cached_property"}:
+            other.add("functools.cache")
+        if "SharedMemo" in used and name not in {"model_backend/runtime/memo.py", "ui/charts.py", "ui/backend.py"}:
+            other.add("SharedMemo")
+        if other:
+            found[name] = sorted(other)
+    assert not found, f"caches of another style: {found}"
+    computes = sorted(ROOT.joinpath("ui").glob("*/compute.py"))
+    styled = [p for p in computes if "on_model" in p.read_text() or "cached(" in p.read_text()]
+    assert len(styled) >= 9, styled  # the pages' computations do use it
+
+
+DATA_NAMES = {"int", "float", "str", "bool", "bytes", "None", "tuple", "list", "dict", "set", "frozenset",
+              "Sequence", "Mapping", "Iterator", "Iterable", "Optional", "Any", "np", "ndarray", "pd", "DataFrame",
+              "Path", "Literal",
+              "AbstractContextManager"}  # the one value that is not data: ui.backend's queue notice, entered around a
+# computation (why.queued), as backend.on_model enters it around its own
+
+
+def test_compute_returns_data():
+    """What a page's compute hands its draw is data: every public function of ui/<page>/compute.py says what it
+    returns, and that is built of plain values, arrays and frames, model_backend's data types and the module's own
+    dataclasses (never a chart, an element, or a function to call)."""
+    computes = sorted(ROOT.joinpath("ui").glob("*/compute.py"))
+    assert len(computes) >= 11, computes
+    checked, wrong = 0, {}
+    for path in computes:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        dataclasses = {n.name for n in tree.body if isinstance(n, ast.ClassDef) and any(
+            "dataclass" in ast.unparse(d) for d in n.decorator_list)}
+        from_backend = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                        and (n.module or "").startswith("model_backend") for a in n.names}
+        from_backend |= {a.asname or a.name.split(".")[-1] for n in ast.walk(tree) if isinstance(n, ast.Import)
+                         for a in n.names if a.name.startswith("model_backend")}
+        for fn in tree.body:
+            if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("_"):
+                continue
+            checked += 1
+            if fn.returns is None:
+                wrong[f"{path.parent.name}.{fn.name}"] = "no return annotation"
+                continue
+            roots = {n.id for n in ast.walk(fn.returns) if isinstance(n, ast.Name)}
+            strings = {n.value for n in ast.walk(fn.returns) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            bad = {r for r in roots | strings if r not in DATA_NAMES | dataclasses | from_backend}
+            if bad:
+                wrong[f"{path.parent.name}.{fn.name}"] = f"{ast.unparse(fn.returns)}: {sorted(bad)}"
+    assert checked >= 60, checked
+    assert not wrong, wrong

@@ -5,12 +5,12 @@ callback, `progress(stage, n, total)`, stage one of "greedy", "beam", "sampled",
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import model_backend as mb
 from model_backend.lessons import decoding as dec
 from model_backend.runtime.hardware import describe
+from model_backend.runtime.memo import cached
 from ui import backend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def _quiet(stage: str, n: int, total: int) -> None:
     """A progress callback that shows nothing."""
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def shipped() -> dict | None:
     """The shipped comparison (assets/decoding/results.json, made by bench/decoding_bench.py), None if missing."""
     try:

@@ -3,7 +3,6 @@ never reaches the model; a section that runs on a click has an "ask" half (its c
 None before the click) and a "result" half, and a progress bar is a context manager that yields the callback."""
 from __future__ import annotations
 
-import contextvars
 import zlib
 from contextlib import contextmanager
 
@@ -19,11 +18,6 @@ from ui.decoding.compute import BENCH_PROMPTS, LOOP_TOKENS
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
 from ui.widgets import data_table, model_text
-
-try:  # Streamlit's own flag for "a cached function is running" (see outside_cache)
-    from streamlit.runtime.caching.cached_message_replay import in_cached_function
-except ImportError:  # another Streamlit: progress inside cached runs is then recorded, as any element
-    in_cached_function = None
 
 SENTENCES = {"pt-BR": "O gato sentou no tapete e olhou pela janela.",
              "en": "The cat sat on the mat and looked out of the window."}
@@ -72,29 +66,16 @@ def strategy_label(strategy: str, width: int) -> str:
 # ---------------------------------------------------------------- runs: progress and notes
 
 
-def outside_cache(fn, *args, **kwargs):
-    """Call fn outside st.cache_data's recording: a progress bar drawn from inside a cached run is live
-    feedback, not part of the result, and must not be replayed on a cache hit (where its placeholder would
-    not exist). Streamlit marks "inside a cached function" with a context variable; fn runs in a copy of the
-    current context with that mark off, so nothing else about the script's context changes."""
-    def call():
-        if in_cached_function is not None:
-            in_cached_function.set(False)
-        return fn(*args, **kwargs)
-
-    return contextvars.copy_context().run(call)
-
-
 @contextmanager
 def running(width: int):
-    """A progress bar over the page's runs: yields `progress(stage, n, total)` for compute (see outside_cache)."""
+    """A progress bar over the page's runs: yields `progress(stage, n, total)` for compute (the bar is
+    live feedback of this visitor's computation; a run found kept tells it nothing)."""
     bar = st.progress(0.0)
     names = {"greedy": strategy_label("greedy", width), "beam": strategy_label("beam", width),
              "sampled": t("decoding.progress.sampled"), "bench": t("decoding.progress.bench")}
 
     def progress(stage: str, n: int, total: int) -> None:
-        outside_cache(bar.progress, min(n / total, 1.0), text=t("decoding.progress", what=names[stage],
-                                                                 n=min(n, total), total=total))
+        bar.progress(min(n / total, 1.0), text=t("decoding.progress", what=names[stage], n=min(n, total), total=total))
     try:
         yield progress
     finally:

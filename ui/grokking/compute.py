@@ -3,7 +3,6 @@ starts (model_backend.lessons.grokking.BackgroundRun, one training thread each),
 run: its curves, its phases (memorised, jumped) and the Fourier view of a checkpoint. Nothing here draws."""
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from model_backend.lessons.grokking import (
 )
 from model_backend.lessons.grokking import shipped as shipped_run_mod
 from model_backend.lessons.grokking.fourier import Spectrum, Wave
+from model_backend.runtime.memo import cached
 
 RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results.json"
 GOOD_FIT = 0.9  # R^2 above which the dots "lie on the waves"
@@ -38,7 +38,7 @@ IDLE_S = 20.0  # a run nobody has redrawn for this long stops: its visitor left
 KEEP_RUNS = 2  # the latest two runs are kept, so the second one can be compared with the first
 
 
-@functools.lru_cache(maxsize=1)
+@cached(1, seal_values=False)
 def shipped() -> shipped_run_mod.Run | None:
     """The run in assets/grokking/ (None when the files are missing), loaded once per process and shared: a file
     that never changes while the server runs, not a computation of the visitor's model (no ui.backend cache)."""

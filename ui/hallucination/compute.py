@@ -9,7 +9,6 @@ from pathlib import Path
 
 import model_backend as mb
 from model_backend.lessons import hallucination as cf
-from model_backend.runtime.memo import SharedMemo
 from ui import backend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,29 +17,28 @@ MEMO_SIZE = 96  # finished runs kept per server process
 # assets/hallucination_pairs.json: presets (shown first) and fact/invention pairs
 CONFIG: dict = json.loads((ROOT / "assets" / "hallucination_pairs.json").read_text(encoding="utf-8"))
 
-# Finished generations, shared by every visitor (they are reproducible: greedy or seeded); each run is computed
-# once even when many visitors ask for it at the same moment. One per server process, as st.cache_resource held it
-# before: this module imports no Streamlit, and backend.on_model's caches can neither be peeked at (the page asks
-# whether a run is already made) nor tell a progress bar how far a run is.
-_MEMO = SharedMemo(MEMO_SIZE)
-
-
 def _quiet(fraction: float) -> None:
     """A progress callback that shows nothing."""
 
 
-def page_bundle(dtype: str) -> mb.ModelBundle:
-    """The visitor's model in this page's precision (prepared on the first run, then loaded once)."""
-    return backend.bundle_for(dtype)
-
-
-def run_key(prompt: str, params: mb.SamplingParams, dtype: str) -> tuple:
-    return backend.current_model(), dtype, prompt, params, backend.settings().max_prompt_tokens
+# Finished generations, shared by every visitor (they are reproducible: greedy or seeded); each run is computed
+# once even when many visitors ask for it at the same moment, and the page can ask whether one is made (peek).
+@backend.on_model(max_entries=MEMO_SIZE, ttl=None, queued=False)
+def _generation(model: mb.ModelBundle, prompt: str, params: mb.SamplingParams, max_prompt: int,
+                _progress=_quiet) -> mb.Generation:
+    result = None
+    for event in mb.iter_generation(model, prompt, params, max_prompt_tokens=max_prompt,
+                                    max_new_cap=backend.settings().max_new_tokens):
+        if isinstance(event, mb.Step):
+            _progress((event.index + 1) / params.max_new_tokens)
+        else:
+            result = event
+    return result
 
 
 def cached(prompt: str, params: mb.SamplingParams, dtype: str) -> mb.Generation | None:
     """The run if it is already made (by any visitor), else None: computes nothing, waits for nothing."""
-    return _MEMO.peek(run_key(prompt, params, dtype))
+    return _generation.peek(prompt, params, backend.settings().max_prompt_tokens, dtype=dtype)
 
 
 def generation(prompt: str, params: mb.SamplingParams, dtype: str, progress=_quiet) -> mb.Generation:
@@ -54,19 +52,7 @@ def generation(prompt: str, params: mb.SamplingParams, dtype: str, progress=_qui
     if found is not None:
         return found
     progress(0.0)
-
-    def compute() -> mb.Generation:
-        s = backend.settings()
-        result = None
-        for event in mb.iter_generation(page_bundle(dtype), prompt, params, max_prompt_tokens=s.max_prompt_tokens,
-                                        max_new_cap=s.max_new_tokens):
-            if isinstance(event, mb.Step):
-                progress((event.index + 1) / params.max_new_tokens)
-            else:
-                result = event
-        return result
-
-    return _MEMO.get(run_key(prompt, params, dtype), compute)
+    return _generation(prompt, params, backend.settings().max_prompt_tokens, progress, dtype=dtype)
 
 
 # --- pairs --------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def token_rows(prompt: str, answers: dict[str, int]) -> pd.DataFrame:
                          "guesses": [v[1] for _, v in rows]})
 
 
-def guess_info(prompt: str, text: str):
+def guess_info(prompt: str, text: str) -> mb.TokenInfo | None:
     """What a guess counts as: its first token after the prompt (model_backend.lessons.live.guess_token), or None."""
     return guess_token(backend.bundle_for().tokenizer, prompt, text)
 

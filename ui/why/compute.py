@@ -4,6 +4,7 @@ each head's habits. Nothing here draws; what it returns is data (frozen dataclas
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,7 +89,7 @@ def info() -> mb.ModelInfo:
     return backend.bundle_for().info
 
 
-def queued():
+def queued() -> AbstractContextManager[None]:
     """While other visitors' passes hold the float32 model, say "n requests ahead of yours" (ui.backend)."""
     return backend.queue_notice(model())
 
@@ -115,7 +116,7 @@ def induction(seed: int) -> at.Induction:
     return _induction(int(seed), dtype=DTYPE)
 
 
-def habits(ids: tuple[int, ...]):
+def habits(ids: tuple[int, ...]) -> att.HeadHabits:
     """What each head does on these tokens (issue 20: measured), from the same cached patterns."""
     return att.habits(_patterns(ids, dtype=DTYPE), ids)
 
