@@ -12,7 +12,7 @@ the real server with the room in a real redis-server; then the same class on 2 r
   from sending it until the phone's round panel says what its guess counts as; the server's CPU per press over
   the 30; and the projector's time from the last press until it counts all 30;
 - follow_step: the same for the teacher's step on the loop page (her session opens it at step 2, then 3, 4, 5);
-  each step is one decode step on each phone (the engine batches the class's);
+  the phones show the step the teacher's own run made (ui.loop.compute.SharedRun: one run per settings);
 - idle: the 30 phones follow (their 1 s timers run) and nothing changes: the server's CPU per phone per second.
 
 The phones join through the room (`room.join`), then open the class page from their own address

@@ -38,3 +38,13 @@ def captured(monkeypatch):
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", keep)
     monkeypatch.setattr(MediaFileManager, "add_deferred", keep_deferred)
     return files
+
+
+@pytest.fixture(autouse=True)
+def no_loop_run_from_an_earlier_test():
+    """The loop page's runs are shared by every session of the process (ui.loop.compute.SharedRun): a test that
+    counts forward passes starts with none made by an earlier test."""
+    from ui.loop import compute
+
+    compute._shared.clear()
+    yield

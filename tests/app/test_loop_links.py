@@ -131,3 +131,29 @@ def test_a_step_past_the_run_s_end_stops_at_the_end_and_a_bad_one_falls_back():
     assert any("steps" in i.value for i in bad.info)  # the notice names it
     runs = bad.session_state["loop_runs"] if "loop_runs" in bad.session_state else {}
     assert not any(r.steps for r in runs.values())  # and the run starts from the prompt
+
+
+def test_visitors_with_the_same_settings_share_the_steps_and_going_back_computes_nothing():
+    """A step is computed once for every visitor with the same model, prompt and settings (the seed included): a
+    second visitor's clicks and a link's step show the steps already made without a forward pass, and a link
+    with an earlier step (a phone ahead of the teacher going back to her step) shows fewer, computing nothing."""
+    from ui import backend
+
+    at = open_link("loop", STEPPED)
+    first = _next(at, 4)
+    first.ahead.result(timeout=120)  # the fifth step, computed ahead while the first visitor reads the fourth
+    before = backend.forward_passes()
+    second = _next(open_link("loop", STEPPED), 3)
+    assert [s.token.id for s in second.steps] == [s.token.id for s in first.steps[:3]]
+    assert second.steps[2] is first.steps[2] and backend.forward_passes() == before  # shown, not computed
+    ahead = open_link("loop", {**STEPPED, "steps": "5"})
+    run = next(reversed(ahead.session_state["loop_runs"].values()))
+    assert len(run.steps) == 5 and backend.forward_passes() == before  # the step computed ahead, shown
+    ahead.query_params["steps"] = "2"
+    ahead.session_state["_restored_loop"] = False  # the page reads its link again, as a followed step does
+    ahead.session_state["_loop_replay"] = 2
+    ahead.run()
+    assert not ahead.exception
+    back = next(reversed(ahead.session_state["loop_runs"].values()))
+    assert back is run and len(back.steps) == 2 and query_value(ahead, "steps") == "2"
+    assert backend.forward_passes() <= before + 1  # at most the look-ahead of step 6; nothing is replayed

@@ -319,14 +319,30 @@ def test_a_generation_cut_short_raises_even_if_its_visitor_is_back_by_then(tiny_
 
 
 def test_a_loop_run_whose_step_was_dropped_goes_on_with_the_same_tokens(tiny_bundle, monkeypatch):
-    """The engine drops a waiting step of a visitor who moved on by raising inside the loop's generator, which ends
-    it; the run kept in the session must then take its next step as if nothing happened."""
+    """The engine drops a waiting step of a visitor whose browser went away by raising inside the loop's generator,
+    which ends it; the shared run must then take its next step (for the visitor who asks next) with the same
+    tokens, and a visitor whose own step keeps being dropped is told so."""
     import model_backend as mb
     from ui import backend
-    from ui.loop.compute import LoopRun
+    from ui.loop.compute import LoopRun, SharedRun
 
     monkeypatch.setattr(backend, "iter_generation", lambda prompt, params: mb.iter_generation(tiny_bundle, prompt,
                                                                                                params))
+    gone = [0]  # how many of the next steps are computed for a browser that went away
+
+    def for_visitor(fn):
+        who = Visitor(owner="x", cancelled=lambda: True) if gone[0] else Visitor()
+        gone[0] = max(0, gone[0] - 1)
+
+        def run(*args, **kwargs):
+            queueing.serve(who)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                queueing.serve(Visitor())
+        return run
+
+    monkeypatch.setattr(backend, "for_visitor", for_visitor)
     params = SamplingParams(temperature=0.8, top_p=0.9, max_new_tokens=6, seed=5)
     plain = LoopRun(prompt="Era uma vez", params=params)
     for _ in range(4):
@@ -334,13 +350,27 @@ def test_a_loop_run_whose_step_was_dropped_goes_on_with_the_same_tokens(tiny_bun
     run = LoopRun(prompt="Era uma vez", params=params)
     run.advance()
     run.advance()
-    queueing.serve(Visitor(owner="x", cancelled=lambda: True))
-    try:
-        with pytest.raises(Cancelled):
-            run.advance()
-    finally:
-        queueing.serve(Visitor())
-    assert run.gen is None and len(run.steps) == 2
+    gone[0] = 1  # the next step is dropped once: asked again, it is made
     run.advance()
+    assert len(run.steps) == 3
     run.advance()
     assert [s.token.id for s in run.steps] == [s.token.id for s in plain.steps]
+    gone[0] = 3  # dropped every time
+    with pytest.raises(Cancelled):
+        run.advance()
+    assert run.gen is None and len(run.steps) == 4
+
+    # two visitors on one shared run: the steps are made once, and one goes back without a pass
+    shared = SharedRun("Era uma vez", params)
+    a, b = LoopRun("Era uma vez", params, shared), LoopRun("Era uma vez", params, shared)
+    for _ in range(3):
+        a.advance()
+    passes = tiny_bundle.forward_passes
+    for _ in range(3):
+        b.advance()
+    assert tiny_bundle.forward_passes == passes and b.steps == a.steps  # shown, not computed again
+    assert [s.token.id for s in b.steps] == [s.token.id for s in plain.steps[:3]]
+    b.back_to(1)
+    assert len(b.steps) == 1 and len(a.steps) == 3 and tiny_bundle.forward_passes == passes
+    b.advance()
+    assert b.steps == a.steps[:2] and tiny_bundle.forward_passes == passes

@@ -6,14 +6,16 @@ run to the end is a generator of its steps, and a replay reports how far it is t
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, MutableMapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import model_backend as mb
 from model_backend.core.stats import Loop, find_loop
 from model_backend.core.tracing import encode
+from model_backend.runtime.memo import cached
 from ui import backend
 
 MAX_RUNS = 6  # finished runs kept per visitor, so switching a setting back does not recompute
@@ -79,95 +81,153 @@ def run_key(prompt: str, params: mb.SamplingParams) -> tuple:
     return backend.current_model(), backend.current_dtype(), prompt, params
 
 
-# Where the step after the one on screen is computed while the visitor looks (LoopRun.look_ahead). Each pass
-# still queues for the model's engine's lock; the threads only wait there, so there are enough
-# of them for every visitor of a class to have one step in the queue.
+# Where a run's next step is computed: for the visitor who asked first (its turns are that visitor's, and it is
+# dropped only if that browser has gone), while the others who want the same step wait for it. Each pass still
+# queues for the model's engine; the threads only wait there, so there are enough of them for every prompt of a
+# class to have one step in the queue.
 AHEAD = ThreadPoolExecutor(max_workers=32, thread_name_prefix="loop-ahead")
+MAX_SHARED = 64  # runs kept for every visitor (each holds its generator and KV cache until the run ends)
+
+
+class SharedRun:
+    """One run of the loop for every visitor with the same model, dtype, prompt and settings (the seed included):
+    the same seed makes the same tokens, so a step is computed once, by the engine, and every visitor shows it.
+    A class whose phones follow the teacher's step asks for one pass a step, not thirty; a phone ahead of her goes
+    back by showing fewer steps. The steps only grow; `lock` guards them, the generator and the step under way."""
+
+    def __init__(self, prompt: str, params: mb.SamplingParams) -> None:
+        self.prompt, self.params = prompt, params
+        self.steps: list[mb.Step] = []
+        self.result: mb.Generation | None = None
+        self.gen: Iterator | None = None  # the live generator (with its KV cache), at len(steps)
+        self.pending: Future | None = None  # the next step, being computed
+        self.last: tuple[int, Future] | None = None  # the latest step asked for (its index) and its future
+        self.lock = threading.Lock()
+
+    def request(self) -> Future | None:
+        """The step after the last one, being computed (started now if it is not yet); None when the run has
+        ended. The generator is made here, in the visitor's thread (it reads the visitor's model); its items are
+        taken in a pool thread, for this visitor."""
+        with self.lock:
+            if self.result is not None:
+                return None
+            if self.pending is None:
+                skip = 0
+                if self.gen is None:  # the first step, or an error closed the generator: a new one, at this step
+                    self.gen, skip = backend.iter_generation(self.prompt, self.params), len(self.steps)
+                self.pending = AHEAD.submit(backend.for_visitor(self._take), self.gen, skip)
+                self.last = (len(self.steps), self.pending)
+            return self.pending
+
+    def _take(self, gen: Iterator, skip: int) -> mb.Step | mb.Generation:
+        """Take the generator's next item (after `skip` items taken again, the same tokens), keep it, return it."""
+        try:
+            for i in range(skip):
+                again = next(gen)
+                if not isinstance(again, mb.Step) or again.token.id != self.steps[i].token.id:
+                    raise RuntimeError("a run taken again made another token")  # the engine promises the same
+            event = next(gen)
+            end = next(gen) if isinstance(event, mb.Step) and event.finish_reason else None  # only wraps up
+        except BaseException:
+            with self.lock:
+                self.gen, self.pending = None, None  # a generator an exception leaves is over: the next asks anew
+            raise
+        with self.lock:
+            if isinstance(event, mb.Generation):
+                self.result = event
+            else:
+                self.steps.append(event)
+                self.result = end
+            if self.result is not None:
+                self.gen = None
+            self.pending = None
+        return event
+
+
+@cached(MAX_SHARED, seal_values=False)
+def _shared(model: str, dtype: str, prompt: str, params: mb.SamplingParams) -> SharedRun:
+    return SharedRun(prompt, params)
 
 
 @dataclass
 class LoopRun:
-    """One visitor's run of the loop: the live generator (holding its KV cache) and every step taken."""
+    """One visitor's view of a run of the loop: the shared run (SharedRun) and how many of its steps it shows."""
 
     prompt: str
     params: mb.SamplingParams
-    steps: list[mb.Step] = field(default_factory=list)
-    result: mb.Generation | None = None
-    gen: Iterator | None = None
-    ahead: Future | None = None  # the generator's next item, being computed since the last step was shown
+    shared: SharedRun | None = None  # None: a run of its own (made at once)
+    shown: int = 0
+
+    def __post_init__(self) -> None:
+        if self.shared is None:
+            self.shared = SharedRun(self.prompt, self.params)
+
+    @property
+    def steps(self) -> list[mb.Step]:
+        return self.shared.steps[:self.shown]
 
     @property
     def done(self) -> bool:
-        return self.result is not None
+        return self.shared.result is not None and self.shown >= len(self.shared.steps)
 
-    def _resume(self) -> None:
-        """A generator at this run's step: a new one from the prompt, its first len(steps) items taken again (the
-        same settings and seed: the same tokens). Needed for the first step, and after an error closed the old one
-        (the engine dropped a step of a visitor who moved on while it waited: a Python generator an exception
-        leaves is over). A step that comes out different ends the kept steps there."""
-        gen = backend.iter_generation(self.prompt, self.params)
-        self.gen = None
-        for i, kept in enumerate(list(self.steps)):
-            again = next(gen)
-            if not isinstance(again, mb.Step) or again.token.id != kept.token.id:
-                self.steps = self.steps[:i] + ([again] if isinstance(again, mb.Step) else [])
-                break
-        self.gen = gen
+    @property
+    def result(self) -> mb.Generation | None:
+        return self.shared.result if self.done else None
 
-    def _next(self):
-        """The generator's next item; an error (it closed the generator) leaves none, so the next step resumes."""
-        try:
-            return next(self.gen)
-        except BaseException:
-            self.gen = None
-            raise
+    @property
+    def gen(self) -> Iterator | None:
+        return self.shared.gen
+
+    @property
+    def ahead(self) -> Future | None:
+        """The step after the ones shown, asked for while the visitor reads them (being computed, or made): its
+        future, whose result is that step; None when it was not asked for."""
+        index, future = self.shared.last or (None, None)
+        return future if index == self.shown else None
 
     def advance(self) -> mb.Step | None:
-        """Take exactly one step (one forward pass, or the one computed ahead). None when the loop has ended."""
-        if self.done:
-            return None
-        ahead, self.ahead = self.ahead, None
-        event = None
-        if ahead is not None:
+        """Show exactly one more step: one already made (by anyone), or the one being made, or one computed now
+        (one forward pass). None when the loop has ended."""
+        dropped = 0
+        while not self.done:
+            if self.shown < len(self.shared.steps):
+                self.shown += 1
+                return self.shared.steps[self.shown - 1]
+            pending = self.shared.request()
+            if pending is None:
+                continue
             try:
-                event = ahead.result()  # the same item as a step computed now
-            except mb.Cancelled:  # computed ahead for a browser that went away (a phone's screen locked): again
-                self.gen = None
-            except BaseException:
-                self.gen = None
-                raise
-        if event is None:
-            if self.gen is None:
-                self._resume()
-            event = self._next()
-        if isinstance(event, mb.Generation):
-            self.result, self.gen = event, None
-            return None
-        self.steps.append(event)  # kept before anything is drawn, so an interrupted rerun loses nothing
-        if event.finish_reason:  # the loop says on its last step why it ends
-            self.result, self.gen = self._next(), None  # the generator only wraps up: no forward pass
-        return event
+                pending.result()
+            except mb.Cancelled:  # computed for a browser that went away (a phone's screen locked): ask again,
+                dropped += 1  # now for this visitor; this visitor's own browser gone ends the run as before
+                if dropped > 2:
+                    raise
+        return None
+
+    def back_to(self, step: int) -> None:
+        """Show the first `step` steps (fewer than now): nothing is computed."""
+        self.shown = min(self.shown, step)
 
     def look_ahead(self) -> None:
         """Start the next step now, in a thread, while the visitor reads this one: a "Next token" click then only
         shows it. The step is the generator's next item, the same token (the same seed, the same draw) and the
         same numbers as a step computed on the click; its time is its own pass's. Only for a run the visitor has
-        started, one step ahead at most."""
-        if self.steps and not self.done and self.gen is not None and self.ahead is None:
-            self.ahead = AHEAD.submit(backend.for_visitor(next), self.gen)
+        started, one step ahead of the last step made at most."""
+        if self.shown and not self.done and self.shown == len(self.shared.steps):
+            self.shared.request()
 
 
 def current_run(state: MutableMapping, prompt: str, params: mb.SamplingParams) -> LoopRun:
     """The visitor's run for these settings (new settings start a new run; old runs are kept a while). `state`
-    is the visitor's session state: the runs live there, under "loop_runs".
+    is the visitor's session state: the visitor's views live there, under "loop_runs", each on the run every
+    visitor with these settings shares (kept for MAX_SHARED runs, then each visitor keeps the one it has).
 
     Not a backend.on_model cache, on purpose: a run holds a live generator (and its KV cache) that is stepped in
-    place, one visitor's, which no cache can hand out as a copy or share (whole reproducible runs are cached by
-    backend.generation)."""
+    place (whole reproducible runs are cached by backend.generation)."""
     runs: OrderedDict = state.setdefault("loop_runs", OrderedDict())
     key = run_key(prompt, params)
     if key not in runs:
-        runs[key] = LoopRun(prompt=prompt, params=params)
+        runs[key] = LoopRun(prompt=prompt, params=params, shared=_shared(*key))
         while len(runs) > MAX_RUNS:
             runs.popitem(last=False)
     runs.move_to_end(key)
@@ -175,6 +235,7 @@ def current_run(state: MutableMapping, prompt: str, params: mb.SamplingParams) -
 
 
 def reset_run(state: MutableMapping, prompt: str, params: mb.SamplingParams) -> None:
+    """Back to no step (the shared run keeps its steps: the next click shows the first again, computed once)."""
     state.setdefault("loop_runs", OrderedDict()).pop(run_key(prompt, params), None)
     state["loop_steps"] = 0  # what the link says, before any rerun publishes it
 
@@ -182,18 +243,17 @@ def reset_run(state: MutableMapping, prompt: str, params: mb.SamplingParams) -> 
 def rewound(state: MutableMapping, run: LoopRun, prompt: str, params: mb.SamplingParams
             ) -> tuple[LoopRun, int | None]:
     """The run to take a link's step on, and that step: None unless this is the run that read the link (once).
-    A run already past that step starts over."""
+    A run already past that step goes back to it (it shows fewer steps: nothing is computed)."""
     wanted = state.pop("_loop_replay", None)
     if wanted is not None and len(run.steps) > wanted:
-        reset_run(state, prompt, params)
-        run = current_run(state, prompt, params)
+        run.back_to(wanted)
     return run, wanted
 
 
 def replay(run: LoopRun, wanted: int | None, progress: Callable[[int, int], None]) -> None:
-    """Take the run to the step a link asked for (see `rewound`): steps taken again from the prompt with the same
-    settings and seed, so the same tokens. Most steps are the engine's decode steps, batched with other visitors'
-    (a class following the teacher's step). `progress(done, wanted)` is told before each step."""
+    """Take the run to the step a link asked for (see `rewound`): the steps any visitor already made are shown at
+    once, the others are made from the prompt with the same settings and seed, so the same tokens (a class
+    following the teacher's step asks for each step once). `progress(done, wanted)` is told before each step."""
     while wanted is not None and len(run.steps) < wanted and not run.done:
         progress(len(run.steps), wanted)
         run.advance()

@@ -80,8 +80,8 @@ def output(prompt: str, tr: mb.Trace) -> OutputLayer:
 
 # The draw was a SharedMemo keyed by a digest of the logits (the warm visit, b5ef7c1). Nothing asks whether a draw
 # is made without making it and no bar follows it, so on_model gives all it gave: each key computed once for every
-# visitor, kept without a time limit, now keyed by the logits as Streamlit hashes them (every byte, below 500,000
-# values) and the seed.
+# visitor, kept without a time limit, keyed by the logits (a digest of every byte, model_backend.runtime.memo) and
+# the seed.
 @backend.on_model(max_entries=256, ttl=None, queued=False)  # no model run: the trace already holds the logits
 def _draw(model: mb.ModelBundle, logits: np.ndarray, seed: int) -> tuple[int, float]:
     drawn_id = pl.pick(logits, mb.SamplingParams(temperature=1.0, seed=seed))
