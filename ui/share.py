@@ -105,9 +105,10 @@ def publish(page: str, params: list[Param]) -> None:
     current = {k: st.query_params.get(k) for k in st.query_params}
     if current != values:
         st.query_params.from_dict(values)
-    from ui.live_class import lead
+    from ui.live_class import lead, own_change
 
     lead(page)  # a teacher's settings reach the class's phones, also from a fragment (a slider) where app.py's lead does not run
+    own_change(page)  # a following phone's own change in a fragment: kept until the teacher's view changes
 
 
 def link_to_view(page: str, params: list[Param]) -> str:

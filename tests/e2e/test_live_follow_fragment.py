@@ -116,10 +116,29 @@ def test_a_phone_takes_the_teachers_next_step_in_the_runs_fragment_alone(browser
         phone.wait_for_url(re.compile(r"/loop\?.*steps=2"), timeout=60_000)
         _wait_text(phone, "Passo 2 ", timeout=60)
         tokens = re.compile(r"(?:new tokens|tokens novos): 2\):\s*(.+)")
+        tokens3 = re.compile(r"(?:new tokens|tokens novos): 3\):\s*(.+)")
         hers, mine = tokens.search(teacher.inner_text("body")), tokens.search(phone.inner_text("body"))
         assert hers and mine and hers.group(1).strip() == mine.group(1).strip(), (hers, mine)  # the same text
         time.sleep(2)
         assert len(runs) == page_runs, f"the phone ran its page {len(runs) - page_runs} time(s) to follow a step"
+        assert phone.locator('[data-testid="stException"]').count() == 0
+
+        # the student's own steps: the phone keeps them, and its address says so, until the teacher's next step,
+        # which it then shows (going back to her step 3 computes nothing: the run is shared)
+        own = phone.get_by_role("button", name="Próximo token")
+        own.click()
+        _wait_text(phone, r"tokens novos: 3\)", timeout=60)
+        own.click()
+        _wait_text(phone, r"tokens novos: 4\)", timeout=60)
+        phone.wait_for_url(re.compile(r"/loop\?.*steps=4"), timeout=60_000)
+        time.sleep(2.5)  # two follow timer runs
+        assert "steps=4" in phone.url and "tokens novos: 4)" in phone.inner_text("body"), phone.url
+        next_token.click()  # her third step
+        teacher.wait_for_url(re.compile(r"steps=3"), timeout=60_000)
+        phone.wait_for_url(re.compile(r"/loop\?.*steps=3"), timeout=60_000)
+        body = _wait_text(phone, r"tokens novos: 3\)", timeout=60)
+        hers, mine = tokens3.search(teacher.inner_text("body")), tokens3.search(body)
+        assert hers and mine and hers.group(1).strip() == mine.group(1).strip(), (hers, mine)
         assert phone.locator('[data-testid="stException"]').count() == 0
     finally:
         ctx.close()

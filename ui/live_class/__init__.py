@@ -24,6 +24,7 @@ from ui.live_class.follow import (
                                   follow_in_fragment,
                                   follow_query,
                                   lead,
+                                  own_change,
                                   ran,
                                   shows,
     took_teacher_values,
@@ -32,5 +33,5 @@ from ui.live_class.place import STATE, is_student, rejoin_from_link, resume_teac
 from ui.live_class.sidebar import sidebar_panel
 
 __all__ = ["FOLLOW_S", "IN_FRAGMENT", "MAX_SWITCHES", "RETRY_S", "ROUND_S", "STATE", "at", "changed_in_fragment",
-           "follow", "follow_in_fragment", "follow_query", "is_student", "lead", "page", "pct", "ran",
+           "follow", "follow_in_fragment", "follow_query", "is_student", "lead", "own_change", "page", "pct", "ran",
            "rejoin_from_link", "resume_teacher", "shows", "sidebar_panel", "took_teacher_values", "url_marks"]

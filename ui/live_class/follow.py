@@ -77,6 +77,8 @@ def follow_step() -> None:
             me["seen_version"], me["target"], me["switches"] = view.version, [view.page, dict(view.params)], 0
     except room.ClassroomError:
         return  # the panel says so on the next full run
+    if me.get("own") is not None and me.get("own") == me.get("seen_version"):
+        return  # the student changed this view in a fragment (own_change): it stays until the teacher's view changes
     # a timer's run compares with what the last full run showed; a full run, with what it is about to show
     shown = st.session_state.get("_live_ran" if fragment_run() else "_live_at")
     if fragment_run() and take_in_fragment(me, shown):
@@ -174,6 +176,31 @@ def took_teacher_values(page_name: str) -> bool:
         IN_FRAGMENT[page_name].taken()
     st.session_state["_live_ran"] = (page_name, pending[2])
     return True
+
+
+def own_change(page_name: str) -> None:
+    """The page wrote its values into the address (ui.share.publish). On a following phone that showed the teacher's
+    view, values that are not hers now mean the student changed the view herself (her own prompt, a step on the loop
+    page, a slider): the phone keeps it until the teacher's view changes, and then takes her view again from what
+    it shows. Before, the follow timer sent the phone back to her view at once (a page run), or, after a fragment's
+    run, wrote her values back into the address while the phone showed its own. A fragment's run also says what
+    the phone shows now (`_live_ran`; a full run says it when it ends, `ran`)."""
+    me = current()
+    if me is None or me["role"] != "student" or not me.get("following", True):
+        return
+    here = _here(page_name)
+    if fragment_run():
+        before = st.session_state.get("_live_ran")
+        if before is None or before == here:
+            return
+        st.session_state["_live_ran"] = here
+    else:
+        before = st.session_state.get("_live_at")  # what this run started to show
+        if before is None:
+            return
+    target = me.get("target")
+    if target and target[0] and shows(before, *target) and not shows(here, *target):
+        me["own"] = me.get("seen_version")
 
 
 def fragment_ids(key: str) -> list[str]:

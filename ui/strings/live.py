@@ -15,8 +15,8 @@ STRINGS = {
     "live.side.student": ("Você está na sala {code}.", "You are in room {code}."),
     "live.side.follow": ('Acompanhar o projetor',
                         'Follow the projector'),
-    "live.side.follow.help": ('Ligado: a sua tela abre a mesma página, com as mesmas configurações, que o projetor mostra (menos o idioma e o tamanho do texto). Desligue para explorar por conta própria; ligue de novo para voltar.',
-                             'On: your screen shows the same page, with the same settings, as the projector (except the language and text size). Turn it off to explore on your own; turn it on again to come back.'),
+    "live.side.follow.help": ('Ligado: a sua tela abre a mesma página, com as mesmas configurações, que o projetor mostra (menos o idioma e o tamanho do texto). Nessa página você pode mudar o texto, uma configuração ou o passo: a sua tela mantém a mudança até o projetor mudar. Desligue para explorar outras páginas por conta própria; ligue de novo para voltar.',
+                             'On: your screen shows the same page, with the same settings, as the projector (except the language and text size). On that page you may change the text, a setting or the step: your screen keeps the change until the projector changes. Turn it off to explore other pages on your own; turn it on again to come back.'),
     "live.side.open": ("Abrir a página da aula", "Open the class page"),
     "live.side.leave.teacher": ("A sala continua até {h} horas depois da última atividade (celulares abertos contam), mas você não "
                                 "poderá mais conduzi-la.",
