@@ -171,13 +171,15 @@ STRINGS = {
         "Tempo de cada passo. **Prefill** (laranja): a primeira passada lê os {n} tokens do prompt de uma vez, "
         "em paralelo, e já dá o primeiro token ({prefill} ms, {per} ms por token do prompt). **Decode** (azul): daí em diante é um token por "
         "passada, em sequência (mediana {decode} ms), porque cada token depende do anterior. Enquanto você lê um "
-        "passo, a página já calcula o seguinte, e **Próximo token** só o mostra: o tempo aqui é o do próprio "
-        "passo (a passada e a amostragem), não o da espera pelo clique.",
+        "passo, a página já calcula o seguinte, e **Próximo token** só o mostra; um passo que outro visitante, com o "
+        "mesmo prompt e as mesmas configurações (a mesma semente), já calculou aparece sem outra passada. O tempo "
+        "aqui é o do próprio passo (a passada e a amostragem), não o da espera pelo clique.",
         "Time of each step. **Prefill** (orange): the first pass reads the prompt's {n} tokens at once, in "
         "parallel, and already gives the first token ({prefill} ms, {per} ms per prompt token). **Decode** (blue): from then on it is one "
         "token per pass, in sequence (median {decode} ms), because each token depends on the previous one. While "
-        "you read a step, the page already computes the next one, and **Next token** only shows it: the time here "
-        "is the step's own (the pass and the sampling), not the wait for the click.",
+        "you read a step, the page already computes the next one, and **Next token** only shows it; a step that "
+        "another visitor with the same prompt and settings (the same seed) already computed appears without another "
+        "pass. The time here is the step's own (the pass and the sampling), not the wait for the click.",
     ),
     "loop.axis.positions": ("posições guardadas no cache", "positions held in the cache"),
     "loop.axis.bytes": ("tamanho do KV cache (bytes)", "KV cache size (bytes)"),
