@@ -60,7 +60,7 @@ def escape_frame(df: pd.DataFrame) -> pd.DataFrame:
     out = df.copy()
     for col in out.columns:
         if out[col].dtype == object or pd.api.types.is_string_dtype(out[col].dtype):
-            out[col] = out[col].map(esc).astype(object)
+            out[col] = pd.Series([esc(v) for v in out[col].tolist()], index=out.index, dtype=object)
     out.columns = [esc(c) for c in out.columns]
     if out.index.dtype == object or pd.api.types.is_string_dtype(out.index.dtype):
         out.index = [esc(i) for i in out.index]

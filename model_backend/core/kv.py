@@ -15,7 +15,7 @@ def kv_values_per_token(n_kv_heads: int, head_dim: int) -> int:
 def kv_bytes_per_position(info: ModelInfo) -> int:
     """What one more token adds to the KV cache: keys and values (2) x layers x key/value heads x head size
     x bytes per number (2 in bfloat16, 4 in float32)."""
-    bytes_per_value = torch.empty((), dtype=getattr(torch, info.dtype)).element_size()
+    bytes_per_value = getattr(torch, info.dtype).itemsize  # (no tensor made: the loop page asks on every step)
     return info.n_layers * kv_values_per_token(info.n_kv_heads, info.head_dim) * bytes_per_value
 
 

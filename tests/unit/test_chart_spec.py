@@ -120,6 +120,27 @@ def test_show_frame_sends_what_show_would_and_builds_each_chart_once(monkeypatch
         assert charts.image_spec(template.properties(data=df)) == charts.image_spec(charts.finish(builder(df)))
 
 
+def test_show_frame_converts_and_summarises_the_same_rows_once(monkeypatch):
+    """A class's phones at the same step draw the same rows: their Arrow bytes and text alternative are made once per
+    chart and rows, and rows that differ in any cell are made again (what is sent stays show()'s, above)."""
+    import streamlit as st
+
+    st.session_state["lang"], st.session_state["projection"] = "en", False
+    sent, summarised = [], []
+    monkeypatch.setattr(st, "vega_lite_chart", lambda spec, **kwargs: sent.append(spec))
+    monkeypatch.setattr(charts, "_ROWS", charts.SharedMemo(8))
+    real = a11y.summarise
+    monkeypatch.setattr(a11y, "summarise", lambda spec, frames: summarised.append(1) or real(spec, frames))
+    builder, df = _loop_frames()[0]
+    charts.show_frame(builder, df, save=False)
+    charts.show_frame(builder, df.copy(), save=False)  # equal rows, another object
+    assert len(summarised) == 1 and sent[0]["datasets"] == sent[1]["datasets"]
+    changed = df.copy()
+    changed.iloc[0, list(df.dtypes).index(next(d for d in df.dtypes if d.kind in "if"))] += 1
+    charts.show_frame(builder, changed, save=False)
+    assert len(summarised) == 2 and sent[2]["datasets"] != sent[0]["datasets"]
+
+
 def test_show_frame_refuses_a_chart_of_two_tables(monkeypatch):
     import streamlit as st
 
