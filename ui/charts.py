@@ -318,15 +318,7 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = N
 
 
 _TEMPLATES = SharedMemo(128)  # show_frame's charts without rows, per builder, columns, language and projection mode
-_ROWS = SharedMemo(512)  # show_frame's rows as Arrow bytes, with their text alternative, per template and rows
-
-
-def _digest(df: pd.DataFrame) -> bytes:
-    """The rows' content: every cell and index label, the column names and types."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update(repr((tuple(df.columns), tuple(str(d) for d in df.dtypes))).encode())
-    h.update(pd.util.hash_pandas_object(df, index=True).to_numpy().tobytes())
-    return h.digest()
+_ROWS = SharedMemo(512)  # show_frame's text alternatives, per template and rows (their Arrow bytes)
 
 
 def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | None = None, note: str | None = None,
@@ -351,21 +343,13 @@ def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | N
     names = list(spec.get("datasets") or {})
     if len(names) != 1:
         raise ValueError(f"show_frame needs a chart with one table; {builder.__qualname__} has {len(names)}")
-    if summary is None:  # the rows' Arrow bytes and their text alternative, once per chart and rows (a class's
-        # phones at the same step draw the same rows): summarising and converting were half of a loop step's chart
+    arrow = dataframe_util.convert_anything_to_arrow_bytes(df)
+    if summary is None:  # the rows' text alternative, once per chart and rows (a class's phones at the same step draw
+        # the same rows): summarising was a fifth of a phone's loop step (py-spy, bench class_bench)
         from ui import a11y
 
-        def rows() -> tuple[bytes, str]:
-            return dataframe_util.convert_anything_to_arrow_bytes(df), a11y.summarise(spec, [df])
-
-        try:
-            digest = _digest(df)
-        except TypeError:  # a cell pandas cannot hash (a list): converted and summarised each time
-            arrow, summary = rows()
-        else:
-            arrow, summary = _ROWS.get((key, digest), rows)
-    else:
-        arrow = dataframe_util.convert_anything_to_arrow_bytes(df)
+        digest = hashlib.blake2b(arrow, digest_size=16).digest()
+        summary = _ROWS.get((key, digest), lambda: a11y.summarise(spec, [df]))
     describe(spec, [df], summary, picks=kwargs.get("on_select") not in (None, "ignore"), note=note)
     spec["datasets"][names[0]] = arrow
     kwargs.setdefault("width", "stretch")
