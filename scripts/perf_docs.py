@@ -149,7 +149,7 @@ def _visit_cost(res: dict) -> list[str]:
             warm += f" ({c['cpu_asked_warm_s']:.2f} ²)"
             kb += f" ({c['kb_asked']:,.0f} ²)"
         ch = chromium.get(page)
-        ch_text = f"{ch['ready_s']:.1f} / {ch['cpu_s']:.2f}" if ch else "—"
+        ch_text = f"{ch['ready_s']:.1f} / {ch['cpu_s']:.2f}" if ch else "—"  # its own date: chromium_date
         lines.append(f"| {page} | {cold} | {warm} | {kb} | {ch_text} |")
     walk = vc.get("walk")
     if walk:
@@ -165,7 +165,9 @@ def _visit_cost(res: dict) -> list[str]:
     if bare:
         ratios = vc["chromium"].get("cpu_over_bare", {})
         worst = max(ratios, key=ratios.get) if ratios else None
-        lines += ["", f"A bare Streamlit page (`bench/bare_app.py`), visited the same way: ready {bare['ready_s']:.1f} s, "
+        lines += ["", (f"The Chromium column and the load cases were measured on {vc['chromium_date']}, before the "
+                       "rest of this table. " if vc.get("chromium_date") else "")
+                  + f"A bare Streamlit page (`bench/bare_app.py`), visited the same way: ready {bare['ready_s']:.1f} s, "
                   f"server CPU {bare['cpu_s']:.2f} s (median of {bare['runs']}). The pages' Chromium visits cost "
                   f"{min(ratios.values()):.1f}–{max(ratios.values()):.1f}× that (the most: {worst}; goal ≤ "
                   f"{goals.get('chromium_cpu_over_bare', 2.0)}×)." if worst else ""]
