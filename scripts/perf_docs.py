@@ -165,15 +165,17 @@ def _visit_cost(res: dict) -> list[str]:
     if bare:
         ratios = vc["chromium"].get("cpu_over_bare", {})
         worst = max(ratios, key=ratios.get) if ratios else None
-        lines += ["", (f"The Chromium column and the load cases were measured on {vc['chromium_date']}, before the "
-                       "rest of this table. " if vc.get("chromium_date") else "")
+        lines += ["", (f"The Chromium column was measured on {vc['chromium_date']}. "
+                       if vc.get("chromium_date") not in (None, vc.get("date")) else "")
                   + f"A bare Streamlit page (`bench/bare_app.py`), visited the same way: ready {bare['ready_s']:.1f} s, "
                   f"server CPU {bare['cpu_s']:.2f} s (median of {bare['runs']}). The pages' Chromium visits cost "
                   f"{min(ratios.values()):.1f}–{max(ratios.values()):.1f}× that (the most: {worst}; goal ≤ "
                   f"{goals.get('chromium_cpu_over_bare', 2.0)}×)." if worst else ""]
     load = vc.get("load", {})
     if load:
-        lines += ["", "| case | p50 ready | p95 ready | errors, leaks, own prompt missing | server CPU |", "|---|---|---|---|---|"]
+        lines += ["", (f"The load cases below were measured on {vc['load_date']}." if vc.get("load_date") not in
+                       (None, vc.get("date")) else ""),
+                  "", "| case | p50 ready | p95 ready | errors, leaks, own prompt missing | server CPU |", "|---|---|---|---|---|"]
         cases = (("shared_link", "visitors on one shared link, over all pages"),
                  ("own_prompts", "visitors with their own prompts"),
                  ("float32_avx2", "visitors on one shared link, float32 through the AVX2 kernels (goal p95 ≤ 5 s)"))
