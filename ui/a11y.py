@@ -41,6 +41,10 @@ summary:focus-visible, [tabindex]:focus-visible, [role="slider"]:focus-visible, 
 [data-testid="stTooltipHoverTarget"] > button, [data-testid="stHeaderActionElements"] a {
   min-width: 24px !important; min-height: 24px !important; display: inline-flex !important; align-items: center;
   justify-content: center; }
+/* a figure and its name wrap instead of being cut with "…" (the loop page's three FLOPs figures on a projector) */
+[data-testid="stMetricValue"], [data-testid="stMetricValue"] *, [data-testid="stMetricLabel"],
+[data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important;
+  text-overflow: clip !important; overflow-wrap: anywhere; }
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important;
     transition-duration: 0.01ms !important; scroll-behavior: auto !important; }
