@@ -1,5 +1,5 @@
 """The autoregressive loop, live: step one token at a time or run to the end, and see why it stopped.
-Layout only: ui.loop.compute keeps and steps the visitor's runs (through the model's queue), ui.loop.draw draws."""
+Layout only: ui.loop.compute keeps and steps the runs (one per settings, shared), ui.loop.draw draws."""
 import streamlit as st
 
 import model_backend as mb

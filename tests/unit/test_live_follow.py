@@ -101,3 +101,24 @@ def test_the_loop_takes_the_teachers_step_in_its_fragment_only_between_two_steps
     finally:
         IN_FRAGMENT.clear()
         IN_FRAGMENT.update(saved)
+
+
+def test_turning_follow_on_again_ends_a_change_of_the_student_s_own():
+    """A student's own change on the teacher's view (live_class.own_change) holds the phone until her view changes,
+    or until the student turns "Follow the projector" off and on: then the phone goes where she is at once."""
+    import streamlit as st
+
+    from ui.live_class import STATE
+    from ui.live_class.sidebar import _follow_changed
+
+    me = phone(following=True, seen_version=4, own=4)
+    st.session_state[STATE] = me
+    try:
+        st.session_state["live_following"] = False
+        _follow_changed()
+        st.session_state["live_following"] = True
+        _follow_changed()
+        assert me["following"] and me["seen_version"] == -1 and "own" not in me
+    finally:
+        del st.session_state[STATE]
+        del st.session_state["live_following"]

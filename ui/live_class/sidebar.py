@@ -55,3 +55,4 @@ def _follow_changed() -> None:
     if me is not None:
         me["following"] = bool(st.session_state.get("live_following"))
         me["seen_version"] = -1  # back to following: go where the teacher is now
+        me.pop("own", None)  # a change of the student's own on this view (own_change) no longer holds the phone

@@ -1,8 +1,10 @@
-"""The loop page's computations: a visitor's runs of the loop, each a live generator holding its KV cache and
-stepped one forward pass at a time through the model's queue (ui.backend), never recomputed; the step after the one
-on screen computed ahead; a shared link's step taken again; and the completion panel's chat and greedy answers.
-Nothing here draws: the runs are kept in the visitor's state, a mapping the page hands in (st.session_state), a
-run to the end is a generator of its steps, and a replay reports how far it is through a callback."""
+"""The loop page's computations: the runs of the loop, one per model, dtype, prompt and settings for every visitor
+of this server process (SharedRun: a live generator holding its KV cache, stepped one forward pass at a time through
+the model's queue, ui.backend, never recomputed), and each visitor's view of one (LoopRun: how many steps it shows);
+the step after the one on screen computed ahead; a shared link's step shown or taken; and the completion panel's
+chat and greedy answers. Nothing here draws: the views are kept in the visitor's state, a mapping the page hands in
+(st.session_state), a run to the end is a generator of its steps, and a replay reports how far it is through a
+callback."""
 from __future__ import annotations
 
 import re

@@ -45,7 +45,7 @@ STRINGS = {
     "loop.btn.generate": ("Gerar até o fim", "Generate to the end"),
     "loop.btn.reset": ("Recomeçar", "Start over"),
     "loop.progress": ("Gerando: token {n} de no máximo {max}", "Generating: token {n} of at most {max}"),
-    "loop.replay": ("Refazendo os passos do link: passo {n} de {of}", "Taking the link's steps again: step {n} of {of}"),
+    "loop.replay": ("Indo até o passo do link: passo {n} de {of}", "Going to the link's step: step {n} of {of}"),
     "loop.empty": (
         "Nenhum token gerado ainda. Clique em **Próximo token** para a primeira volta do loop (o prefill).",
         "No token generated yet. Click **Next token** for the first turn of the loop (the prefill).",
@@ -171,27 +171,29 @@ STRINGS = {
         "Tempo de cada passo. **Prefill** (laranja): a primeira passada lê os {n} tokens do prompt de uma vez, "
         "em paralelo, e já dá o primeiro token ({prefill} ms, {per} ms por token do prompt). **Decode** (azul): daí em diante é um token por "
         "passada, em sequência (mediana {decode} ms), porque cada token depende do anterior. Enquanto você lê um "
-        "passo, a página já calcula o seguinte, e **Próximo token** só o mostra; um passo que outro visitante, com o "
-        "mesmo prompt e as mesmas configurações (a mesma semente), já calculou aparece sem outra passada. O tempo "
-        "aqui é o do próprio passo (a passada e a amostragem), não o da espera pelo clique.",
+        "passo, a página já calcula o seguinte, e **Próximo token** só o mostra; se outro visitante, com o mesmo "
+        "prompt e as mesmas configurações (inclusive a semente), já calculou um passo, ele aparece sem nova passada. "
+        "O tempo aqui é o do próprio passo (a espera na fila do modelo, a passada e a amostragem), não o da espera "
+        "pelo clique.",
         "Time of each step. **Prefill** (orange): the first pass reads the prompt's {n} tokens at once, in "
         "parallel, and already gives the first token ({prefill} ms, {per} ms per prompt token). **Decode** (blue): from then on it is one "
         "token per pass, in sequence (median {decode} ms), because each token depends on the previous one. While "
-        "you read a step, the page already computes the next one, and **Next token** only shows it; a step that "
-        "another visitor with the same prompt and settings (the same seed) already computed appears without another "
-        "pass. The time here is the step's own (the pass and the sampling), not the wait for the click.",
+        "you read a step, the page already computes the next one, and **Next token** only shows it; if another "
+        "visitor with the same prompt and settings (the seed included) already computed a step, it appears without "
+        "another pass. The time here is the step's own (the wait in the model's queue, the pass and the sampling), "
+        "not the wait for the click.",
     ),
     "loop.axis.positions": ("posições guardadas no cache", "positions held in the cache"),
     "loop.axis.bytes": ("tamanho do KV cache (bytes)", "KV cache size (bytes)"),
     "loop.kv.caption": (
         "O KV cache guarda as chaves e valores de cada posição já vista, para o decode não recalcular tudo a "
         "cada passo. Cada posição a mais custa {per}: 2 (chave e valor) × {layers} camadas × {kv} cabeça K/V × "
-        "{hd} números = {numbers} números, × {b} bytes por número em {dtype}. Agora são {total} (pontos: medido "
-        "no cache; linha tracejada: a fórmula).",
+        "{hd} números = {numbers} números, × {b} bytes por número em {dtype}. No último passo mostrado, eram "
+        "{total} (pontos: medido no cache; linha tracejada: a fórmula).",
         "The KV cache keeps the keys and values of every position already seen, so decode does not recompute "
         "everything at each step. Each extra position costs {per}: 2 (key and value) × {layers} layers × {kv} K/V "
-        "head × {hd} numbers = {numbers} numbers, × {b} bytes per number in {dtype}. It now holds {total} (dots: "
-        "measured in the cache; dashed line: the formula).",
+        "head × {hd} numbers = {numbers} numbers, × {b} bytes per number in {dtype}. At the last step shown it held {total} "
+        "(dots: measured in the cache; dashed line: the formula).",
     ),
     "loop.kv.window": (
         "Isso vale até a janela: as {n_sliding} camadas de janela deslizante só guardam as últimas {kept} posições "
