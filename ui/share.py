@@ -108,7 +108,7 @@ def publish(page: str, params: list[Param]) -> None:
     from ui.live_class import lead, own_change
 
     lead(page)  # a teacher's settings reach the class's phones, also from a fragment (a slider) where app.py's lead does not run
-    own_change(page)  # a following phone's own change in a fragment: kept until the teacher's view changes
+    own_change(page)  # a following phone's own change (text, slider, step): kept until the teacher's view changes
 
 
 def link_to_view(page: str, params: list[Param]) -> str:

@@ -78,7 +78,7 @@ def follow_step() -> None:
     except room.ClassroomError:
         return  # the panel says so on the next full run
     if me.get("own") is not None and me.get("own") == me.get("seen_version"):
-        return  # the student changed this view in a fragment (own_change): it stays until the teacher's view changes
+        return  # the student changed this view herself (own_change): it stays until the teacher's view changes
     # a timer's run compares with what the last full run showed; a full run, with what it is about to show
     shown = st.session_state.get("_live_ran" if fragment_run() else "_live_at")
     if fragment_run() and take_in_fragment(me, shown):
