@@ -22,7 +22,9 @@ def live_fragment(prompt: str) -> None:
     live_class.took_teacher_values("temperature")  # a following phone: her sliders' values, before the widgets
     params = draw.live_controls(compute.live_bars(prompt), draw.initial())
     view = compute.chain(prompt, params)
-    draw.live_result(view, compute.labels(view.ids), params, compute.entropy(prompt, params.repetition_penalty))
+    names, curve = compute.labels(view.ids), compute.entropy(prompt, params.repetition_penalty)
+    drawn = draw.live_result(view, names, params, curve)
+    draw.files(compute.live_bars(prompt), view, names, params, curve, drawn)  # drawn only while its box is open
     share_box("temperature", draw.link_params())  # inside the fragment: the link follows the sliders
 
 

@@ -197,8 +197,9 @@ def to_image(chart: alt.TopLevelMixin, fmt: str, data: pd.DataFrame | None = Non
     return vlc.vegalite_to_svg(spec).encode("utf-8")
 
 
-def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None) -> None:
-    """PNG and SVG download buttons under a chart. The image is drawn only when one is clicked.
+def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None, align: str = "right") -> None:
+    """PNG and SVG download buttons under a chart (align="left": in a list of files, under its name). The image
+    is drawn only when one is clicked.
 
     Keys come from a counter that app.py resets at each full run, so they are stable across runs; a fragment's
     rerun keeps counting up from there, so its keys never meet those of the rest of the page.
@@ -209,7 +210,7 @@ def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None) ->
 
     n = st.session_state.get("_chart_seq", 0)
     st.session_state["_chart_seq"] = n + 1
-    with st.container(horizontal=True, horizontal_alignment="right", gap="small", key=f"chart_save_{n}"):
+    with st.container(horizontal=True, horizontal_alignment=align, gap="small", key=f"chart_save_{n}"):
         for fmt in ("png", "svg"):
             st.download_button(t(f"export.{fmt}"), functools.partial(to_image, chart, fmt, data), key=f"chart_save_{n}_{fmt}",
                                file_name=f"token-by-token-chart-{n + 1}.{fmt}",
@@ -334,11 +335,7 @@ def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | N
     import streamlit as st
     from streamlit import dataframe_util
 
-    from ui.i18n import lang
-
-    key = (builder.__module__, builder.__qualname__, lang(), projection_on(), tuple(df.columns),
-           tuple(str(d) for d in df.dtypes))
-    chart = _TEMPLATES.get(key, lambda: _unchecked(finish(builder(df.iloc[:0]))))
+    key, chart = _template(builder, df)
     spec = vega_spec(chart)
     names = list(spec.get("datasets") or {})
     if len(names) != 1:
@@ -359,6 +356,21 @@ def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | N
     return shown
 
 
+def _template(builder, df: pd.DataFrame) -> tuple[tuple, alt.TopLevelMixin]:
+    """show_frame's chart for `builder` without rows (built once per columns, language and projection mode)."""
+    from ui.i18n import lang
+
+    key = (builder.__module__, builder.__qualname__, lang(), projection_on(), tuple(df.columns),
+           tuple(str(d) for d in df.dtypes))
+    return key, _TEMPLATES.get(key, lambda: _unchecked(finish(builder(df.iloc[:0]))))
+
+
+def save_frame(builder, df: pd.DataFrame) -> None:
+    """The PNG/SVG buttons of the chart that `show_frame(builder, df, save=False)` drew, placed anywhere else (the
+    loop page gathers its charts' buttons in one box that is drawn only while open)."""
+    _save_buttons(_template(builder, df)[1], data=df, align="left")
+
+
 def _frames(chart) -> list[pd.DataFrame]:
     """The DataFrames an Altair chart carries: its own and its sub-charts' (layers, concatenations)."""
     found = [chart.data] if isinstance(getattr(chart, "data", None), pd.DataFrame) else []
@@ -376,9 +388,9 @@ def _unchecked(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     return chart
 
 
-def save_buttons(chart: alt.TopLevelMixin) -> None:
+def save_buttons(chart: alt.TopLevelMixin, align: str = "right") -> None:
     """The PNG/SVG buttons for `chart`, with the visitor's settings (after a show(..., save=False))."""
-    _save_buttons(finish(chart))
+    _save_buttons(finish(chart), align=align)
 
 
 PROJECTION_CSS = """

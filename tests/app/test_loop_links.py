@@ -45,14 +45,19 @@ def test_a_link_restores_the_settings_and_makes_the_same_tokens(captured):
     run = _generate(at)
     assert run.params.seed == 7 and run.params.top_k == 40 and run.params.stop == ("\n\n", "!")
     assert len(run.steps) <= 3 and run.done
+    assert "loop-steps.csv" not in captured  # the files are in a box drawn only while it is open
+    captured.clear()
+    at.session_state["loop_files_open"] = True
+    at.run()
+    images = sorted(name for name in captured if name.startswith("token-by-token-chart-"))
+    assert len(images) == 6, images  # the candidates, time and KV charts, as PNG and as SVG
+    assert all(b"<svg" in captured[name] for name in images if name.endswith(".svg"))
     # The downloads hold the steps the table shows.
     steps = both(captured, "loop-steps")
     table = next(df for df in tables(at) if "phase" in df.columns)
     assert list(steps["token"]) == list(table["token"]) == [s.token.display for s in run.steps]
     assert [f"{100 * p:.1f}%" for p in steps["prob"]] == list(table["probability"])
     assert list(steps["id"]) == [s.token.id for s in run.steps] and steps["completion"].iloc[-1] == run.steps[-1].text
-    at.session_state["loop_inspect_open"] = True  # the candidates' download is in the inspector, drawn when open
-    at.run()
     cand = both(captured, "loop-candidates")
     assert set(cand["step"]) == set(range(1, len(run.steps) + 1))
     chosen = cand[cand["chosen"].astype(str) == "True"]

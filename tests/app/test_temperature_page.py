@@ -4,6 +4,7 @@ import time
 
 import pytest
 
+from tests.app.download_capture import both
 from tests.app.helpers import run_page, texts
 from ui import backend
 
@@ -121,3 +122,32 @@ def test_a_link_carries_the_settings_and_bad_values_fall_back():
     assert any("p" in i.value for i in at.info)
     assert at.text_area(key="prompt_temperature").value == "O gato sentou no"
     assert "token D" in at.dataframe[0].value.columns
+
+
+def test_the_files_box_holds_the_live_panels_charts_and_the_chain(captured):
+    """The live panel's files are in one box, drawn only while it is open (a class's phones that follow the
+    teacher's sliders do not register them at every move): the chain's table, and the bars, entropy and chain charts (and the draws once drawn) as PNG and SVG."""
+    at = run_page("temperature", lang="en")
+    assert not at.exception and "sampling-chain.csv" not in captured
+
+    def images() -> list[str]:
+        return [name for name in captured if name.startswith("token-by-token-chart-")]
+
+    captured.clear()
+    at.run()
+    closed = len(images())  # the charts of the other panels keep their own buttons
+    captured.clear()
+    at.session_state["temperature_files_open"] = True
+    at.run()
+    assert not at.exception
+    chain = both(captured, "sampling-chain")
+    stages = [c for c in chain.columns if c not in ("token", "id")]
+    assert stages[0] == "raw" and len(chain) > 1
+    assert chain["id"].is_unique and chain["token"].astype(str).str.len().min() > 0
+    for name in stages:  # the shown tokens' probabilities at each stage: a part of the whole mass
+        assert chain[name].between(0, 1).all() and 0 < chain[name].sum() <= 1 + 1e-6, name
+    assert len(images()) == closed + 6, images()  # bars, entropy, chain: PNG and SVG
+    assert all(b"<svg" in captured[name] for name in images() if name.endswith(".svg"))
+    captured.clear()
+    next(b for b in at.button if b.key == "temperature_draw").click().run()
+    assert len(images()) == closed + 8  # and the draws

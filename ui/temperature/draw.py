@@ -514,14 +514,12 @@ def live_controls(bars: LiveBars, init: mb.SamplingParams) -> mb.SamplingParams:
     key = f"temperature_live_{st.session_state.get('_temperature_taken', 0)}"  # a new chart when the teacher's came
     event = show(live_bars_for(bars, init), on_select="rerun", key=key,
                  selection_mode=[s[0] for s in SLIDERS], save=False)
-    params = follow(event)  # the sliders' values now, into session_state (the link reads them there)
-    save_buttons(live_bars_for(bars, params))  # the saved image: the bars at the sliders' values now
-    return params
+    return follow(event)  # the sliders' values now, into session_state (the link reads them there)
 
 
-def live_result(view: sv.ChainView, names: list[str], params: mb.SamplingParams, curve) -> None:
+def live_result(view: sv.ChainView, names: list[str], params: mb.SamplingParams, curve) -> sv.Draw | None:
     """What the sliders change, from the chain at these settings: the numbers, the entropy curve (`curve`, entropy
-    against T), the chain's stages and the seeded draws."""
+    against T), the chain's stages and the seeded draws (returned, once drawn)."""
     st.caption(t("temperature.bars.caption", n=len(names), vocab=fmt_int(len(view.final))))
     if params.greedy:
         st.info(t("temperature.greedy.on"), icon=":material/trending_flat:")
@@ -531,20 +529,19 @@ def live_result(view: sv.ChainView, names: list[str], params: mb.SamplingParams,
                 help=t("temperature.metric.kept.help", nucleus=fmt_int(nucleus) if nucleus else "—"))
     m[1].metric(t("temperature.metric.entropy"), f"{fmt_float(view.stages[-1].entropy_bits, 2)} bits")
     m[2].metric(t("temperature.metric.top"), fmt_pct(float(view.final.max())))
-    show(entropy_chart(curve, params.temperature, view))
+    show(entropy_chart(curve, params.temperature, view), save=False)  # its PNG/SVG buttons: files()
     st.caption(t("temperature.entropy.caption"))
 
     st.subheader(t("temperature.chain.header"))
     st.markdown(t("temperature.chain.text"))
-    show(chain_heatmap(view, names))
+    show(chain_heatmap(view, names), save=False)  # its PNG/SVG buttons: files()
     st.caption(t("temperature.chain.caption"))
     data_table(stage_table(view, params), hide_index=True, width="stretch")
-    downloads(chain_frame(view, names), "sampling-chain", key="temperature_dl_chain")
-    draws(view, names)
+    return draws(view, names)
 
 
-def draws(view: sv.ChainView, names: list[str]) -> None:
-    """Seeded draws from the final distribution (numpy, no model), on a click and from then on."""
+def draws(view: sv.ChainView, names: list[str]) -> sv.Draw | None:
+    """Seeded draws from the final distribution (numpy, no model), on a click and from then on; None before."""
     st.subheader(t("temperature.draw.header"))
     c = st.columns(3)
     sizes = {n: fmt_int(n) for n in DRAW_SIZES}  # precomputed: AppTest formats outside the script
@@ -554,8 +551,34 @@ def draws(view: sv.ChainView, names: list[str]) -> None:
         st.session_state["temperature_drawn"] = True
     if st.session_state.get("temperature_drawn"):
         draw = sv.draw_samples(view.final, view.ids, n, seed)
-        show(draw_chart(draw, names))
+        show(draw_chart(draw, names), save=False)  # its PNG/SVG buttons: files()
         st.caption(t("temperature.draw.caption", n=fmt_int(n), seed=seed, distinct=fmt_int(draw.distinct)))
+        return draw
+    return None
+
+
+def files(bars: LiveBars, view: sv.ChainView, names: list[str], params: mb.SamplingParams, curve,
+          drawn: sv.Draw | None) -> None:
+    """The live panel's charts as PNG and SVG and the chain as CSV and JSON, in one box drawn only while it is open.
+
+    Why one closed box: each download button is registered with Streamlit's file manager at every run, under one
+    lock for the whole server, and a class's 30 phones that follow the teacher's sliders rerun this panel at the
+    same moment (see ui.loop.draw.files, where bench class_bench measured it)."""
+    box = st.expander(t("temperature.files.title"), icon=":material/download:", key="temperature_files_open",
+                      on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        st.markdown(t("temperature.files.bars"))
+        save_buttons(live_bars_for(bars, params), align="left")  # the saved image: the bars at the sliders' values now
+        st.markdown(t("temperature.files.entropy"))
+        save_buttons(entropy_chart(curve, params.temperature, view), align="left")
+        st.markdown(t("temperature.files.chain"))
+        save_buttons(chain_heatmap(view, names), align="left")
+        downloads(chain_frame(view, names), "sampling-chain", key="temperature_dl_chain")
+        if drawn is not None:
+            st.markdown(t("temperature.files.draw"))
+            save_buttons(draw_chart(drawn, names), align="left")
 
 
 # ---------------------------------------------------------------- the pair, the grid and the greedy loop
