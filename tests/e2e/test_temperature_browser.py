@@ -43,7 +43,7 @@ def test_a_slider_moves_the_numbers(browser, server_url):
         assert page.locator('[data-testid="stException"]').count() == 0
         assert metrics.first.inner_text() != before  # more tokens can come out at a higher T
         assert "t=1.1" in page.url  # the link follows the slider (shared links carry it)
-        box = page.locator('[data-testid="stExpander"]').filter(has_text="Download the charts and the table")
+        box = page.locator('[data-testid="stExpander"]').filter(has_text="Download the charts and the probabilities")
         box.locator("summary").click()  # the live panel's files: drawn once the box is open
         settle(page)
         svg_button = box.locator('[data-testid="stDownloadButton"]').filter(has_text="SVG").first  # the bars' first

@@ -219,7 +219,7 @@ def candidates_chart(df: pd.DataFrame) -> alt.Chart:
 
 def show_candidates(step, save: bool = True) -> None:
     """The candidates chart; its text alternative also names the chosen bar (the chart tells it by colour).
-    save=False: without its PNG/SVG buttons (the frames drawn while "Generate" runs)."""
+    save=False: without its PNG/SVG buttons (the live chart: its buttons are in the files box, `files`)."""
     df = candidates_rows(step)
     marks = df["chosen"].tolist()  # plain lists: a pandas filter here was a tenth of a phone's loop step (py-spy)
     at = marks.index(t("loop.cand.chosen")) if t("loop.cand.chosen") in marks else None

@@ -187,11 +187,14 @@ STRINGS = {
     "temperature.chain.col.top": ("maior prob. entre os mostrados", "top prob. among those shown"),
     "temperature.chain.off": ("desligado", "off"),
     # 4. draws
-    "temperature.files.title": ("Baixar os gráficos e a tabela", "Download the charts and the table"),
+    # the live panel's files (ui.temperature.draw.files)
+    "temperature.files.title": ("Baixar os gráficos e as probabilidades", "Download the charts and the probabilities"),
     "temperature.files.bars": ("**As barras, nos valores dos controles:**", "**The bars, at the controls' values:**"),
     "temperature.files.entropy": ("**A curva da entropia:**", "**The entropy curve:**"),
-    "temperature.files.chain": ("**A cadeia, passo a passo** (o gráfico, e a tabela em CSV e JSON):",
-                                "**The chain, step by step** (the chart, and the table as CSV and JSON):"),
+    "temperature.files.chain": (
+        "**A cadeia, passo a passo:** o mapa de calor (PNG, SVG) e a probabilidade de cada token em cada etapa "
+        "(CSV, JSON)",
+        "**The chain, step by step:** the heatmap (PNG, SVG) and each token's probability at each stage (CSV, JSON)"),
     "temperature.files.draw": ("**Os sorteios:**", "**The draws:**"),
     "temperature.draw.header": ("4. Sortear de verdade", "4. Draw for real"),
     "temperature.draw.n": ("Quantos sorteios", "How many draws"),
