@@ -220,6 +220,13 @@ def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None, al
 
 _SPECS: dict[int, tuple[weakref.ref, str, dict]] = {}  # id(chart) -> (the chart, its spec text, its datasets)
 _SPECS_LOCK = threading.Lock()
+_CONVERTING = tuple(threading.Lock() for _ in range(16))  # by id(chart): one conversion of a chart at a time
+
+
+def _kept_spec(chart: alt.TopLevelMixin) -> tuple[str, dict] | None:
+    with _SPECS_LOCK:
+        found = _SPECS.get(id(chart))
+    return (found[1], found[2]) if found is not None and found[0]() is chart else None
 
 
 def vega_spec(chart: alt.TopLevelMixin) -> dict:
@@ -232,32 +239,37 @@ def vega_spec(chart: alt.TopLevelMixin) -> dict:
     every new step of the loop, every slider move changed the spec. A chart object drawn again (one from
     `cached_chart`) is converted once: the result is kept while the object lives.
     """
-    with _SPECS_LOCK:
-        found = _SPECS.get(id(chart))
-    if found is not None and found[0]() is chart:
-        text, datasets = found[1], found[2]
-    else:
-        from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec  # what st.altair_chart runs
-
-        spec = _convert_altair_to_vega_lite_spec(chart)
-        hashed = spec.pop("datasets", None) or {}
-        text, datasets = json.dumps(spec), {}
-        for i, (name, data) in enumerate(hashed.items()):
-            stable = f"tbt_{i}"  # not "data_N": Vega-Lite names its own compiled data sources so
-            text = text.replace(json.dumps(str(name)), json.dumps(stable))  # {"name": ...} and lookups' "from"
-            datasets[stable] = data
-        key = id(chart)
-        try:
-            ref = weakref.ref(chart, lambda _, key=key, forget=_forget, table=_SPECS, lock=_SPECS_LOCK: forget(table, lock, key))
-        except TypeError:
-            ref = None
-        if ref is not None:
-            with _SPECS_LOCK:
-                _SPECS[key] = (ref, text, datasets)
+    found = _kept_spec(chart)
+    if found is None:  # a class's phones that meet a new chart at once: one converts it, the others wait for it
+        with _CONVERTING[id(chart) % len(_CONVERTING)]:  # (py-spy: 30 conversions at once when the class opened
+            found = _kept_spec(chart) or _convert(chart)  # the loop page)
+    text, datasets = found
     spec = json.loads(text)  # a fresh dict each time: Streamlit edits the spec it is given
     if datasets:
         spec["datasets"] = dict(datasets)
     return spec
+
+
+def _convert(chart: alt.TopLevelMixin) -> tuple[str, dict]:
+    """vega_spec's conversion, kept while the chart object lives."""
+    from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec  # what st.altair_chart runs
+
+    spec = _convert_altair_to_vega_lite_spec(chart)
+    hashed = spec.pop("datasets", None) or {}
+    text, datasets = json.dumps(spec), {}
+    for i, (name, data) in enumerate(hashed.items()):
+        stable = f"tbt_{i}"  # not "data_N": Vega-Lite names its own compiled data sources so
+        text = text.replace(json.dumps(str(name)), json.dumps(stable))  # {"name": ...} and lookups' "from"
+        datasets[stable] = data
+    key = id(chart)
+    try:
+        ref = weakref.ref(chart, lambda _, key=key, forget=_forget, table=_SPECS, lock=_SPECS_LOCK: forget(table, lock, key))
+    except TypeError:
+        ref = None
+    if ref is not None:
+        with _SPECS_LOCK:
+            _SPECS[key] = (ref, text, datasets)
+    return text, datasets
 
 
 _SUMMARIES: dict[int, tuple[weakref.ref, dict[str, str]]] = {}  # id(chart) -> (the chart, {language: its summary})

@@ -152,3 +152,37 @@ def test_show_frame_refuses_a_chart_of_two_tables(monkeypatch):
 
     with pytest.raises(ValueError, match="one table"):
         charts.show_frame(two, pd.DataFrame({"p": [0.5, 0.3, 0.2]}), save=False)
+
+
+def test_a_chart_met_by_many_visitors_at_once_is_converted_once(monkeypatch):
+    """A class's phones that draw a new chart at the same moment: one thread converts it, the others wait and
+    get the same spec (they all converted it, 30 times over, when the class opened the loop page)."""
+    import threading
+    import time
+
+    import streamlit.elements.vega_charts as vega_charts
+
+    original, calls = vega_charts._convert_altair_to_vega_lite_spec, []
+
+    def slow(chart):
+        calls.append(chart)
+        time.sleep(0.05)  # the conversion takes a while: the other threads arrive meanwhile
+        return original(chart)
+
+    monkeypatch.setattr(vega_charts, "_convert_altair_to_vega_lite_spec", slow)
+    chart = alt.Chart(pd.DataFrame({"x": [1, 2], "y": [3, 4]})).mark_bar().encode(x="x:Q", y="y:Q")
+    specs, start = [], threading.Barrier(8)
+
+    def draw():
+        start.wait()
+        specs.append(charts.vega_spec(chart))
+
+    threads = [threading.Thread(target=draw) for _ in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert len(calls) == 1 and len(specs) == 8 and all(s == specs[0] for s in specs)
+    other = alt.Chart(pd.DataFrame({"x": [5]})).mark_point().encode(x="x:Q")
+    charts.vega_spec(other)
+    assert len(calls) == 2  # another chart is converted on its own
