@@ -301,30 +301,36 @@ async def follow_steps(base: str, teacher: Client, clients: list[Client], steps:
     """The teacher's step on the loop page: a session of hers opens it at `steps[0]` (every phone runs the page and
     replays that many steps: reported on its own), then at each next step. A phone has it when a run of its (the
     page's, or the run's fragment: live_class.follow_in_fragment) finished with that step in its address."""
-    delays, missed, page_runs, out = [], 0, 0, {}
+    delays, missed, page_runs, out, teacher_runs, after_hers = [], 0, 0, {}, [], []
     for k, step in enumerate(steps):
         t_show = time.perf_counter()
         mover = Client(base, "loop", urllib.parse.urlencode({"prompt": PROMPT, "steps": step, "lang": "en"}),
                        cookie=teacher.cookie)
         moving = asyncio.create_task(mover.run())
         await asyncio.wait_for(mover.ready.wait(), 120)
+        her_end = mover.finished[0][0] if mover.finished else None
         moving.cancel()
         want = f"steps={step}&"
         await _wait(lambda since=t_show, want=want: all(ran_at(c, since, "loop", want) is not None for c in clients),
                     FOLLOW_WAIT_S)
         got = [ran_at(c, t_show, "loop", want) for c in clients]
         print(f"step {step}: {sum(g is not None for g in got)} of {len(clients)} phones in "
-              f"{max((g - t_show for g in got if g is not None), default=0):.1f} s", flush=True)
+              f"{max((g - t_show for g in got if g is not None), default=0):.1f} s"
+              + (f" (her own run of the page: {her_end - t_show:.2f} s)" if her_end else ""), flush=True)
         if k == 0:
             out["page_switch_p95_s"] = _pct([g - t_show for g in got if g is not None], 0.95)
         else:
             delays += [g - t_show for g in got if g is not None]
+            if her_end is not None:  # from the end of her run (the view was written in it)
+                teacher_runs.append(her_end - t_show)
+                after_hers += [g - her_end for g in got if g is not None]
             missed += sum(g is None for g in got)
             page_runs += sum(t >= t_show for c in clients for t in c.page_runs)
         await asyncio.sleep(2)
     out.update({"changes": len(steps) - 1, "p50_s": _pct(delays, 0.5), "p95_s": _pct(delays, 0.95),
                 "max_s": _pct(delays, 1.0), "missed": missed,
-                "phone_page_runs_per_change": round(page_runs / max(1, len(steps) - 1), 1)})
+                "phone_page_runs_per_change": round(page_runs / max(1, len(steps) - 1), 1),
+                "teacher_run_s": _pct(teacher_runs, 0.5), "after_her_run_p95_s": _pct(after_hers, 0.95)})
     return out
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import threading
 import weakref
+from collections.abc import Callable, Hashable
 
 import altair as alt
 import numpy as np
@@ -332,10 +333,11 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = N
 
 _TEMPLATES = SharedMemo(128)  # show_frame's charts without rows, per builder, columns, language and projection mode
 _ROWS = SharedMemo(512)  # show_frame's text alternatives, per template and rows (their Arrow bytes)
+_ARROWS = SharedMemo(256)  # show_frame's rows, their Arrow bytes and digest, per builder and the caller's rows_key
 
 
-def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | None = None, note: str | None = None,
-               **kwargs):
+def show_frame(builder, df: pd.DataFrame | Callable[[], pd.DataFrame], *, save: bool = True,
+               summary: str | None = None, note: str | None = None, rows_key: Hashable | None = None, **kwargs):
     """Draw `builder(df)` without building it: the chart is built once from `df`'s columns with no rows (per
     language and projection mode) and converted once; each call only puts `df`'s rows into its one dataset.
 
@@ -343,21 +345,33 @@ def show_frame(builder, df: pd.DataFrame, *, save: bool = True, summary: str | N
     with new rows on every click (the loop page's "Next token"): building and converting an Altair chart is
     ~30 ms of server time, and the browser updates the drawn view with the new data. The builder must read
     only df's columns (never its rows: no `sort=` list of values, no domain from the data), the language and
-    projection mode, and use one table."""
+    projection mode, and use one table.
+
+    rows_key: a name that these rows alone ever get, for this builder (the loop names a view's rows by its run, its
+    number of steps and the language): the rows are then built (`df` may be a function that builds them) and
+    converted to Arrow once for every visitor who draws them. A class's 30 phones at the teacher's step built and
+    converted the same rows 30 times: a fifth of a phone's step (py-spy, bench class_bench)."""
     import streamlit as st
     from streamlit import dataframe_util
 
+    def converted(rows) -> tuple[pd.DataFrame, bytes, bytes]:
+        rows = rows() if callable(rows) else rows
+        arrow = dataframe_util.convert_anything_to_arrow_bytes(rows)
+        return rows, arrow, hashlib.blake2b(arrow, digest_size=16).digest()
+
+    if rows_key is None:
+        df, arrow, digest = converted(df)
+    else:
+        df, arrow, digest = _ARROWS.get((builder.__module__, builder.__qualname__, rows_key), lambda: converted(df))
     key, chart = _template(builder, df)
     spec = vega_spec(chart)
     names = list(spec.get("datasets") or {})
     if len(names) != 1:
         raise ValueError(f"show_frame needs a chart with one table; {builder.__qualname__} has {len(names)}")
-    arrow = dataframe_util.convert_anything_to_arrow_bytes(df)
     if summary is None:  # the rows' text alternative, once per chart and rows (a class's phones at the same step draw
         # the same rows): summarising was a fifth of a phone's loop step (py-spy, bench class_bench)
         from ui import a11y
 
-        digest = hashlib.blake2b(arrow, digest_size=16).digest()
         summary = _ROWS.get((key, digest), lambda: a11y.summarise(spec, [df]))
     describe(spec, [df], summary, picks=kwargs.get("on_select") not in (None, "ignore"), note=note)
     spec["datasets"][names[0]] = arrow

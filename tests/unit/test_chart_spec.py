@@ -186,3 +186,27 @@ def test_a_chart_met_by_many_visitors_at_once_is_converted_once(monkeypatch):
     other = alt.Chart(pd.DataFrame({"x": [5]})).mark_point().encode(x="x:Q")
     charts.vega_spec(other)
     assert len(calls) == 2  # another chart is converted on its own
+
+
+def test_show_frame_builds_named_rows_once(monkeypatch):
+    """Rows named by a rows_key (the loop: a run's first n steps, in a language) are built and converted once for
+    every visitor who draws them; another key builds its own."""
+    import streamlit as st
+
+    st.session_state["lang"], st.session_state["projection"] = "en", False
+    sent, built = [], []
+    monkeypatch.setattr(st, "vega_lite_chart", lambda spec, **kwargs: sent.append(spec))
+    monkeypatch.setattr(charts, "_ARROWS", charts.SharedMemo(8))
+    builder, df = _loop_frames()[0]
+
+    def rows(frame=df):
+        built.append(1)
+        return frame
+
+    charts.show_frame(builder, rows, save=False, rows_key=(1, 3, "en"))
+    charts.show_frame(builder, rows, save=False, rows_key=(1, 3, "en"))
+    assert len(built) == 1 and sent[0] == sent[1]
+    charts.show_frame(builder, lambda: rows(df.iloc[:2]), save=False, rows_key=(1, 2, "en"))
+    assert len(built) == 2 and sent[2]["datasets"] != sent[0]["datasets"]
+    charts.show_frame(builder, df, save=False)  # no key: the rows as given
+    assert sent[3]["datasets"] == sent[0]["datasets"]

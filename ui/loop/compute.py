@@ -7,6 +7,7 @@ chat and greedy answers. Nothing here draws: the views are kept in the visitor's
 callback."""
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 from collections import OrderedDict
@@ -91,6 +92,9 @@ AHEAD = ThreadPoolExecutor(max_workers=32, thread_name_prefix="loop-ahead")
 MAX_SHARED = 64  # runs kept for every visitor (each holds its generator and KV cache until the run ends)
 
 
+_SERIALS = itertools.count(1)
+
+
 class SharedRun:
     """One run of the loop for every visitor with the same model, dtype, prompt and settings (the seed included):
     the same seed makes the same tokens, so a step is computed once, by the engine, and every visitor shows it.
@@ -99,6 +103,7 @@ class SharedRun:
 
     def __init__(self, prompt: str, params: mb.SamplingParams) -> None:
         self.prompt, self.params = prompt, params
+        self.serial = next(_SERIALS)  # names this run (never reused): its first n steps are the same for everyone
         self.steps: list[mb.Step] = []
         self.result: mb.Generation | None = None
         self.gen: Iterator | None = None  # the live generator (with its KV cache), at len(steps)

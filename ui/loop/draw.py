@@ -23,7 +23,7 @@ from model_backend.core.tokens import visible
 from model_backend.lessons.pipeline import answer_flops, output_flops
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, save_frame, show_frame
 from ui.export import downloads
-from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, t
+from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, lang, t
 from ui.loop.compute import ANSWER, SUM, Answered, LoopRun, PromptFacts
 from ui.nav import decoding_link
 from ui.share import Param, publish, restore, share_box
@@ -217,14 +217,23 @@ def candidates_chart(df: pd.DataFrame) -> alt.Chart:
         height=alt.Step(36 if projection_on() else 24))  # projection mode: larger labels need taller rows
 
 
-def show_candidates(step, save: bool = True) -> None:
+def shown_key(run: LoopRun) -> tuple[int, int, str]:
+    """Names the steps a visitor's view shows, for everyone who shows the same ones (show_frame's rows_key): the
+    shared run's serial, how many of its steps, the language. A run's first n steps never change, so neither do
+    the rows drawn from them: a class's 30 phones at the teacher's step convert each chart's rows once."""
+    return run.shared.serial, len(run.steps), lang()
+
+
+def show_candidates(step, save: bool = True, run: LoopRun | None = None) -> None:
     """The candidates chart; its text alternative also names the chosen bar (the chart tells it by colour).
-    save=False: without its PNG/SVG buttons (the live chart: its buttons are in the files box, `files`)."""
+    save=False: without its PNG/SVG buttons (the live chart: its buttons are in the files box, `files`).
+    run: the view whose newest step this is (its rows are converted once for everyone who shows it)."""
+    key = None if run is None else shown_key(run)
     df = candidates_rows(step)
     marks = df["chosen"].tolist()  # plain lists: a pandas filter here was a tenth of a phone's loop step (py-spy)
     at = marks.index(t("loop.cand.chosen")) if t("loop.cand.chosen") in marks else None
     note = None if at is None else t("a11y.chart.chosen", token=f"“{df['token'].iat[at]}”", p=df["shown"].iat[at])
-    show_frame(candidates_chart, df, note=note, save=save)
+    show_frame(candidates_chart, df, note=note, save=save, rows_key=key)
 
 
 REDRAW_S = 0.25  # while "Generate" runs, the live parts are redrawn at most this often (and once more at the end)
@@ -293,7 +302,7 @@ def live(run: LoopRun, slots: Slots) -> None:
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
-            show_candidates(step, save=False)  # its PNG/SVG buttons are in the files box (files)
+            show_candidates(step, save=False, run=run)  # its PNG/SVG buttons are in the files box (files)
             st.caption(cand_caption(step, last=run.done))
         else:
             st.info(t("loop.empty"), icon=":material/touch_app:")
@@ -493,8 +502,9 @@ def timing_bars(df: pd.DataFrame) -> alt.Chart:
     ).properties(height=300)
 
 
-def timing_chart(steps: list[mb.Step], n_prompt: int) -> None:
-    show_frame(timing_bars, timing_rows(steps), save=False)  # its PNG/SVG buttons are in the files box (files)
+def timing_chart(steps: list[mb.Step], n_prompt: int, key: tuple | None = None) -> None:
+    """The time of each step (`key`: shown_key, the rows are built once for everyone who shows these steps)."""
+    show_frame(timing_bars, lambda: timing_rows(steps), save=False, rows_key=key)  # PNG/SVG: the files box
     decode = sorted(s.ms for s in steps if s.phase == "decode")
     median = decode[len(decode) // 2] if decode else 0.0
     st.caption(t("loop.time.caption", n=fmt_int(n_prompt), prefill=fmt_float(steps[0].ms, 0),
@@ -532,11 +542,12 @@ def kv_line(df: pd.DataFrame) -> alt.LayerChart:
             + measured.mark_point(color=PRIMARY, filled=True, size=50)).properties(height=300)
 
 
-def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo) -> None:
+def kv_chart(steps: list[mb.Step], n_prompt: int, info: mb.ModelInfo, key: tuple | None = None) -> None:
+    """The KV cache's size (`key`: shown_key, the rows are built once for everyone who shows these steps)."""
     window = info.sliding_window or 0
     n_sliding = sum(1 for k in info.layer_types if k == "sliding_attention")
     up_to = kv_up_to(steps, n_prompt, info)
-    show_frame(kv_line, kv_rows(steps, n_prompt, info, up_to), save=False)  # its PNG/SVG buttons: the files box
+    show_frame(kv_line, lambda: kv_rows(steps, n_prompt, info, up_to), save=False, rows_key=key)  # PNG/SVG: files
     per = kv_bytes_per_position(info)
     numbers = info.n_layers * kv_values_per_token(info.n_kv_heads, info.head_dim)
     st.caption(t("loop.kv.caption", per=fmt_bytes(per), layers=info.n_layers, kv=info.n_kv_heads,
@@ -657,15 +668,16 @@ def answer_panel(info: mb.ModelInfo, n_prompt: int, steps: list[mb.Step]) -> Non
 
 def steps_panels(run: LoopRun, facts: PromptFacts) -> None:
     """Under a run with steps: the steps table, the step inspector, time and KV cache per step, and the compute."""
+    key = shown_key(run)  # the charts' rows: built and converted once for everyone who shows these steps
     st.subheader(t("loop.steps.title"))
     steps_table(run.steps)
     inspector(run)
     st.subheader(t("loop.time.title"))
     c1, c2 = st.columns(2)
     with c1:
-        timing_chart(run.steps, facts.n_tokens)
+        timing_chart(run.steps, facts.n_tokens, key)
     with c2:
-        kv_chart(run.steps, facts.n_tokens, facts.info)
+        kv_chart(run.steps, facts.n_tokens, facts.info, key)
     st.subheader(t("compute.title"))
     answer_panel(facts.info, facts.n_tokens, run.steps)  # FLOPs x tokens, beside the seed's figures
     files(run, facts)
