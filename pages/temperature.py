@@ -20,11 +20,12 @@ def live_fragment(prompt: str) -> None:
     the browser; this reruns once a move has settled (Streamlit reports them 150 ms after the last step), and alone
     on a phone that follows the teacher's sliders (live_class.follow_in_fragment)."""
     live_class.took_teacher_values("temperature")  # a following phone: her sliders' values, before the widgets
-    params = draw.live_controls(compute.live_bars(prompt), draw.initial())
+    bars = compute.live_bars(prompt)
+    params = draw.live_controls(bars, draw.initial())
     view = compute.chain(prompt, params)
     names, curve = compute.labels(view.ids), compute.entropy(prompt, params.repetition_penalty)
     drawn = draw.live_result(view, names, params, curve)
-    draw.files(compute.live_bars(prompt), view, names, params, curve, drawn)  # drawn only while its box is open
+    draw.files(bars, view, names, params, curve, drawn)  # drawn only while its box is open
     share_box("temperature", draw.link_params())  # inside the fragment: the link follows the sliders
 
 
