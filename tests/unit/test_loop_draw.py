@@ -68,3 +68,56 @@ def test_a_short_replay_or_one_that_ends_early_draws_nothing_more(monkeypatch):
     run = _Run(end=3)
     drawn = _replay(monkeypatch, 9, run)
     assert len(run.steps) == 3 and len(drawn) == 4 and drawn[-1] == "cleared"  # the run's end stops the replay
+
+
+def test_while_generate_runs_the_candidates_are_text_and_the_chart_comes_at_the_end(monkeypatch):
+    """stream() redraws the live parts at most every REDRAW_S s with the candidates as text lines (a chart redrawn at
+    every token cost a class's press a fifth of its server time), and draws the chart once, at the last step."""
+    from ui.loop import draw
+
+    charts: list = []
+    monkeypatch.setattr(draw, "live", lambda run, slots, chart=True: charts.append((len(run.steps), chart)))
+    clock = iter(float(i) for i in range(10, 1000))  # every step a second after the one before: each is drawn
+    monkeypatch.setattr(draw.time, "perf_counter", lambda: next(clock))
+    bar: list = []
+    run = _Run(end=5)
+    draw.stream(draw_steps(run), draw.Slots(None, None, None, _Bar(bar)), 5)
+    assert charts == [(1, False), (2, False), (3, False), (4, False), (5, True)]
+    assert bar[-1] == "cleared" and len(bar) == 6
+
+
+def draw_steps(run: _Run):
+    while not run.done:
+        run.advance()
+        yield run
+
+
+def _step(top: list[tuple[int, str, float]], chosen: tuple[int, str, float]):
+    import model_backend as mb
+    from model_backend.types import Candidate, TokenInfo
+
+    token = TokenInfo(id=chosen[0], text=chosen[1], piece=chosen[1], display=chosen[1], bytes=(), special=False)
+    return mb.Step(index=0, phase="prefill", token=token, prob=chosen[2], logprob=0.0, sampled_prob=chosen[2], rank=1,
+                   entropy_bits=0.0, top=tuple(Candidate(i, s, 0.0, p) for i, s, p in top), stages=(), ms=0.0,
+                   kv_cache_bytes=0, text=chosen[1])
+
+
+def test_the_candidates_text_lists_each_with_its_probability_and_marks_the_chosen_one(monkeypatch):
+    """While "Generate" runs, the chart's place lists the candidates as text: the chart's labels, their probabilities
+    lined up, and the chosen one marked in front (a word after it wrapped in projection mode)."""
+    from ui import i18n
+    from ui.loop.draw import candidates_rows, candidates_text
+
+    monkeypatch.setattr(i18n, "lang", lambda: "en")
+    step = _step([(1, " Paris", 0.625), (2, " Lyon", 0.08), (3, "<b>", 0.01)], (2, " Lyon", 0.08))
+    lines = candidates_text(step).split("\n")
+    assert len(lines) == 3 and lines[1].startswith("▶ ·Lyon") and lines[0][0] == lines[2][0] == " "
+    assert [line.split()[-2] for line in lines] == ["·Paris", "·Lyon", "<b>"]  # spaces made visible, text kept as is
+    assert "62.5%" in lines[0] and "8.0%" in lines[1] and "1.0%" in lines[2]
+    assert len({line.index("%") for line in lines}) == 1  # the probabilities line up
+    assert candidates_rows(step)["token"].tolist() == ["·Paris", "·Lyon", "<b>"]  # the chart's labels are the same
+    # a chosen token outside the top list is added, as on the chart; look-alike tokens keep their ids
+    step = _step([(1, " a", 0.5), (7, " a", 0.25)], (9, " b", 0.001))
+    lines = candidates_text(step).split("\n")
+    assert [line.split()[-2] for line in lines] == ["·a", "#7", "·b"] and "·a #7" in lines[1]
+    assert lines[2].startswith("▶ ·b")

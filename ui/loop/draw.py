@@ -182,22 +182,40 @@ def publish_steps(run: LoopRun, cap: int) -> None:
         publish_link(link_params(cap))
 
 
-def candidates_rows(step: mb.Step) -> pd.DataFrame:
-    """The step's top-10 candidates, the chosen one added if it was not in the top 10: the candidates chart's rows."""
+def candidates(step: mb.Step) -> list[tuple[str, float, bool]]:
+    """The step's top-10 candidates, the chosen one added if it was not in the top 10: (label, probability, chosen)
+    each. Two tokens can look alike: a repeated label gets the token's id."""
     rows = [(c.id, c.text, c.prob) for c in step.top]
     if step.token.id not in [r[0] for r in rows]:
         rows.append((step.token.id, step.token.text, step.prob))
     labels: list[str] = []
-    for token_id, text, _ in rows:  # two tokens can look alike: keep every bar
+    for token_id, text, _ in rows:
         label = visible(text) or "∅"
         labels.append(label if label not in labels else f"{label} #{token_id}")
+    return [(label, p, token_id == step.token.id) for label, (token_id, _, p) in zip(labels, rows)]
+
+
+def candidates_rows(step: mb.Step) -> pd.DataFrame:
+    """The candidates chart's rows (`candidates`)."""
+    rows = candidates(step)
     return pd.DataFrame({
         "order": range(len(rows)),
-        "token": labels,
-        "prob": [p for _, _, p in rows],
-        "shown": [fmt_pct(p) for _, _, p in rows],
-        "chosen": [t("loop.cand.chosen") if i == step.token.id else t("loop.cand.other") for i, _, _ in rows],
+        "token": [label for label, _, _ in rows],
+        "prob": [p for _, p, _ in rows],
+        "shown": [fmt_pct(p) for _, p, _ in rows],
+        "chosen": [t("loop.cand.chosen") if chosen else t("loop.cand.other") for _, _, chosen in rows],
     })
+
+
+def candidates_text(step: mb.Step) -> str:
+    """The candidates as plain lines, "token  probability", the chosen one marked in front: what the chart's place shows while
+    "Generate" runs (a chart redrawn at every token was a fifth of a press's server time when a class pressed)."""
+    rows = [(label, fmt_pct(p), chosen) for label, p, chosen in candidates(step)]
+    width = max(len(label) for label, _, _ in rows)
+    return "\n".join(f"{CHOSEN_MARK if chosen else ' '} {label:<{width}}  {shown:>6}" for label, shown, chosen in rows)
+
+
+CHOSEN_MARK = "▶"  # in front of the chosen candidate's line (the caption says so): a word after it wrapped in projection
 
 
 def candidates_chart(df: pd.DataFrame) -> alt.Chart:
@@ -237,6 +255,9 @@ def show_candidates(step, save: bool = True, run: LoopRun | None = None) -> None
 
 
 REDRAW_S = 0.25  # while "Generate" runs, the live parts are redrawn at most this often (and once more at the end)
+# While it runs, the candidates are listed as text (candidates_text); the chart is drawn once the run stops. With a
+# class pressing at once a press's tokens come about one a second, so a chart there was redrawn at every token:
+# 0.18 of a press's 1.07 server CPU-s (bench press_bench --cases loop, 30 at once).
 
 
 def buttons(done: bool) -> tuple[bool, bool, bool]:
@@ -275,7 +296,7 @@ def stream(steps: Iterable[LoopRun], slots: Slots, max_new: int) -> None:
     for run in steps:
         if time.perf_counter() - drawn >= REDRAW_S or run.done:
             slots.progress.progress(len(run.steps) / max_new, text=t("loop.progress", n=len(run.steps), max=max_new))
-            live(run, slots)
+            live(run, slots, chart=run.done)
             drawn = time.perf_counter()
     slots.progress.empty()
 
@@ -288,8 +309,9 @@ def rerun_buttons() -> None:
         st.rerun()
 
 
-def live(run: LoopRun, slots: Slots) -> None:
-    """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating)."""
+def live(run: LoopRun, slots: Slots, chart: bool = True) -> None:
+    """The growing text and the newest step's candidates, drawn into placeholders (redrawn while generating).
+    chart=False: the candidates as text lines (while "Generate" runs), not the chart."""
     completion = run.steps[-1].text if run.steps else ""
     with slots.text.container():
         st.markdown(t("loop.text.label", n=len(run.steps)))
@@ -302,6 +324,10 @@ def live(run: LoopRun, slots: Slots) -> None:
         if run.steps:
             step = run.steps[-1]
             st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
+            if not chart:
+                model_text(candidates_text(step))
+                st.caption(t("loop.cand.streaming", mark=CHOSEN_MARK))
+                return
             show_candidates(step, save=False, run=run)  # its PNG/SVG buttons are in the files box (files)
             st.caption(cand_caption(step, last=run.done))
         else:

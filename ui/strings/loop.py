@@ -65,6 +65,12 @@ STRINGS = {
                           "The tokens it wrote, one per turn of the loop:"),
     "loop.cand.title": ("**Passo {n}** ({phase}): os {k} candidatos", "**Step {n}** ({phase}): the {k} candidates"),
     "loop.cand.chosen": ("escolhido", "chosen"),
+    "loop.cand.streaming": (
+        "Enquanto gera, os candidatos de cada passo aparecem em texto ({mark} marca o escolhido); o gráfico vem "
+        "quando o loop para.",
+        "While it generates, each step's candidates are listed as text ({mark} marks the chosen one); the chart "
+        "comes when the loop stops.",
+    ),
     "loop.cand.other": ("candidato", "candidate"),
     "loop.cand.caption": (
         "Probabilidades do softmax cru para o próximo token. O escolhido (laranja) tinha {p} e era o {rank}º mais "
