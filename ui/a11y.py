@@ -45,6 +45,10 @@ summary:focus-visible, [tabindex]:focus-visible, [role="slider"]:focus-visible, 
 [data-testid="stMetricValue"], [data-testid="stMetricValue"] *, [data-testid="stMetricLabel"],
 [data-testid="stMetricLabel"] * { white-space: normal !important; overflow: visible !important;
   text-overflow: clip !important; overflow-wrap: anywhere; }
+/* a button's label wraps instead of being cut with "…" (a long label on a phone, three buttons in a row on a
+   projector) */
+button[data-testid^="stBaseButton"] .stMarkdownEllipsis, button[data-testid^="stBaseButton"] .stMarkdownEllipsis p {
+  white-space: normal !important; overflow: visible !important; text-overflow: clip !important; line-height: 1.25; }
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important;
     transition-duration: 0.01ms !important; scroll-behavior: auto !important; }

@@ -106,9 +106,14 @@ def _names_problems(page, lang: str, wait: float = 5.0) -> list[str]:
             return problems
 
 
+# The buttons whose label does not fit and is cut (Streamlit cuts a button's label with "…"; ui.a11y's CSS wraps it).
+_CUT_LABELS = """() => [...document.querySelectorAll('button [data-testid="stMarkdownContainer"]')]
+  .filter(e => e.offsetParent && e.innerText.trim() && e.scrollWidth > e.clientWidth + 1).map(e => e.innerText)"""
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_axe_finds_no_serious_violation_and_tab_reaches_every_control(browser, a11y_url, name):
-    """axe in the four views; in the first one, also the keyboard walk (_tab_walk)."""
+    """axe in the four views, and no button's label cut; in the first one, also the keyboard walk (_tab_walk)."""
     assert len(PAGES) >= 11, PAGES  # every page of the path is audited
     report, blocking, keyboard = {}, [], None
     for view, lang, width, projection in VIEWS:
@@ -119,6 +124,8 @@ def test_axe_finds_no_serious_violation_and_tab_reaches_every_control(browser, a
             assert page.locator('[data-testid="stException"]').count() == 0
             found = axe_audit(page)
             found += [{"id": "tbt-names", "impact": "serious", "nodes": _names_problems(page, lang), "help": "names"}]
+            cut = page.evaluate(_CUT_LABELS)  # a button's whole name is on screen: none is cut with "…"
+            found.append({"id": "tbt-cut-label", "impact": "serious", "nodes": cut, "help": "a button's label is cut"})
             if projection:  # a projector washes colours out: projection mode aims at 7:1 (AAA, 1.4.6)
                 found += axe_audit(page, rules=["color-contrast-enhanced"], impact="serious")
             if width < 400:  # a phone: targets of 24 x 24 px at least, or spaced (2.5.8)

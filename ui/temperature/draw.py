@@ -13,7 +13,7 @@ import streamlit as st
 import model_backend as mb
 from model_backend.core import stats
 from model_backend.lessons import temperature as sv
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, save_buttons, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, save_buttons, show
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import decoding_link
@@ -543,7 +543,9 @@ def live_result(view: sv.ChainView, names: list[str], params: mb.SamplingParams,
 def draws(view: sv.ChainView, names: list[str]) -> sv.Draw | None:
     """Seeded draws from the final distribution (numpy, no model), on a click and from then on; None before."""
     st.subheader(t("temperature.draw.header"))
-    c = st.columns(3)
+    # three in a row; in projection mode the sizes and the seed share a row and the button goes under them (at 1280
+    # px with the sidebar open, three columns cut the third size and the button's label)
+    c = [*st.columns([3, 2]), st] if projection_on() else st.columns(3)
     sizes = {n: fmt_int(n) for n in DRAW_SIZES}  # precomputed: AppTest formats outside the script
     n = c[0].segmented_control(t("temperature.draw.n"), list(sizes), key="temperature_n", format_func=sizes.get) or 1000
     seed = int(c[1].number_input(t("temperature.draw.seed"), 0, 2**31 - 1, step=1, key="temperature_seed"))
