@@ -121,3 +121,20 @@ def test_the_candidates_text_lists_each_with_its_probability_and_marks_the_chose
     lines = candidates_text(step).split("\n")
     assert [line.split()[-2] for line in lines] == ["·a", "#7", "·b"] and "·a #7" in lines[1]
     assert lines[2].startswith("▶ ·b")
+
+
+def test_a_long_token_is_cut_in_the_list_and_the_title_counts_a_chosen_token_from_outside_the_top(monkeypatch):
+    """The list cuts a label at TEXT_LABEL_MAX characters (the chart cuts its labels too), so one long token does not
+    push the probabilities off the column; a chosen token that was not among the top k is named in the title."""
+    from ui import i18n
+    from ui.loop.draw import TEXT_LABEL_MAX, cand_title, candidates_text
+
+    monkeypatch.setattr(i18n, "lang", lambda: "en")
+    long = "x" * 40
+    lines = candidates_text(_step([(1, long, 0.5), (2, " b", 0.25)], (2, " b", 0.25))).split("\n")
+    assert lines[0].startswith("  " + "x" * (TEXT_LABEL_MAX - 1) + "…") and long not in lines[0]
+    assert len({line.index("%") for line in lines}) == 1
+    inside = _step([(1, " a", 0.5), (2, " b", 0.25)], (2, " b", 0.25))
+    outside = _step([(1, " a", 0.5), (2, " b", 0.25)], (9, " z", 0.001))
+    assert cand_title(inside) == "**Step 1** (prefill): the 2 candidates"
+    assert cand_title(outside) == "**Step 1** (prefill): the 2 most likely candidates and the chosen one"

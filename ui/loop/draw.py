@@ -134,6 +134,13 @@ def settings_summary(params: mb.SamplingParams) -> str:
     return " · ".join(parts)
 
 
+def cand_title(step: mb.Step) -> str:
+    """The candidates' title: the top k, or the top k and the chosen one when it was not among them (one more bar)."""
+    outside = step.token.id not in {c.id for c in step.top}
+    return t("loop.cand.title.plus" if outside else "loop.cand.title", n=step.index + 1,
+             phase=t(f"loop.phase.{step.phase}"), k=len(step.top))
+
+
 def cand_caption(step: mb.Step, last: bool) -> str:
     """The candidates' caption; "on the next turn it is part of the input" only when there is a next turn (review
     A, L9): the last step of a finished run (end-of-sequence token, the limit, a stop sequence) has none."""
@@ -207,12 +214,21 @@ def candidates_rows(step: mb.Step) -> pd.DataFrame:
     })
 
 
+TEXT_LABEL_MAX = 20  # characters of a token's label in the candidates' text list
+
+
 def candidates_text(step: mb.Step) -> str:
     """The candidates as plain lines, "token  probability", the chosen one marked in front: what the chart's place shows while
     "Generate" runs (a chart redrawn at every token was a fifth of a press's server time when a class pressed)."""
-    rows = [(label, fmt_pct(p), chosen) for label, p, chosen in candidates(step)]
+    rows = [(cut(label), fmt_pct(p), chosen) for label, p, chosen in candidates(step)]
     width = max(len(label) for label, _, _ in rows)
     return "\n".join(f"{CHOSEN_MARK if chosen else ' '} {label:<{width}}  {shown:>6}" for label, shown, chosen in rows)
+
+
+def cut(label: str, most: int = TEXT_LABEL_MAX) -> str:
+    """A label of at most `most` characters, cut with "…" (the chart cuts its labels too): one long token does not
+    push every probability off the narrow column."""
+    return label if len(label) <= most else label[:most - 1] + "…"
 
 
 CHOSEN_MARK = "▶"  # in front of the chosen candidate's line (the caption says so): a word after it wrapped in projection
@@ -323,7 +339,7 @@ def live(run: LoopRun, slots: Slots, chart: bool = True) -> None:
     with slots.chart.container():
         if run.steps:
             step = run.steps[-1]
-            st.markdown(t("loop.cand.title", n=step.index + 1, phase=t(f"loop.phase.{step.phase}"), k=len(step.top)))
+            st.markdown(cand_title(step))
             if not chart:
                 model_text(candidates_text(step))
                 st.caption(t("loop.cand.streaming", mark=CHOSEN_MARK))

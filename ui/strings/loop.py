@@ -64,12 +64,15 @@ STRINGS = {
     "loop.tokens.label": ("Os tokens que ele escreveu, um por volta do loop:",
                           "The tokens it wrote, one per turn of the loop:"),
     "loop.cand.title": ("**Passo {n}** ({phase}): os {k} candidatos", "**Step {n}** ({phase}): the {k} candidates"),
+    "loop.cand.title.plus": ("**Passo {n}** ({phase}): os {k} candidatos mais prováveis e o escolhido",
+                             "**Step {n}** ({phase}): the {k} most likely candidates and the chosen one"),
     "loop.cand.chosen": ("escolhido", "chosen"),
     "loop.cand.streaming": (
-        "Enquanto gera, os candidatos de cada passo aparecem em texto ({mark} marca o escolhido); o gráfico vem "
-        "quando o loop para.",
-        "While it generates, each step's candidates are listed as text ({mark} marks the chosen one); the chart "
-        "comes when the loop stops.",
+        "Enquanto **Gerar até o fim** roda, os candidatos do passo mais recente aparecem em texto, com as "
+        "probabilidades do softmax cru ({mark} marca o escolhido); o gráfico dos candidatos aparece quando o loop "
+        "parar.",
+        "While **Generate to the end** runs, the newest step's candidates are listed as text with their raw softmax "
+        "probabilities ({mark} marks the chosen one); the candidates chart appears when the loop stops.",
     ),
     "loop.cand.other": ("candidato", "candidate"),
     "loop.cand.caption": (
