@@ -43,9 +43,10 @@ def truncation_notice(truncated_from: int | None, kept: int) -> None:
         st.info(t("common.truncated", n=fmt_int(truncated_from), kept=fmt_int(kept)), icon=":material/content_cut:")
 
 
-def model_text(text: str) -> None:
-    """Text from the visitor or the model, shown verbatim as text (never Markdown or HTML)."""
-    st.code(text if text else " ", language=None, wrap_lines=True)
+def model_text(text: str, wrap: bool = True) -> None:
+    """Text from the visitor or the model, shown verbatim as text (never Markdown or HTML). wrap=False: a line
+    longer than the box scrolls sideways instead of wrapping (a list whose lines must stay one line each)."""
+    st.code(text if text else " ", language=None, wrap_lines=wrap)
 
 
 def reset_prompt_widgets() -> None:

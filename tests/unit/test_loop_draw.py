@@ -103,37 +103,32 @@ def _step(top: list[tuple[int, str, float]], chosen: tuple[int, str, float]):
 
 
 def test_the_candidates_text_lists_each_with_its_probability_and_marks_the_chosen_one(monkeypatch):
-    """While "Generate" runs, the chart's place lists the candidates as text: the chart's labels, their probabilities
-    lined up, and the chosen one marked in front (a word after it wrapped in projection mode)."""
+    """While "Generate" runs, the chart's place lists the candidates as text: their probabilities lined up, then the
+    chart's labels (a line too long for a projector's column wraps in its token), the chosen one marked at the
+    start."""
     from ui import i18n
     from ui.loop.draw import candidates_rows, candidates_text
 
     monkeypatch.setattr(i18n, "lang", lambda: "en")
     step = _step([(1, " Paris", 0.625), (2, " Lyon", 0.08), (3, "<b>", 0.01)], (2, " Lyon", 0.08))
     lines = candidates_text(step).split("\n")
-    assert len(lines) == 3 and lines[1].startswith("▶ ·Lyon") and lines[0][0] == lines[2][0] == " "
-    assert [line.split()[-2] for line in lines] == ["·Paris", "·Lyon", "<b>"]  # spaces made visible, text kept as is
-    assert "62.5%" in lines[0] and "8.0%" in lines[1] and "1.0%" in lines[2]
-    assert len({line.index("%") for line in lines}) == 1  # the probabilities line up
+    assert lines == ["  62.5%  ·Paris", "▶  8.0%  ·Lyon", "   1.0%  <b>"]  # probabilities lined up, then the token
     assert candidates_rows(step)["token"].tolist() == ["·Paris", "·Lyon", "<b>"]  # the chart's labels are the same
     # a chosen token outside the top list is added, as on the chart; look-alike tokens keep their ids
     step = _step([(1, " a", 0.5), (7, " a", 0.25)], (9, " b", 0.001))
-    lines = candidates_text(step).split("\n")
-    assert [line.split()[-2] for line in lines] == ["·a", "#7", "·b"] and "·a #7" in lines[1]
-    assert lines[2].startswith("▶ ·b")
+    assert candidates_text(step).split("\n") == ["  50.0%  ·a", "  25.0%  ·a #7", "▶  0.1%  ·b"]
 
 
 def test_a_long_token_is_cut_in_the_list_and_the_title_counts_a_chosen_token_from_outside_the_top(monkeypatch):
     """The list cuts a label at TEXT_LABEL_MAX characters (the chart cuts its labels too), so one long token does not
-    push the probabilities off the column; a chosen token that was not among the top k is named in the title."""
+    make every line wrap; a chosen token that was not among the top k is named in the title."""
     from ui import i18n
     from ui.loop.draw import TEXT_LABEL_MAX, cand_title, candidates_text
 
     monkeypatch.setattr(i18n, "lang", lambda: "en")
     long = "x" * 40
     lines = candidates_text(_step([(1, long, 0.5), (2, " b", 0.25)], (2, " b", 0.25))).split("\n")
-    assert lines[0].startswith("  " + "x" * (TEXT_LABEL_MAX - 1) + "…") and long not in lines[0]
-    assert len({line.index("%") for line in lines}) == 1
+    assert lines[0] == "  50.0%  " + "x" * (TEXT_LABEL_MAX - 1) + "…" and lines[1] == "▶ 25.0%  ·b"
     inside = _step([(1, " a", 0.5), (2, " b", 0.25)], (2, " b", 0.25))
     outside = _step([(1, " a", 0.5), (2, " b", 0.25)], (9, " z", 0.001))
     assert cand_title(inside) == "**Step 1** (prefill): the 2 candidates"

@@ -218,11 +218,12 @@ TEXT_LABEL_MAX = 20  # characters of a token's label in the candidates' text lis
 
 
 def candidates_text(step: mb.Step) -> str:
-    """The candidates as plain lines, "token  probability", the chosen one marked in front: what the chart's place shows while
+    """The candidates as plain lines, "probability  token", the chosen one marked in front: what the chart's place
+    shows while
     "Generate" runs (a chart redrawn at every token was a fifth of a press's server time when a class pressed)."""
     rows = [(cut(label), fmt_pct(p), chosen) for label, p, chosen in candidates(step)]
-    width = max(len(label) for label, _, _ in rows)
-    return "\n".join(f"{CHOSEN_MARK if chosen else ' '} {label:<{width}}  {shown:>6}" for label, shown, chosen in rows)
+    width = max(len(shown) for _, shown, _ in rows)  # the probability first: a line too long for the box is cut there
+    return "\n".join(f"{CHOSEN_MARK if chosen else ' '} {shown:>{width}}  {label}" for label, shown, chosen in rows)
 
 
 def cut(label: str, most: int = TEXT_LABEL_MAX) -> str:
@@ -341,7 +342,7 @@ def live(run: LoopRun, slots: Slots, chart: bool = True) -> None:
             step = run.steps[-1]
             st.markdown(cand_title(step))
             if not chart:
-                model_text(candidates_text(step))
+                model_text(candidates_text(step), wrap=False)  # a line each, also in a projector's narrow column
                 st.caption(t("loop.cand.streaming", mark=CHOSEN_MARK))
                 return
             show_candidates(step, save=False, run=run)  # its PNG/SVG buttons are in the files box (files)
