@@ -129,7 +129,24 @@ def test_a_long_token_is_cut_in_the_list_and_the_title_counts_a_chosen_token_fro
     long = "x" * 40
     lines = candidates_text(_step([(1, long, 0.5), (2, " b", 0.25)], (2, " b", 0.25))).split("\n")
     assert lines[0] == "  50.0%  " + "x" * (TEXT_LABEL_MAX - 1) + "…" and lines[1] == "▶ 25.0%  ·b"
+    # two long look-alikes: cut first, then the second gets its id (it would be lost if the cut came after)
+    lines = candidates_text(_step([(1, long, 0.5), (2, long + "y", 0.25)], (1, long, 0.5))).split("\n")
+    assert lines[1].endswith("… #2") and lines[0] != lines[1]
     inside = _step([(1, " a", 0.5), (2, " b", 0.25)], (2, " b", 0.25))
     outside = _step([(1, " a", 0.5), (2, " b", 0.25)], (9, " z", 0.001))
     assert cand_title(inside) == "**Step 1** (prefill): the 2 candidates"
     assert cand_title(outside) == "**Step 1** (prefill): the 2 most likely candidates and the chosen one"
+
+
+def test_hostile_tokens_stay_one_line_each_and_are_kept_as_typed(monkeypatch):
+    """A token with a newline, a bidi override, HTML, Markdown or an emoji: the list keeps one line per candidate,
+    and the characters are kept (shown as text by model_text's code block; newlines and controls made visible)."""
+    from ui import i18n
+    from ui.loop.draw import candidates_text
+
+    monkeypatch.setattr(i18n, "lang", lambda: "en")
+    top = [(1, "a\nb", 0.3), (2, "\u202eevil", 0.2), (3, "<img src=x>", 0.1), (4, "[x](y)`", 0.1), (5, "🙂", 0.1)]
+    lines = candidates_text(_step(top, (5, "🙂", 0.1))).split("\n")
+    assert len(lines) == 5
+    assert lines[0].endswith("a↵b") and lines[1].endswith("[U+202E]evil")
+    assert lines[2].endswith("<img·src=x>") and lines[3].endswith("[x](y)`") and lines[4] == "▶ 10.0%  🙂"

@@ -189,15 +189,17 @@ def publish_steps(run: LoopRun, cap: int) -> None:
         publish_link(link_params(cap))
 
 
-def candidates(step: mb.Step) -> list[tuple[str, float, bool]]:
+def candidates(step: mb.Step, most: int | None = None) -> list[tuple[str, float, bool]]:
     """The step's top-10 candidates, the chosen one added if it was not in the top 10: (label, probability, chosen)
-    each. Two tokens can look alike: a repeated label gets the token's id."""
+    each. Two tokens can look alike: a repeated label gets the token's id. most: labels cut to that many
+    characters (with "…"), before the id is added (two long look-alikes stay apart)."""
     rows = [(c.id, c.text, c.prob) for c in step.top]
     if step.token.id not in [r[0] for r in rows]:
         rows.append((step.token.id, step.token.text, step.prob))
     labels: list[str] = []
     for token_id, text, _ in rows:
         label = visible(text) or "∅"
+        label = label if most is None or len(label) <= most else label[:most - 1] + "…"
         labels.append(label if label not in labels else f"{label} #{token_id}")
     return [(label, p, token_id == step.token.id) for label, (token_id, _, p) in zip(labels, rows)]
 
@@ -219,20 +221,15 @@ TEXT_LABEL_MAX = 20  # characters of a token's label in the candidates' text lis
 
 def candidates_text(step: mb.Step) -> str:
     """The candidates as plain lines, "probability  token", the chosen one marked in front: what the chart's place
-    shows while
-    "Generate" runs (a chart redrawn at every token was a fifth of a press's server time when a class pressed)."""
-    rows = [(cut(label), fmt_pct(p), chosen) for label, p, chosen in candidates(step)]
-    width = max(len(shown) for _, shown, _ in rows)  # the probability first: a line too long for the box is cut there
+    shows while "Generate" runs (a chart redrawn at every token was a fifth of a press's server time when a class
+    pressed). The probabilities line up first; a token's label is cut at TEXT_LABEL_MAX characters (the chart cuts
+    its labels too), and `visible` keeps every candidate on one line (a newline in a token is drawn as ↵)."""
+    rows = [(label, fmt_pct(p), chosen) for label, p, chosen in candidates(step, most=TEXT_LABEL_MAX)]
+    width = max(len(shown) for _, shown, _ in rows)
     return "\n".join(f"{CHOSEN_MARK if chosen else ' '} {shown:>{width}}  {label}" for label, shown, chosen in rows)
 
 
-def cut(label: str, most: int = TEXT_LABEL_MAX) -> str:
-    """A label of at most `most` characters, cut with "…" (the chart cuts its labels too): one long token does not
-    push every probability off the narrow column."""
-    return label if len(label) <= most else label[:most - 1] + "…"
-
-
-CHOSEN_MARK = "▶"  # in front of the chosen candidate's line (the caption says so): a word after it wrapped in projection
+CHOSEN_MARK = "▶"  # at the start of the chosen candidate's line (the caption says so)
 
 
 def candidates_chart(df: pd.DataFrame) -> alt.Chart:
