@@ -28,13 +28,14 @@ def make_tiny_bundle(seed: int = 0):
     return bundle_from(model, tokenizer, "tiny-gemma3")
 
 
-def make_tiny_model(seed: int = 0):
-    """The tiny model and its tokenizer, before any of the CPU speed-ups (bundle_from applies those)."""
+def make_tiny_model(seed: int = 0, head_dim: int = 8):
+    """The tiny model and its tokenizer, before any of the CPU speed-ups (bundle_from applies those). head_dim 64
+    or more: a batched attention product over several rows sums in another order than one row's (invariance)."""
     tokenizer = make_tokenizer()
     torch.manual_seed(seed)
     config = Gemma3TextConfig(
         vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-        num_attention_heads=4, num_key_value_heads=1, head_dim=8, max_position_embeddings=256,
+        num_attention_heads=4, num_key_value_heads=1, head_dim=head_dim, max_position_embeddings=256,
         layer_types=["sliding_attention", "full_attention"], sliding_window=64,
         pad_token_id=0, eos_token_id=1, bos_token_id=2,
     )

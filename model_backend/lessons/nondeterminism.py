@@ -146,7 +146,9 @@ def sample_runs(bundle: ModelBundle, prompt: str, params: SamplingParams, seeds:
     each later step decodes every run's newest token in one forward pass ([B, 1]); both go through the engine's
     batching, so the presses of a class share their passes. Each run draws its
     tokens through the loop's own processor chain (run_chain, choose) from its own torch.Generator
-    seeded with its seed, so a seed always gives the same run for the same batch of seeds. (A row of
+    seeded with its seed, so a seed always gives the same run for the same batch of seeds; in bfloat16 on
+    oneDNN bit for bit whoever else is on the server (the engine computes a request of several rows alone as it does
+    beside others; in float32 the prompt's one-row pass may differ in the last digits when it is batched). (A row of
     a batch is computed with other matrix shapes than a run alone, so its logits can differ in the last
     bits from `generate()`'s: the effect section 3 of the page shows.) Runs that share a seed are
     computed once; greedy settings compute one run. Stop sequences are not supported here.

@@ -5,10 +5,13 @@ Every pass runs under the engine's lock (queueing.FairLock: visitors in turn, ro
 batchable: those that wait while another pass runs are taken together by whichever of them gets the lock first,
 and run as one batched pass (iteration-level scheduling, as in Orca and vLLM: a new run joins at the next step, a
 finished one simply stops asking). Prefills batch with prefills, decode steps with decode steps. One visitor's
-step alone runs exactly as it did before the engine: the same call, the same numbers.
+one-row step alone runs exactly as it did before the engine: the same call, the same numbers.
 
-A request may have several rows of its own (the nondeterminism page's runs of one prompt, a batch of one cache);
-all its rows have the same length. A batched pass left-pads every request to the longest one and masks the
+A request may have several rows of its own (the nondeterminism page's runs of one prompt, the beams of a beam
+search); all its rows have the same length. Such a request runs the batched way even when it is alone, so that its
+rows get the same numbers alone as beside other visitors' (a padded batch's attention otherwise splits its sums
+another way than the request's own rows do: a 4-row request's logits moved by 0.25 in bfloat16 when another
+visitor's step joined it). A batched pass left-pads every request to the longest one and masks the
 padding; each row keeps its own positions (RoPE), and its attention runs on its own keys (invariance.py), so that
 its numbers are those it gets alone. After a decode pass each request's new keys and values are
 appended to its own cache; after a prefill pass each request gets a cache of its own, cut from the batch's without
@@ -502,17 +505,18 @@ class Engine:
     def _run(self, batch: list[_Step]) -> None:
         try:
             with _unrouted(), _entered(self._model), torch.inference_mode():
-                if len(batch) == 1:
+                if len(batch) == 1 and (batch[0].rows == 1 or not self._batchable(batch[0])):
                     s = batch[0]
                     out = self._model(input_ids=s.input_ids, past_key_values=s.past, use_cache=True,
                                       output_attentions=s.attentions, logits_to_keep=1)
                     s.out = SimpleNamespace(logits=out.logits, past_key_values=out.past_key_values,
                                             attentions=out.attentions if s.attentions else None)
-                else:
+                else:  # several requests, or one of several rows: each row is computed as it is in any batch
                     with invariance.rows():  # each row's attention on its own keys: its numbers as alone
                         (self._run_prefills if batch[0].prefill else self._run_batched)(batch)
-                    self.batched_steps += len(batch)
-                    self.widest = max(self.widest, sum(s.rows for s in batch))
+                    if len(batch) > 1:
+                        self.batched_steps += len(batch)
+                        self.widest = max(self.widest, sum(s.rows for s in batch))
         except Exception as exc:  # noqa: BLE001  every waiting visitor gets the error, none waits forever
             for s in batch:
                 s.error = exc

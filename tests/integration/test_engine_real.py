@@ -2,6 +2,9 @@
 decode steps really ran batched. Greedy, through core.stepping.generate, as the pages call it (seeds: tests/unit/test_engine.py)."""
 import threading
 
+import pytest
+import torch
+
 from model_backend import SamplingParams, generate
 
 PROMPTS = ["A capital da França é a cidade de", "O gato sentou no", "Era uma vez uma menina que",
@@ -35,19 +38,23 @@ def test_five_visitors_at_once_get_each_their_own_greedy_completion(real_bundle)
             assert abs(sa.prob - sb.prob) < 1e-3 and abs(sa.logprob - sb.logprob) < 1e-3  # floats: another sum order
 
 
-def test_batched_passes_give_each_visitor_its_logits_bit_for_bit_in_bfloat16():
-    """bfloat16 on this CPU (what `auto` serves where oneDNN has its bfloat16 path): eight visitors' prefills and
-    greedy steps batched by the engine give every one the very logits it gets alone, and so the same tokens
-    (runtime/invariance.py, fastpath._two_rows). Before, tokens changed for 10 of 50 prompts in 12 steps."""
-    import pytest
-    import torch
-
+@pytest.fixture(scope="module")
+def bf16_bundle():
+    """The model in bfloat16 (what `auto` serves where oneDNN has its bfloat16 path), where rounding turns last-bit
+    differences into other tokens; skipped on a CPU without that path."""
     from model_backend import load_bundle
     from model_backend.runtime import fastpath
 
     if not fastpath.supports(torch.bfloat16):
         pytest.skip("no oneDNN bfloat16 path on this CPU: `auto` serves float32 here")
-    bundle = load_bundle(dtype="bfloat16", device="cpu")
+    return load_bundle(dtype="bfloat16", device="cpu")
+
+
+def test_batched_passes_give_each_visitor_its_logits_bit_for_bit_in_bfloat16(bf16_bundle):
+    """bfloat16 on this CPU: eight visitors' prefills and greedy steps batched by the engine give every one the very
+    logits it gets alone, and so the same tokens (runtime/invariance.py, fastpath._two_rows). Before, tokens changed
+    for 10 of 50 prompts in 12 steps."""
+    bundle = bf16_bundle
     texts = [*PROMPTS, "Quando a chuva finalmente parou", "My grandfather had an old radio", "O segredo"]
 
     def greedy(text):
@@ -75,3 +82,42 @@ def test_batched_passes_give_each_visitor_its_logits_bit_for_bit_in_bfloat16():
     assert bundle.engine.batched_steps > batched_before
     for i, text in enumerate(texts):
         assert all(torch.equal(a, b) for a, b in zip(alone[i], out[i])), text
+
+
+def test_beams_and_sampled_rows_do_not_depend_on_who_else_generates(bf16_bundle):
+    """bfloat16: the decoding page's beam search (4 rows) and its sampled strategies (3 rows, one seed) give the same
+    tokens and the same beam tree alone as while two other visitors generate greedily at the same moment (prompts of
+    other lengths, so their steps pad the batch). Before, a request of several rows ran alone as one batched attention
+    product and beside others row by row, and the beams' log-probabilities differed."""
+    from model_backend.lessons import decoding as dec
+    from model_backend.runtime import queueing
+    from tests.tiny import start_queued
+
+    bundle = bf16_bundle
+    prompt = "Era uma vez um menino que morava numa casa perto do rio e todos os dias"
+
+    def beam():
+        return dec.run_beam(bundle, prompt, 4, 20, tree_steps=3)
+
+    def sampled():
+        return dec.run_sampled(bundle, prompt, 20, seed=5)
+
+    alone_beam, alone_sampled = beam(), sampled()
+    out = {}
+
+    def visitor(name, work):
+        queueing.serve(queueing.Visitor(owner=name))
+        out[name] = work()
+
+    works = {"beam": beam, "sampled": sampled,
+             "a": lambda: dec.run_greedy(bundle, PROMPTS[0], 20), "b": lambda: dec.run_greedy(bundle, PROMPTS[3], 20)}
+    before = bundle.engine.batched_steps
+    threads = [threading.Thread(target=visitor, args=item) for item in works.items()]
+    start_queued(bundle.engine, threads)
+    for t in threads:
+        t.join(300)
+    assert bundle.engine.batched_steps > before  # the steps did share passes
+    assert out["beam"].continuation.token_ids == alone_beam.continuation.token_ids
+    assert out["beam"].nodes == alone_beam.nodes  # every kept beam's log-probability, bit for bit
+    for name in dec.SAMPLED:
+        assert out["sampled"][name][0].token_ids == alone_sampled[name][0].token_ids, name

@@ -126,3 +126,41 @@ def test_batched_prefills_and_steps_give_each_visitor_its_logits_bit_for_bit():
         for s, o in zip(solo, outs):
             assert torch.equal(s, o.logits)
         token = [torch.tensor([[int(o.logits[0, -1].argmax())]]) for o in outs]
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_a_request_of_several_rows_gets_the_same_logits_alone_and_beside_others(dtype):
+    """A request of several rows (beams, the nondeterminism page's runs of one prompt, sampled rows) runs the batched
+    way even alone: before, alone its rows' attention ran as one batched product and beside another visitor's step
+    row by row, and its logits moved (0.25 in bfloat16 with the real model), so its tokens depended on who else
+    pressed. Prefill and decode steps, 2 to 4 rows, beside a one-row request of another length."""
+    if not fastpath.supports(dtype):
+        pytest.skip(f"this CPU has no oneDNN {dtype} path: the invariance is claimed for oneDNN's kernels")
+    model, _ = make_tiny_model(seed=3, head_dim=64)  # wide enough heads for a batched product to sum another way
+    for p in model.parameters():
+        torch.nn.init.normal_(p, std=0.3)
+    from model_backend import bundle_from
+
+    bundle = bundle_from(model.to(dtype), make_tokenizer(), f"tiny-{dtype}")
+    assert bundle.engine.invariant
+    tok = bundle.tokenizer
+    mine = tok("a casa de papel amarela e o gato", return_tensors="pt").input_ids
+    assert mine.shape[-1] >= 17  # keys enough for the sums to be split
+    other = tok("o gato", return_tensors="pt").input_ids
+    for rows in (2, 3, 4):
+        ids = mine.repeat(rows, 1)
+        alone = bundle.prefill(ids)
+        before = bundle.forward_passes
+        together = _queued(bundle, [lambda ids=ids: bundle.prefill(ids), lambda: bundle.prefill(other)])
+        assert bundle.forward_passes - before == 1  # one pass took both
+        assert torch.equal(alone.logits, together[0].logits), rows
+        token = torch.tensor([[int(alone.logits[r, -1].argmax()) + r] for r in range(rows)])  # rows differ now
+        past_other = bundle.prefill(other).past_key_values
+        for _ in range(3):
+            solo = bundle.decode(token, copy.deepcopy(alone.past_key_values)).logits
+            before = bundle.forward_passes
+            outs = _queued(bundle, [lambda t=token, p=alone.past_key_values: bundle.decode(t, p),
+                                    lambda p=past_other: bundle.decode(other[:, -1:], p)])
+            assert bundle.forward_passes - before == 1
+            assert torch.equal(solo, outs[0].logits), rows
+            token = outs[0].logits[:, -1].argmax(-1, keepdim=True)

@@ -299,16 +299,16 @@ STRINGS = {
         "ele ainda faz as contas de um pedido sozinho do mesmo jeito que as de uma linha do lote (onde a CPU "
         "usaria outro kernel para uma linha só). Assim, numa CPU com caminho rápido para bfloat16, cada pedido "
         "recebeu os mesmos logits, bit a bit, sozinho ou no lote, nas medições deste projeto. Em float32, que o "
-        "app usa nas CPUs sem esse caminho, um pedido sozinho ainda passa por outro kernel, mais rápido, que no "
-        "lote, e os últimos dígitos podem mudar. A comparação acima usa um lote comum, como a maioria dos "
+        "app usa nas CPUs sem esse caminho, uma linha sozinha (a primeira passada de um prompt, ou um pedido de uma "
+        "linha só) ainda passa por outro kernel, mais rápido, que no lote, e os últimos dígitos podem mudar. A comparação acima usa um lote comum, como a maioria dos "
         "servidores.",
         "This app's own server also batches the requests of visitors who arrive at the same moment, but computes "
         "each request's attention on that request's own keys only, without the padding. In bfloat16 it also "
         "computes a request alone exactly as it computes a row of the batch (where the CPU would use another "
         "kernel for a single row). So, on a CPU with a fast bfloat16 path, every request got the same logits, bit "
         "for bit, alone or in the batch, in this project's measurements. In float32, which the app uses on CPUs "
-        "without that path, a request alone still takes another, faster kernel than in the batch, and the last "
-        "digits can change. The comparison above uses an ordinary batch, as most servers do.",
+        "without that path, a single row alone (a prompt's first pass, or a request of one row) still takes "
+        "another, faster kernel than in the batch, and the last digits can change. The comparison above uses an ordinary batch, as most servers do.",
     ),
     "nondeterminism.no_gpu": (
         "Não há GPU nesta máquina. Onde houver CUDA, esta seção também compara GPU × CPU com o mesmo prompt.",
