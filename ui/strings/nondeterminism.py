@@ -295,20 +295,25 @@ STRINGS = {
     "nondeterminism.fillers": ("Os outros pedidos do lote", "The other requests in the batch"),
     "nondeterminism.engine.note": (
         "O servidor deste app também junta num lote os pedidos de visitantes que chegam ao mesmo tempo, mas "
-        "calcula a atenção de cada pedido só sobre as chaves do próprio pedido, sem o preenchimento. Em bfloat16, "
-        "ele ainda faz as contas de um pedido sozinho do mesmo jeito que as de uma linha do lote (onde a CPU "
-        "usaria outro kernel para uma linha só). Assim, numa CPU com caminho rápido para bfloat16, cada pedido "
-        "recebeu os mesmos logits, bit a bit, sozinho ou no lote, nas medições deste projeto. Em float32, que o "
-        "app usa nas CPUs sem esse caminho, uma linha sozinha (a primeira passada de um prompt, ou um pedido de uma "
-        "linha só) ainda passa por outro kernel, mais rápido, que no lote, e os últimos dígitos podem mudar. A comparação acima usa um lote comum, como a maioria dos "
-        "servidores.",
+        "calcula a atenção de cada linha do lote (uma sequência) só sobre as chaves "
+        "dela, sem o preenchimento. Um pedido de várias linhas, como as execuções acima, é calculado do mesmo "
+        "jeito sozinho ou no lote. Em bfloat16, onde a CPU daria a uma linha sozinha outros números que no lote, "
+        "ele a calcula como duas linhas iguais. Assim, na CPU em que medimos (com o caminho rápido do oneDNN "
+        "para bfloat16), cada prompt medido teve os mesmos logits, bit a bit, sozinho ou num lote com outros. "
+        "Em float32, que o app usa nas CPUs sem esse caminho, uma linha sozinha passa por um kernel "
+        "próprio, mais rápido que o do lote: num pedido de uma linha só, e nos logits do primeiro token, que a "
+        "passada do prompt calcula numa linha. Ali os últimos dígitos dos logits podem mudar. A comparação acima "
+        "usa um lote comum, sem esses cuidados.",
         "This app's own server also batches the requests of visitors who arrive at the same moment, but computes "
-        "each request's attention on that request's own keys only, without the padding. In bfloat16 it also "
-        "computes a request alone exactly as it computes a row of the batch (where the CPU would use another "
-        "kernel for a single row). So, on a CPU with a fast bfloat16 path, every request got the same logits, bit "
-        "for bit, alone or in the batch, in this project's measurements. In float32, which the app uses on CPUs "
-        "without that path, a single row alone (a prompt's first pass, or a request of one row) still takes "
-        "another, faster kernel than in the batch, and the last digits can change. The comparison above uses an ordinary batch, as most servers do.",
+        "each batch row's attention (one sequence) on that row's own keys only, without the "
+        "padding. A request of several rows, like the runs above, is computed the same way alone or in the "
+        "batch. In bfloat16, where the CPU would give a row alone other numbers than in the batch, it computes "
+        "that row as two equal rows. So, on the CPU we measured (with oneDNN's fast bfloat16 path), every "
+        "prompt we measured got the same logits, bit for bit, alone or in a batch with others. In float32, which "
+        "the app uses on CPUs without that path, a row alone takes its own kernel, faster than the batch's: in a "
+        "request of one row, and for the first token's logits, which the prompt's pass computes in one row. "
+        "There the last digits of the logits can change. The comparison above uses an ordinary batch, without "
+        "these measures.",
     ),
     "nondeterminism.no_gpu": (
         "Não há GPU nesta máquina. Onde houver CUDA, esta seção também compara GPU × CPU com o mesmo prompt.",
