@@ -54,18 +54,24 @@ class FrequencyPresencePenaltyLogitsProcessor(LogitsProcessor):
 
 
 class SortFreeTopPLogitsWarper(TopPLogitsWarper):
-    """TopPLogitsWarper, with the same result, without its sort of (score, index) pairs.
+    """TopPLogitsWarper without its sort of (score, index) pairs: the library's result, or, where equal scores sit
+    on both sides of the cut, the result the library's code gives with a stable sort.
 
-    The library sorts all V scores with their indices (torch.sort: ~27 ms for Gemma's 262k scores on this
-    machine, a tenth of a "Next token" click), takes the softmax and the cumulative sum of the sorted scores
-    and removes the prefix whose cumulative probability is <= 1 - top_p. Why the result is the same:
-    - the sorted *values* do not depend on how ties are ordered, so numpy's sort of the values alone (~2 ms)
-      gives the same tensor, and the same softmax and cumsum on it give the same numbers, bit for bit;
-    - the removed tokens are the first m of that order: every score below the m-th sorted score s[m-1],
-      and the ties of s[m-1] when all of them fall inside the prefix (s[m] > s[m-1]): `scores <= s[m-1]`;
-    - when ties of s[m-1] fall on both sides of the cut, which of them go depends on torch.sort's order of
-      equal scores: then the library's own code runs. So does anything else than one CPU float row, and NaN.
-    tests/unit/test_sampling.py compares the two on random, tied and -inf scores at several settings.
+    The library sorts all V scores with their indices (torch.sort: ~15 ms for Gemma's 262k scores on this machine,
+    one thread), takes the softmax and the cumulative sum of the sorted scores and removes the prefix whose
+    cumulative probability is <= 1 - top_p. Here numpy sorts the values alone (~1 ms):
+    - the sorted *values* do not depend on how ties are ordered, so numpy's sort gives the same tensor, and the same
+      softmax and cumsum on it give the same numbers, bit for bit;
+    - the removed tokens are the first m of that order: every score below the m-th sorted score s[m-1], and, when
+      s[m-1] has ties, the first of them in the sort's order. With no tie across the cut (s[m] > s[m-1]) that is
+      `scores <= s[m-1]`: the library's result exactly.
+    - With ties across the cut, torch.sort (not stable) puts the equal scores in an order that depends on the whole
+      row, so which of them the library removes is an accident of its sort. Here the first ones in index order go,
+      as the library's own code does with `torch.sort(..., stable=True)`: the same number of tokens removed, the same
+      probability left to every kept one, only *which* of the equal-scored tokens at the cut stay may differ from
+      transformers'. This is the common case in bfloat16, whose logits have 8 bits of mantissa: at a cut deep in
+      the tail many tokens share a score (tests/unit/test_sampling.py; docs/performance.md, 2026-12-06).
+    Anything else than one CPU float row, and NaN, runs the library's own code.
     """
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.Tensor) -> torch.Tensor:
@@ -80,9 +86,17 @@ class SortFreeTopPLogitsWarper(TopPLogitsWarper):
         if m == 0:
             return scores.clone()
         row = sorted_logits[0]
-        if not bool(sorted_indices_to_remove[0, :m].all()) or bool(row[m] == row[m - 1]):
-            return super().__call__(input_ids, scores)  # not a prefix (cannot happen), or ties across the cut
-        return scores.masked_fill(scores <= row[m - 1], self.filter_value)
+        if not bool(sorted_indices_to_remove[0, :m].all()):
+            return super().__call__(input_ids, scores)  # not a prefix (cannot happen)
+        cut = row[m - 1]
+        if m == row.shape[0] or not bool(row[m] == cut):
+            return scores.masked_fill(scores <= cut, self.filter_value)
+        # ties across the cut: a stable sort puts the equal scores in index order, and its first m - below go
+        values = scores[0].detach().numpy()
+        remove = values < cut.item()
+        below = int(np.count_nonzero(remove))
+        remove[np.flatnonzero(values == cut.item())[:m - below]] = True
+        return scores.masked_fill(torch.from_numpy(remove).unsqueeze(0), self.filter_value)
 
 
 @dataclass(frozen=True)
