@@ -70,50 +70,52 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
     context = torch.tensor([ids], device=bundle.device)  # [1, S] grows by one each step
     step_input, past, generated, steps = context, None, [], []
     finish, stop_seq, completion, prefill_ms = None, None, "", 0.0
-    for index in range(params.max_new_tokens):
-        started = time.perf_counter()
-        if past is None:  # prefill: the whole prompt, batched with other visitors' new prompts of the moment
-            out = bundle.prefill(step_input, output_attentions=record_attentions)
-        else:  # decode: one token, batched with other visitors' steps waiting at the same moment
-            out = bundle.decode(step_input, past, output_attentions=record_attentions)
-        past = out.past_key_values
-        logits = out.logits[:, -1, :].to(torch.float32)  # [1, V]: only the last position matters
-        with torch.inference_mode():
-            stage_scores = run_chain(context, logits, params)
-            next_id = choose(stage_scores[-1], params, generator)
-            raw = stage_scores[0].probs[0]
-            top = candidates(bundle.tokenizer, logits[0], top_n, probs=raw)
-            top_ids = torch.tensor([c.id for c in top], device=raw.device)
-            step_attn = None
-            if record_attentions and out.attentions:
-                step_attn = torch.stack([a[0, :, -1, :] for a in out.attentions]).float().cpu().numpy()
-            prob = float(raw[next_id])
-            logprob = log_prob(logits[0], next_id)  # from the logits: log(prob) is -inf once prob underflows
-            rank = int((raw > raw[next_id]).sum()) + 1
-            sampled = float(stage_scores[-1].probs[0, next_id])
-            stages = _stages(stage_scores, top_ids)
-            ent = stages[0].entropy_bits  # stage 0 is the raw distribution: its entropy is computed once
-        ms = (time.perf_counter() - started) * 1000
-        if index == 0:
-            prefill_ms = ms
-        generated.append(next_id)
-        context = torch.cat([context, torch.tensor([[next_id]], device=bundle.device)], dim=1)
-        step_input = context[:, -1:]
-        text = safe_text(bundle.tokenizer.decode([g for g in generated if g not in eos],
-                                                 skip_special_tokens=False))
-        hit = _stop_hit(text, params.stop)
-        completion = text[: hit[0]] if hit else text
-        finish = finish_reason(next_id, eos, hit, index, params.max_new_tokens)
-        step = Step(index=index, phase="prefill" if index == 0 else "decode",
-                    token=token_info(bundle.tokenizer, next_id, special), prob=prob, logprob=logprob, sampled_prob=sampled,
-                    rank=rank, entropy_bits=ent, top=top, stages=stages, ms=ms,
-                    kv_cache_bytes=kv_cache_bytes(past), text=completion, finish_reason=finish,
-                    attentions=None if step_attn is None else np.ascontiguousarray(step_attn))
-        steps.append(step)
-        yield step  # a step with a finish_reason is the last: the next item is the Generation
-        if finish:
-            stop_seq = hit[1] if finish == "stop_sequence" else None
-            break
+    with bundle.engine.run() as run:  # its steps meet the other runs of its pass (engine.Engine.run)
+        for index in range(params.max_new_tokens):
+            started = time.perf_counter()
+            if past is None:  # prefill: the whole prompt, batched with other visitors' new prompts of the moment
+                out = bundle.prefill(step_input, output_attentions=record_attentions, run=run)
+            else:  # decode: one token, batched with other visitors' steps waiting at the same moment
+                out = bundle.decode(step_input, past, output_attentions=record_attentions, run=run)
+            past = out.past_key_values
+            logits = out.logits[:, -1, :].to(torch.float32)  # [1, V]: only the last position matters
+            with torch.inference_mode():
+                stage_scores = run_chain(context, logits, params)
+                next_id = choose(stage_scores[-1], params, generator)
+                raw = stage_scores[0].probs[0]
+                top = candidates(bundle.tokenizer, logits[0], top_n, probs=raw)
+                top_ids = torch.tensor([c.id for c in top], device=raw.device)
+                step_attn = None
+                if record_attentions and out.attentions:
+                    step_attn = torch.stack([a[0, :, -1, :] for a in out.attentions]).float().cpu().numpy()
+                prob = float(raw[next_id])
+                logprob = log_prob(logits[0], next_id)  # from the logits: log(prob) is -inf once prob underflows
+                rank = int((raw > raw[next_id]).sum()) + 1
+                sampled = float(stage_scores[-1].probs[0, next_id])
+                stages = _stages(stage_scores, top_ids)
+                ent = stages[0].entropy_bits  # stage 0 is the raw distribution: its entropy is computed once
+            ms = (time.perf_counter() - started) * 1000
+            if index == 0:
+                prefill_ms = ms
+            generated.append(next_id)
+            context = torch.cat([context, torch.tensor([[next_id]], device=bundle.device)], dim=1)
+            step_input = context[:, -1:]
+            text = safe_text(bundle.tokenizer.decode([g for g in generated if g not in eos],
+                                                     skip_special_tokens=False))
+            hit = _stop_hit(text, params.stop)
+            completion = text[: hit[0]] if hit else text
+            finish = finish_reason(next_id, eos, hit, index, params.max_new_tokens)
+            step = Step(index=index, phase="prefill" if index == 0 else "decode",
+                        token=token_info(bundle.tokenizer, next_id, special), prob=prob, logprob=logprob, sampled_prob=sampled,
+                        rank=rank, entropy_bits=ent, top=top, stages=stages, ms=ms,
+                        kv_cache_bytes=kv_cache_bytes(past), text=completion, finish_reason=finish,
+                        attentions=None if step_attn is None else np.ascontiguousarray(step_attn))
+            steps.append(step)
+            if finish:
+                stop_seq = hit[1] if finish == "stop_sequence" else None
+                break
+            yield step
+    yield steps[-1]  # the last step, with its finish_reason, after the run has ended: no pass waits for it
     yield Generation(prompt_tokens=token_infos(bundle.tokenizer, ids), truncated_from=truncated_from,
                      steps=tuple(steps), completion=completion, finish_reason=finish, stop_sequence=stop_seq,
                      prefill_ms=prefill_ms, seed=seed, params=params, info=bundle.info)

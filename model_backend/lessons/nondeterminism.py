@@ -166,26 +166,27 @@ def sample_runs(bundle: ModelBundle, prompt: str, params: SamplingParams, seeds:
     eos = set(bundle.info.eos_token_ids)
     picked: list[list[int]] = [[] for _ in unique]
     done = [False] * rows
-    out = bundle.prefill(torch.tensor([ids], device=bundle.device))  # with other visitors' prefills of the moment
-    past = out.past_key_values
-    logits = out.logits[:, -1, :].to(torch.float32).expand(rows, -1)  # [B, V]: the prompt's, for every run
-    if rows > 1:
-        past.batch_repeat_interleave(rows)  # the prompt's keys and values, once per run
-    for step in range(params.max_new_tokens):
-        for row in range(rows):
-            if done[row]:
-                continue
-            context = torch.tensor([ids + picked[row]], device=bundle.device)  # [1, S + t] the penalty reads it
-            token = choose(run_chain(context, logits[row: row + 1], params)[-1], params, generators[row])
-            picked[row].append(token)
-            done[row] = token in eos
-        if all(done) or step == params.max_new_tokens - 1:
-            break
-        newest = [p[-1] for p in picked]  # a finished run keeps feeding its last token; its rows are unused
-        out = bundle.decode(torch.tensor(newest, device=bundle.device)[:, None], past)  # [B, 1]: every run's
-        # newest token in one pass, which other visitors' decode steps of the moment join
+    with bundle.engine.run() as run:  # its steps meet the other runs of its pass (engine.Engine.run)
+        out = bundle.prefill(torch.tensor([ids], device=bundle.device), run=run)  # with other visitors' prefills of the moment
         past = out.past_key_values
-        logits = out.logits[:, -1, :].to(torch.float32)  # [B, V]
+        logits = out.logits[:, -1, :].to(torch.float32).expand(rows, -1)  # [B, V]: the prompt's, for every run
+        if rows > 1:
+            past.batch_repeat_interleave(rows)  # the prompt's keys and values, once per run
+        for step in range(params.max_new_tokens):
+            for row in range(rows):
+                if done[row]:
+                    continue
+                context = torch.tensor([ids + picked[row]], device=bundle.device)  # [1, S + t] the penalty reads it
+                token = choose(run_chain(context, logits[row: row + 1], params)[-1], params, generators[row])
+                picked[row].append(token)
+                done[row] = token in eos
+            if all(done) or step == params.max_new_tokens - 1:
+                break
+            newest = [p[-1] for p in picked]  # a finished run keeps feeding its last token; its rows are unused
+            out = bundle.decode(torch.tensor(newest, device=bundle.device)[:, None], past, run=run)  # [B, 1]: every run's
+            # newest token in one pass, which other visitors' decode steps of the moment join
+            past = out.past_key_values
+            logits = out.logits[:, -1, :].to(torch.float32)  # [B, V]
     made = {}
     for seed, tokens in zip(unique, picked):
         text = safe_text(bundle.tokenizer.decode([t for t in tokens if t not in eos], skip_special_tokens=False))

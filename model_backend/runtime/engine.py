@@ -41,6 +41,7 @@ import functools
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -55,7 +56,46 @@ from model_backend.runtime.queueing import FairLock, Visitor
 
 MAX_BATCH = 64  # rows in one batched pass at most: a class of 30 pressing, or a dozen "Run 5 times" at once
 MAX_IN_FLIGHT = 2  # requests one visitor may have waiting or running at once; more wait before they queue
+GATHER_S = 0.25  # a decode pass waits at most this long for the other runs' next steps (see `Engine.run`)
+STALE_S = 1.0  # not for a run whose last step came back longer ago than this
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
+MACHINE_THREADS = torch.get_num_threads()  # intra-op threads before `_pass_thread` (OMP_NUM_THREADS, or the cores)
+_pool_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+_pool_thread: list[int] = []  # the ident of the pass thread, once it runs
+
+
+def _pass_thread() -> ThreadPoolExecutor:
+    """The one thread where every engine's passes run, with the machine's intra-op threads; every other thread of
+    the process gets one (set here, for the threads that start their torch work afterwards).
+
+    Why (measured on the 2-core EPYC, docs/engine-bench.md, 2026-12-06): torch's OpenMP threads are kept per
+    calling thread, and while any other live thread of the process holds an OpenMP team of its own, even an idle
+    one, the small operators of a pass (attention's products and softmaxes, row by row) each cost ~100 us instead
+    of ~10: a 30-row decode step took 420-450 ms instead of 185, and a one-row step 80 instead of 60. On a server
+    every visitor's script thread used to run passes and its own sampling with two threads, so every pass paid it.
+    Now the visitors' threads work on one thread each (the sampling chain of one row is serial anyway), and the
+    passes run here, the only thread with a team."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            def start() -> None:
+                torch.get_num_threads()  # torch reads the process's count once per thread, at its first use: now,
+                torch.set_num_threads(MACHINE_THREADS)  # so that this thread's own count stays when it changes
+                _pool_thread.append(threading.get_ident())
+
+            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tbt-engine-pass", initializer=start)
+            _pool.submit(lambda: None).result()
+            torch.set_num_threads(1)  # the process's default (and this thread's) from now on
+        return _pool
+
+
+def _on_pass_thread(fn, *args):
+    """fn(*args) on the pass thread (inline when already there), its exception raised here."""
+    pool = _pass_thread()
+    if threading.get_ident() in _pool_thread:
+        return fn(*args)
+    return pool.submit(fn, *args).result()
 _routing = threading.local()  # .engine: the engine whose generate() this thread is in (its passes become steps)
 
 
@@ -100,6 +140,17 @@ def _entered(model: torch.nn.Module) -> Iterator[None]:
             del models[id(model)]
 
 
+class Run:
+    """A generation under way (Engine.run): a loop of prefill and decode steps, or a generate()."""
+
+    __slots__ = ("back", "late", "turning")
+
+    def __init__(self) -> None:
+        self.back: float | None = None  # when its last step came back (time.monotonic()); None before the first
+        self.late = False  # a pass stopped waiting for it: not waited for again until it sends its next step
+        self.turning = False  # waiting for a turn of its own (a pass that is not a step): sends no step meanwhile
+
+
 @dataclass(eq=False)  # compared by identity: its tensors have no truth value
 class _Step:
     """One visitor's prefill (past is None) or decode step, waiting for a pass."""
@@ -108,6 +159,7 @@ class _Step:
     past: DynamicCache | None  # decode: the visitor's own cache, batch of b; the new keys and values go into it
     attentions: bool  # return the step's attention weights
     visitor: Visitor = Visitor()  # whose step it is, and whether it is still wanted
+    run: Run | None = None  # the generation it is a step of (Engine.run), if any
     done: bool = False
     out: SimpleNamespace | None = None
     error: BaseException | None = None
@@ -190,10 +242,14 @@ class Engine:
         self.batched_steps = 0
         self.widest = 1
         self._pending: list[_Step] = []
-        self._guard = threading.Lock()  # guards _pending; never held during a pass
+        self._guard = threading.Lock()  # guards _pending and _runs; never held during a pass
+        self._arrived = threading.Condition(self._guard)  # a step joined _pending, or a run ended or waits a turn
+        self._runs: set[Run] = set()  # generations under way
+        self.gathered_s = 0.0  # how long decode passes waited for the other runs' next steps, in all
         self.held_s = 0.0  # how long the model was held per turn, recent turns weighted most (for the estimate)
         self._hooks = self._install()
         self.invariant = invariance.install(model)  # batched rows get the attention each gets alone
+        _pass_thread()
 
     def _install(self) -> list:
         for handle in getattr(self._model, "_tbt_engine_hooks", []):  # a model handed to a new engine
@@ -228,6 +284,12 @@ class Engine:
     def weights(self) -> torch.nn.Module:
         """The model, to read its parameters, configuration and structure; calling any part of it raises."""
         return self._model
+
+    @property
+    def runs(self) -> int:
+        """Generations under way (Engine.run)."""
+        with self._guard:
+            return len(self._runs)
 
     @property
     def queued(self) -> int:
@@ -279,8 +341,19 @@ class Engine:
         """Hold the lock for one turn of work (the visitor's turn, in round-robin) and remember how long it took.
         Work its visitor no longer wants is not started: Cancelled."""
         who = queueing.visitor()
+        run = getattr(_routing, "run", None)
         with self._admitted(who):
-            if not self.lock.acquire(who.owner, abandon=lambda: queueing.unwanted(who)):
+            if run is not None:
+                with self._guard:
+                    run.turning = True
+                    self._arrived.notify_all()
+            try:
+                got = self.lock.acquire(who.owner, abandon=lambda: queueing.unwanted(who))
+            finally:
+                if run is not None:
+                    with self._guard:
+                        run.turning = False
+            if not got:
                 self.cancelled += 1  # the visitor left while it waited: it leaves the queue at once
                 raise who.error()
             try:
@@ -298,9 +371,58 @@ class Engine:
     def _note(self, seconds: float) -> None:
         self.held_s = seconds if not self.held_s else 0.8 * self.held_s + 0.2 * seconds
 
+    @contextmanager
+    def run(self) -> Iterator[Run]:
+        """A generation under way: pass the yielded Run with each of its steps (prefill, decode; generate() does).
+
+        Between two steps a run does its own work (the sampling chain, a page's drawing), and with a class on the
+        server the runs' steps come back at slightly different moments. The first step back used to take the free
+        model for its one row while the others piled up behind it, and the two groups stayed out of step: each
+        step of 30 visitors was two passes, one of them for a single row, which the others' sampling slowed down
+        (in-process, 30 loop runs of 20 tokens: 40 passes, 18-21 s). So a decode step of a run first waits until
+        the other runs whose last step came back have sent their next one: at most GATHER_S, and not for a run
+        that has ended, waits for a turn of its own, came back more than STALE_S ago, or was late for an earlier
+        pass and has sent nothing since (a visitor reading before the next click). A run alone never waits."""
+        run = Run()
+        with self._guard:
+            self._runs.add(run)
+        try:
+            yield run
+        finally:
+            with self._guard:
+                self._runs.discard(run)
+                self._arrived.notify_all()
+
+    def _expected(self, mine: Run, now: float) -> list[Run]:
+        """The runs whose next step a decode step of `mine` waits for (under _guard)."""
+        sent = {s.run for s in self._pending}
+        return [r for r in self._runs if r is not mine and r not in sent and not r.late and not r.turning
+                and r.back is not None and now - r.back < STALE_S]
+
+    def _gather(self, step: _Step) -> None:
+        """Inside the lock, before a decode pass: wait for the other runs' next steps (see `run`)."""
+        started = time.monotonic()
+        deadline = started + GATHER_S
+        with self._guard:
+            while True:
+                now = time.monotonic()
+                missing = self._expected(step.run, now)
+                if not missing or step.done or queueing.unwanted(step.visitor):
+                    break
+                if now >= deadline:
+                    for r in missing:
+                        r.late = True
+                    break
+                self._arrived.wait(deadline - now)
+        self.gathered_s += time.monotonic() - started
+
     def forward(self, **inputs):
         """One pass of the model, alone, under inference mode (prefill, traces, anything but a decode step)."""
-        with self._turn(), _unrouted(), _entered(self._model), torch.inference_mode():
+        with self._turn():
+            return _on_pass_thread(self._call, inputs)
+
+    def _call(self, inputs: dict):
+        with _unrouted(), _entered(self._model), torch.inference_mode():
             return self._model(**inputs)
 
     def generate(self, generator: torch.Generator | None = None, **kwargs):
@@ -325,20 +447,25 @@ class Engine:
             kwargs.update(logits_processor=processors, do_sample=False)
             sampled = False
         if sampled:  # torch's global generator: nobody else may run or draw meanwhile
-            with self._turn(), _unrouted(), _entered(self._model), torch.inference_mode():
-                out = self._model.generate(stopping_criteria=stops, **kwargs)
+            with self._turn():
+                out = _on_pass_thread(self._generate_alone, stops, kwargs)
         else:
-            before = getattr(_routing, "engine", None)
-            _routing.engine = self
-            try:
-                with torch.inference_mode():
-                    out = self._model.generate(stopping_criteria=stops, **kwargs)
-            finally:
-                _routing.engine = before
+            before = getattr(_routing, "engine", None), getattr(_routing, "run", None)
+            with self.run() as run:
+                _routing.engine, _routing.run = self, run  # its steps are this run's
+                try:
+                    with torch.inference_mode():
+                        out = self._model.generate(stopping_criteria=stops, **kwargs)
+                finally:
+                    _routing.engine, _routing.run = before
         if stop.fired:
             self.cancelled += 1
         stop.check()
         return out
+
+    def _generate_alone(self, stops: StoppingCriteriaList, kwargs: dict):
+        with _unrouted(), _entered(self._model), torch.inference_mode():
+            return self._model.generate(stopping_criteria=stops, **kwargs)
 
     @staticmethod
     def _check_for_draw(kwargs: dict) -> None:
@@ -377,9 +504,13 @@ class Engine:
         elif plain and length > 0 and ids.shape[-1] == 1:
             out = self.decode(ids, past)
         else:
-            with self._turn(), _unrouted(), _entered(self._model):
-                return original(**kwargs)
+            with self._turn():
+                return _on_pass_thread(self._call_original, original, kwargs)
         return CausalLMOutputWithPast(logits=out.logits, past_key_values=out.past_key_values)
+
+    def _call_original(self, original, kwargs: dict):
+        with _unrouted(), _entered(self._model), torch.inference_mode():
+            return original(**kwargs)
 
     @contextmanager
     def exclusive(self, grad: bool = False) -> Iterator[torch.nn.Module]:
@@ -389,36 +520,43 @@ class Engine:
         with self._turn(), _unrouted(), _entered(self._model), torch.set_grad_enabled(grad):
             yield self._model
 
-    def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False) -> SimpleNamespace:
+    def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False, run: Run | None = None
+                ) -> SimpleNamespace:
         """The first pass of a run: every row's prompt ([b, S], one length) through the model, batched with other
         visitors' prefills waiting at the same moment. Returns logits [b, 1, V] (the last position only, as
         generate() computes), past_key_values (a new cache of this request's rows alone), attentions (one
-        [b, heads, S, S] per layer, or None)."""
+        [b, heads, S, S] per layer, or None). `run`: the generation it starts (Engine.run)."""
         return self._submit(_Step(input_ids=input_ids, past=None, attentions=output_attentions,
-                                  visitor=queueing.visitor()))
+                                  visitor=queueing.visitor(), run=run or getattr(_routing, "run", None)))
 
-    def decode(self, input_ids: torch.Tensor, past: DynamicCache, output_attentions: bool = False) -> SimpleNamespace:
+    def decode(self, input_ids: torch.Tensor, past: DynamicCache, output_attentions: bool = False,
+               run: Run | None = None) -> SimpleNamespace:
         """One decode step: the logits of the next token after `input_ids` ([b, 1], one token per row of `past`)
         given the visitor's `past`, which gains the tokens' keys and values. Returns what the model's output has:
         logits [b, 1, V], past_key_values (the same `past`), attentions (one [b, heads, 1, keys] per layer, or
-        None)."""
+        None). `run`: the generation it is a step of (Engine.run)."""
         return self._submit(_Step(input_ids=input_ids, past=past, attentions=output_attentions,
-                                  visitor=queueing.visitor()))
+                                  visitor=queueing.visitor(), run=run or getattr(_routing, "run", None)))
 
     def _submit(self, step: _Step) -> SimpleNamespace:
         with self._admitted(step.visitor):
             with self._guard:
                 self._pending.append(step)
+                if step.run is not None:
+                    step.run.late = False
+                self._arrived.notify_all()
             if not self.lock.acquire(step.visitor.owner,
                                      abandon=lambda: step.done or queueing.unwanted(step.visitor)):
                 return self._left(step)  # run by another visitor's pass meanwhile, or no longer wanted
             try:
                 if not step.done:  # this visitor's turn: run its step and every waiting step that fits beside it
+                    if step.run is not None and not step.prefill and len(self._runs) > 1:
+                        self._gather(step)
                     started = time.perf_counter()
                     with self._guard:
                         batch = self._take(step)
                     if batch:
-                        self._run(batch)
+                        _on_pass_thread(self._run, batch)
                         self._note(time.perf_counter() - started)
             finally:
                 self.lock.release()
@@ -521,8 +659,12 @@ class Engine:
             for s in batch:
                 s.error = exc
         finally:
-            for s in batch:
-                s.done = True
+            now = time.monotonic()
+            with self._guard:
+                for s in batch:
+                    s.done = True
+                    if s.run is not None:  # its next step is expected soon
+                        s.run.back = now
             self.lock.wake()  # their threads leave the queue now, not at their turn
 
     def _run_prefills(self, batch: list[_Step]) -> None:

@@ -75,13 +75,14 @@ class ModelBundle:
         """Run the model once under inference mode, alone, holding the lock."""
         return self.engine.forward(**inputs)
 
-    def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False):
-        """A run's first pass over its prompt ([b, S]), batched with other visitors' waiting prefills."""
-        return self.engine.prefill(input_ids, output_attentions=output_attentions)
+    def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False, run=None):
+        """A run's first pass over its prompt ([b, S]), batched with other visitors' waiting prefills. `run`: the
+        generation it starts (`engine.run()`), so that its decode steps meet those of its pass."""
+        return self.engine.prefill(input_ids, output_attentions=output_attentions, run=run)
 
-    def decode(self, input_ids: torch.Tensor, past, output_attentions: bool = False):
+    def decode(self, input_ids: torch.Tensor, past, output_attentions: bool = False, run=None):
         """One decode step against the visitor's own KV cache, batched with other visitors' waiting steps."""
-        return self.engine.decode(input_ids, past, output_attentions=output_attentions)
+        return self.engine.decode(input_ids, past, output_attentions=output_attentions, run=run)
 
 
 def _noop(_fraction: float, _message: str) -> None:

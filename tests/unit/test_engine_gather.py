@@ -1,0 +1,135 @@
+"""The engine's runs (Engine.run): a decode step waits for the next steps of the other runs whose steps came back, so
+that a class's steps make one pass, not a lone row and then the rest; a run alone, an ended run, a late run and a
+reader never hold anyone up. And the passes run on one thread of their own, with the machine's intra-op threads."""
+import threading
+import time
+
+import pytest
+import torch
+
+from model_backend import SamplingParams, iter_generation
+from model_backend.runtime import engine as engine_module
+from model_backend.runtime.engine import GATHER_S
+from model_backend.runtime.queueing import Visitor, serve
+
+
+def _ids(bundle, text):
+    return bundle.tokenizer(text, return_tensors="pt").input_ids
+
+
+def _two_runs(bundle, b_pause, a_steps=1, b_ends_first=False):
+    """Visitors A and B each start a run and prefill together; then A decodes at once, B after `b_pause` seconds
+    (its sampling and drawing). Returns how long each of A's decode steps took, and the engine's counters' deltas."""
+    engine = bundle.engine
+    both_back = threading.Barrier(2, timeout=30)
+    a_times, errors = [], []
+    before = engine.batched_steps, engine.passes
+
+    def a():
+        try:
+            serve(Visitor(owner="A"))
+            with engine.run() as run:
+                out = engine.prefill(_ids(bundle, "o gato"), run=run)
+                both_back.wait()
+                for _ in range(a_steps):
+                    token = out.logits[:, -1].argmax(-1, keepdim=True)
+                    started = time.monotonic()
+                    out = engine.decode(token, out.past_key_values, run=run)
+                    a_times.append(time.monotonic() - started)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+            both_back.abort()
+
+    def b():
+        try:
+            serve(Visitor(owner="B"))
+            with engine.run() as run:
+                out = engine.prefill(_ids(bundle, "a casa de papel"), run=run)
+                both_back.wait()
+                if b_ends_first:
+                    return
+                time.sleep(b_pause)
+                engine.decode(out.logits[:, -1].argmax(-1, keepdim=True), out.past_key_values, run=run)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+            both_back.abort()
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors
+    return a_times, engine.batched_steps - before[0], engine.passes - before[1]
+
+
+def test_a_decode_step_waits_for_the_other_runs_next_step_and_they_make_one_pass(tiny_bundle):
+    # without the wait, A's step finds the model free and runs alone, and B's runs alone after it
+    a_times, batched, _ = _two_runs(tiny_bundle, b_pause=0.08)
+    assert batched >= 2  # A's and B's decode steps ran in one pass
+    assert 0.05 < a_times[0] < GATHER_S + 1.0
+
+
+def test_a_run_that_does_not_come_in_time_is_waited_for_once(tiny_bundle):
+    # B is slower than GATHER_S: A waits GATHER_S once, then runs alone; its next step does not wait for B again
+    a_times, _, _ = _two_runs(tiny_bundle, b_pause=GATHER_S + 0.6, a_steps=3)
+    assert a_times[0] >= GATHER_S * 0.9
+    assert max(a_times[1:]) < GATHER_S * 0.8
+
+
+def test_an_ended_run_is_not_waited_for(tiny_bundle):
+    a_times, _, _ = _two_runs(tiny_bundle, b_pause=0, b_ends_first=True, a_steps=2)  # B leaves after its prefill
+    assert max(a_times) < GATHER_S * 0.8
+
+
+def test_a_run_alone_never_waits_and_an_ended_generation_leaves_no_run(tiny_bundle):
+    engine = tiny_bundle.engine
+    waited = engine.gathered_s
+    events = list(iter_generation(tiny_bundle, "Era uma vez", SamplingParams(temperature=0, max_new_tokens=6)))
+    assert engine.gathered_s == waited
+    assert engine.runs == 0
+    gen = iter_generation(tiny_bundle, "Era uma vez", SamplingParams(temperature=0, max_new_tokens=3))
+    steps = [next(gen) for _ in range(3)]
+    assert steps[-1].finish_reason == "length"
+    assert engine.runs == 0  # the last step comes after its run ended: no pass waits for its consumer
+    assert [s.token.id for s in steps] == [s.token.id for s in events[:3]]
+
+
+def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads(tiny_bundle):
+    engine = tiny_bundle.engine
+    seen = []
+
+    def note(_module, _args):
+        seen.append((threading.get_ident(), torch.get_num_threads()))
+
+    handle = engine.weights.register_forward_pre_hook(note)
+    callers = []
+
+    def visitor(i):
+        serve(Visitor(owner=f"v{i}"))
+        callers.append((threading.get_ident(), torch.get_num_threads()))
+        out = tiny_bundle.prefill(_ids(tiny_bundle, "o gato" * (i + 1)))
+        tiny_bundle.decode(out.logits[:, -1].argmax(-1, keepdim=True), out.past_key_values)
+
+    try:
+        threads = [threading.Thread(target=visitor, args=(i,)) for i in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        handle.remove()
+    assert len(seen) >= 2 and len({ident for ident, _ in seen}) == 1
+    assert seen[0][0] not in {ident for ident, _ in callers}
+    assert {n for _, n in seen} == {engine_module.MACHINE_THREADS}
+    assert {n for _, n in callers} == {1}  # the visitors' own threads: one intra-op thread each
+
+
+@pytest.mark.parametrize("where", ["forward", "decode"])
+def test_an_error_in_a_pass_on_the_pass_thread_reaches_the_caller(tiny_bundle, where):
+    ids = _ids(tiny_bundle, "o gato")
+    with pytest.raises(Exception):  # noqa: B017 - a shape error from the model, whatever its type
+        if where == "forward":
+            tiny_bundle.forward(input_ids=ids[:, :, None])
+        else:
+            tiny_bundle.decode(ids[:, :1], object())
