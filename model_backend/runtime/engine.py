@@ -18,6 +18,11 @@ appended to its own cache; after a prefill pass each request gets a cache of its
 the padding. So a visitor's cache never holds another's tokens. Anything a sliding-window layer could cut (a cache
 or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window is ever shifted by padding.
 
+A generation under way is a Run (`Engine.run`): before a decode pass, a run's step waits a moment (GATHER_S at most)
+for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
+and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
+intra-op threads, while every other thread of the process works on one.
+
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
 passes is handed to the engine as a prefill or a decode step like the loop's (the model's forward is routed while
 that thread is inside `generate`): so the beams of one visitor and the greedy rows of another share a pass, and a
@@ -88,6 +93,23 @@ def _pass_thread() -> ThreadPoolExecutor:
             _pool.submit(lambda: None).result()
             torch.set_num_threads(1)  # the process's default (and this thread's) from now on
         return _pool
+
+
+@contextmanager
+def _machine_threads() -> Iterator[None]:
+    """The calling thread works with the machine's intra-op threads within the block, and one after it: for the
+    engine's exclusive() work (Captum, activation caches, the logit lens), which runs in the caller's thread. Its
+    OpenMP team then lives until that thread ends (a script run's), slowing the passes meanwhile as `_pass_thread`
+    says; on one thread the why and hallucination pages' presses took 2.6 s alone instead of 1.9."""
+    if MACHINE_THREADS == 1 or threading.get_ident() in _pool_thread:
+        yield
+        return
+    torch.get_num_threads()  # this thread's count is read now, if it was not yet
+    torch.set_num_threads(MACHINE_THREADS)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(1)
 
 
 def _on_pass_thread(fn, *args):
@@ -382,7 +404,8 @@ class Engine:
         (in-process, 30 loop runs of 20 tokens: 40 passes, 18-21 s). So a decode step of a run first waits until
         the other runs whose last step came back have sent their next one: at most GATHER_S, and not for a run
         that has ended, waits for a turn of its own, came back more than STALE_S ago, or was late for an earlier
-        pass and has sent nothing since (a visitor reading before the next click). A run alone never waits."""
+        pass and has sent nothing since (a visitor reading before the next click); and not once a full pass
+        (max_batch rows) is waiting. A run alone never waits."""
         run = Run()
         with self._guard:
             self._runs.add(run)
@@ -407,8 +430,9 @@ class Engine:
             while True:
                 now = time.monotonic()
                 missing = self._expected(step.run, now)
-                if not missing or step.done or queueing.unwanted(step.visitor):
-                    break
+                rows = sum(s.rows for s in self._pending if not s.prefill and s.attentions == step.attentions)
+                if not missing or rows >= self.max_batch or step.done or queueing.unwanted(step.visitor):
+                    break  # all here, or a full pass waiting already
                 if now >= deadline:
                     for r in missing:
                         r.late = True
@@ -517,7 +541,7 @@ class Engine:
         """Hold the model alone and yield it, for work that hooks it (activation caches), needs its gradients
         (grad=True: Captum, gradient x input) or calls its parts (the logit lens, one layer's MLP). Nobody
         else's pass runs until the block ends, so hooks registered inside see only this thread's calls."""
-        with self._turn(), _unrouted(), _entered(self._model), torch.set_grad_enabled(grad):
+        with self._turn(), _unrouted(), _entered(self._model), torch.set_grad_enabled(grad), _machine_threads():
             yield self._model
 
     def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False, run: Run | None = None

@@ -133,3 +133,29 @@ def test_an_error_in_a_pass_on_the_pass_thread_reaches_the_caller(tiny_bundle, w
             tiny_bundle.forward(input_ids=ids[:, :, None])
         else:
             tiny_bundle.decode(ids[:, :1], object())
+
+
+def test_exclusive_work_has_the_machines_threads_and_the_thread_one_after(tiny_bundle):
+    seen = {}
+
+    def visitor():
+        seen["before"] = torch.get_num_threads()
+        with tiny_bundle.engine.exclusive():
+            seen["inside"] = torch.get_num_threads()
+        seen["after"] = torch.get_num_threads()
+
+    t = threading.Thread(target=visitor)
+    t.start()
+    t.join(30)
+    assert seen == {"before": 1, "inside": engine_module.MACHINE_THREADS, "after": 1}
+
+
+def test_a_full_pass_waiting_does_not_wait_for_more(tiny_bundle):
+    engine = tiny_bundle.engine
+    before = engine.max_batch
+    engine.max_batch = 1  # A's one row fills a pass: it does not wait for B
+    try:
+        a_times, _, _ = _two_runs(tiny_bundle, b_pause=GATHER_S + 0.3)
+    finally:
+        engine.max_batch = before
+    assert a_times[0] < GATHER_S * 0.8
