@@ -80,7 +80,10 @@ def _pass_thread() -> ThreadPoolExecutor:
     of ~10: a 30-row decode step took 420-450 ms instead of 185, and a one-row step 80 instead of 60. On a server
     every visitor's script thread used to run passes and its own sampling with two threads, so every pass paid it.
     Now the visitors' threads work on one thread each (the sampling chain of one row is serial anyway), and the
-    passes run here, the only thread with a team."""
+    passes run here, the only thread with a team. `exclusive()` work (Captum, activation caches, the logit lens)
+    and a routed generate()'s own work between its steps stay in the caller's thread, on one intra-op thread: with
+    the machine's threads there instead, the why, hallucination and decoding presses alone took the same time
+    (two alternating runs each, docs/engine-bench.md)."""
     global _pool
     with _pool_lock:
         if _pool is None:
@@ -93,25 +96,6 @@ def _pass_thread() -> ThreadPoolExecutor:
             _pool.submit(lambda: None).result()
             torch.set_num_threads(1)  # the process's default (and this thread's) from now on
         return _pool
-
-
-@contextmanager
-def _machine_threads() -> Iterator[None]:
-    """The calling thread works with the machine's intra-op threads within the block, and one after it: for the
-    engine's exclusive() work (Captum, activation caches, the logit lens) and generate()'s own work between its
-    steps (beam scores, the warpers' sorts of [rows, V]), which run in the caller's thread. Its OpenMP team then
-    lives until that thread ends (a script run's), slowing the passes meanwhile as `_pass_thread` says; on one
-    thread the why and hallucination pages' presses took 2.6 s alone instead of 1.9, and the decoding page's 20.8
-    instead of 17.9."""
-    if MACHINE_THREADS == 1 or threading.get_ident() in _pool_thread:
-        yield
-        return
-    torch.get_num_threads()  # this thread's count is read now, if it was not yet
-    torch.set_num_threads(MACHINE_THREADS)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(1)
 
 
 def _on_pass_thread(fn, *args):
@@ -477,7 +461,7 @@ class Engine:
                 out = _on_pass_thread(self._generate_alone, stops, kwargs)
         else:
             before = getattr(_routing, "engine", None), getattr(_routing, "run", None)
-            with self.run() as run, _machine_threads():  # generate()'s own work on [rows, V] (beams, sorts)
+            with self.run() as run:
                 _routing.engine, _routing.run = self, run  # its steps are this run's
                 try:
                     with torch.inference_mode():
@@ -543,7 +527,7 @@ class Engine:
         """Hold the model alone and yield it, for work that hooks it (activation caches), needs its gradients
         (grad=True: Captum, gradient x input) or calls its parts (the logit lens, one layer's MLP). Nobody
         else's pass runs until the block ends, so hooks registered inside see only this thread's calls."""
-        with self._turn(), _unrouted(), _entered(self._model), torch.set_grad_enabled(grad), _machine_threads():
+        with self._turn(), _unrouted(), _entered(self._model), torch.set_grad_enabled(grad):
             yield self._model
 
     def prefill(self, input_ids: torch.Tensor, output_attentions: bool = False, run: Run | None = None

@@ -135,19 +135,18 @@ def test_an_error_in_a_pass_on_the_pass_thread_reaches_the_caller(tiny_bundle, w
             tiny_bundle.decode(ids[:, :1], object())
 
 
-def test_exclusive_work_has_the_machines_threads_and_the_thread_one_after(tiny_bundle):
+def test_exclusive_work_runs_in_the_callers_thread_on_one_intra_op_thread(tiny_bundle):
     seen = {}
 
     def visitor():
-        seen["before"] = torch.get_num_threads()
         with tiny_bundle.engine.exclusive():
-            seen["inside"] = torch.get_num_threads()
-        seen["after"] = torch.get_num_threads()
+            seen["inside"] = (threading.get_ident(), torch.get_num_threads())
+        seen["caller"] = threading.get_ident()
 
     t = threading.Thread(target=visitor)
     t.start()
     t.join(30)
-    assert seen == {"before": 1, "inside": engine_module.MACHINE_THREADS, "after": 1}
+    assert seen["inside"] == (seen["caller"], 1)
 
 
 def test_a_full_pass_waiting_does_not_wait_for_more(tiny_bundle):
