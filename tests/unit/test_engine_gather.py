@@ -25,39 +25,29 @@ def _two_runs(bundle, b_pause, a_steps=1, b_ends_first=False):
     a_times, errors = [], []
     before = engine.batched_steps, engine.passes
 
-    def a():
+    def visitor(owner, text, pause, steps, times, ends_first=False):
         try:
-            serve(Visitor(owner="A"))
+            serve(Visitor(owner=owner))
             with engine.run() as run:
-                out = engine.prefill(_ids(bundle, "o gato"), run=run)
+                out = engine.prefill(_ids(bundle, text), run=run)
                 both_back.wait()
-                for _ in range(a_steps):
+                if ends_first:
+                    return
+                time.sleep(pause)  # its sampling and drawing
+                for _ in range(steps):
                     token = out.logits[:, -1].argmax(-1, keepdim=True)
                     started = time.monotonic()
                     out = engine.decode(token, out.past_key_values, run=run)
-                    a_times.append(time.monotonic() - started)
+                    times.append(time.monotonic() - started)
         except BaseException as exc:  # noqa: BLE001
             errors.append(exc)
             both_back.abort()
 
-    def b():
-        try:
-            serve(Visitor(owner="B"))
-            with engine.run() as run:
-                out = engine.prefill(_ids(bundle, "a casa de papel"), run=run)
-                both_back.wait()
-                if b_ends_first:
-                    return
-                time.sleep(b_pause)
-                engine.decode(out.logits[:, -1].argmax(-1, keepdim=True), out.past_key_values, run=run)
-        except BaseException as exc:  # noqa: BLE001
-            errors.append(exc)
-            both_back.abort()
-
-    threads = [threading.Thread(target=a), threading.Thread(target=b)]
-    for t in threads:
+    a = threading.Thread(target=visitor, args=("A", "o gato", 0, a_steps, a_times))
+    b = threading.Thread(target=visitor, args=("B", "a casa de papel", b_pause, 1, [], b_ends_first))
+    for t in (a, b):
         t.start()
-    for t in threads:
+    for t in (a, b):
         t.join(60)
     assert not errors, errors
     return a_times, engine.batched_steps - before[0], engine.passes - before[1]
