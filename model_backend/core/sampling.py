@@ -69,7 +69,7 @@ class SortFreeTopPLogitsWarper(TopPLogitsWarper):
       row, so which of them the library removes is an accident of its sort. Here the first ones in index order go,
       as the library's own code does with `torch.sort(..., stable=True)`: the same number of tokens removed, the same
       probability left to every kept one, only *which* of the equal-scored tokens at the cut stay may differ from
-      transformers'. This is the common case in bfloat16, whose logits have 8 bits of mantissa: at a cut deep in
+      transformers'. This is the common case in bfloat16, whose logits have 8 significant bits: at a cut deep in
       the tail many tokens share a score (tests/unit/test_sampling.py; docs/performance.md, 2026-12-06).
     Anything else than one CPU float row, and NaN, runs the library's own code.
     """

@@ -21,7 +21,7 @@ or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window
 A generation under way is a Run (`Engine.run`): before a decode pass, a run's step waits a moment (GATHER_S at most)
 for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
 and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
-intra-op threads, while every other thread of the process works on one.
+intra-op threads, while the threads that start their torch work after it work on one.
 
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
 passes is handed to the engine as a prefill or a decode step like the loop's (the model's forward is routed while
@@ -71,8 +71,9 @@ _pool_thread: list[int] = []  # the ident of the pass thread, once it runs
 
 
 def _pass_thread() -> ThreadPoolExecutor:
-    """The one thread where every engine's passes run, with the machine's intra-op threads; every other thread of
-    the process gets one (set here, for the threads that start their torch work afterwards).
+    """The one thread where every engine's passes run (passes of two models wait for each other), with the machine's
+    intra-op threads; the calling thread, and every thread whose first torch work comes later, get one (a thread
+    that used torch before keeps its count: torch reads it per thread, at the first use).
 
     Why (measured on the 2-core EPYC, docs/engine-bench.md, 2026-12-06): torch's OpenMP threads are kept per
     calling thread, and while any other live thread of the process holds an OpenMP team of its own, even an idle
@@ -80,10 +81,10 @@ def _pass_thread() -> ThreadPoolExecutor:
     of ~10: a 30-row decode step took 420-450 ms instead of 185, and a one-row step 80 instead of 60. On a server
     every visitor's script thread used to run passes and its own sampling with two threads, so every pass paid it.
     Now the visitors' threads work on one thread each (the sampling chain of one row is serial anyway), and the
-    passes run here, the only thread with a team. `exclusive()` work (Captum, activation caches, the logit lens)
+    passes run here, the one thread meant to have a team. `exclusive()` work (Captum, activation caches, the logit lens)
     and a routed generate()'s own work between its steps stay in the caller's thread, on one intra-op thread: with
-    the machine's threads there instead, the why, hallucination and decoding presses alone took the same time
-    (two alternating runs each, docs/engine-bench.md)."""
+    the machine's threads there instead, the why, hallucination and decoding presses alone stayed within the
+    spread of the runs (two alternating runs each; why ~5% faster; docs/engine-bench.md)."""
     global _pool
     with _pool_lock:
         if _pool is None:
