@@ -99,6 +99,13 @@ def _pass_thread() -> ThreadPoolExecutor:
         return _pool
 
 
+def _one_intra_op_thread() -> None:
+    """The calling thread, a visitor's asking the engine for work, works on one intra-op thread (see `_pass_thread`),
+    whatever the process's count was when it started or has been set to since."""
+    if torch.get_num_threads() != 1 and threading.get_ident() not in _pool_thread:
+        torch.set_num_threads(1)
+
+
 def _on_pass_thread(fn, *args):
     """fn(*args) on the pass thread (inline when already there), its exception raised here."""
     pool = _pass_thread()
@@ -351,6 +358,7 @@ class Engine:
         Work its visitor no longer wants is not started: Cancelled."""
         who = queueing.visitor()
         run = getattr(_routing, "run", None)
+        _one_intra_op_thread()
         with self._admitted(who):
             if run is not None:
                 with self._guard:
@@ -550,6 +558,7 @@ class Engine:
                                   visitor=queueing.visitor(), run=run or getattr(_routing, "run", None)))
 
     def _submit(self, step: _Step) -> SimpleNamespace:
+        _one_intra_op_thread()
         with self._admitted(step.visitor):
             with self._guard:
                 self._pending.append(step)

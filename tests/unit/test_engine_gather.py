@@ -87,6 +87,8 @@ def test_a_run_alone_never_waits_and_an_ended_generation_leaves_no_run(tiny_bund
 
 def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads(tiny_bundle):
     engine = tiny_bundle.engine
+    before = torch.get_num_threads()
+    torch.set_num_threads(max(2, engine_module.MACHINE_THREADS))  # as another library might: new threads read it
     seen = []
 
     def note(_module, _args):
@@ -97,9 +99,9 @@ def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads(tiny_bu
 
     def visitor(i):
         serve(Visitor(owner=f"v{i}"))
-        callers.append((threading.get_ident(), torch.get_num_threads()))
         out = tiny_bundle.prefill(_ids(tiny_bundle, "o gato" * (i + 1)))
         tiny_bundle.decode(out.logits[:, -1].argmax(-1, keepdim=True), out.past_key_values)
+        callers.append((threading.get_ident(), torch.get_num_threads()))  # whatever the process's count was
 
     try:
         threads = [threading.Thread(target=visitor, args=(i,)) for i in range(3)]
@@ -109,6 +111,7 @@ def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads(tiny_bu
             t.join(60)
     finally:
         handle.remove()
+        torch.set_num_threads(before)
     assert len(seen) >= 2 and len({ident for ident, _ in seen}) == 1
     assert seen[0][0] not in {ident for ident, _ in callers}
     assert {n for _, n in seen} == {engine_module.MACHINE_THREADS}
@@ -133,9 +136,12 @@ def test_exclusive_work_runs_in_the_callers_thread_on_one_intra_op_thread(tiny_b
             seen["inside"] = (threading.get_ident(), torch.get_num_threads())
         seen["caller"] = threading.get_ident()
 
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)  # the process's count, as another library might set it: the caller's thread reads it
     t = threading.Thread(target=visitor)
     t.start()
     t.join(30)
+    torch.set_num_threads(before)
     assert seen["inside"] == (seen["caller"], 1)
 
 
