@@ -72,8 +72,8 @@ _pool_thread: list[int] = []  # the ident of the pass thread, once it runs
 
 def _pass_thread() -> ThreadPoolExecutor:
     """The one thread where every engine's passes run (passes of two models wait for each other), with the machine's
-    intra-op threads; the calling thread, and every thread whose first torch work comes later, get one (a thread
-    that used torch before keeps its count: torch reads it per thread, at the first use).
+    intra-op threads; the calling thread, every thread whose first torch work comes later (torch reads the count
+    per thread, at the first use), and every thread that asks the engine for work (`_one_intra_op_thread`) get one.
 
     Why (measured on the 2-core EPYC, docs/engine-bench.md, 2026-12-06): torch's OpenMP threads are kept per
     calling thread, and while any other live thread of the process holds an OpenMP team of its own, even an idle
