@@ -23,6 +23,7 @@ from model_backend.core.stats import counted, entropy_bits, find_loop
 from model_backend.core.tokens import safe_text
 from model_backend.core.tracing import encode
 from model_backend.runtime.loading import ModelBundle
+from model_backend.runtime.memo import cached
 from model_backend.types import SamplingParams
 from model_backend.validation import InvalidInput
 
@@ -81,6 +82,7 @@ def parse_logits(text: str) -> tuple[float, ...]:
     return tuple(values)
 
 
+@cached(64)  # the seed's example on every run of the page: the same few numbers for every visitor
 def temperature_table(logits: tuple[float, ...], temperatures=(1.0, 0.5, 2.0)) -> tuple[TableRow, ...]:
     """softmax(logits / T) for each T, next to the seed's printed row when the logits are the seed's."""
     is_seed = tuple(logits) == SEED_LOGITS
@@ -88,15 +90,29 @@ def temperature_table(logits: tuple[float, ...], temperatures=(1.0, 0.5, 2.0)) -
                           seed_pct=SEED_TABLE.get(t) if is_seed else None) for t in temperatures)
 
 
+@cached(64)  # 40 softmaxes through TemperatureLogitsWarper were 35% of a run of the page (py-spy, 30 visits)
 def top_prob_curve(logits: tuple[float, ...], temperatures) -> tuple[tuple[float, float], ...]:
     """(T, probability of the most likely token) for each T: the seed's "P(mais provável)" line."""
     return tuple((float(t), max(softmax_with_temperature(list(logits), t))) for t in temperatures)
 
 
+@cached(8)
 def seed_curve_mismatches(logits: tuple[float, ...] = SEED_LOGITS) -> tuple[tuple[float, float, int], ...]:
     """The seed's P(top) points that do not match the exact value to the percent: (T, exact, printed %)."""
     exact = dict(top_prob_curve(logits, SEED_CURVE))
     return tuple((t, exact[t], v) for t, v in SEED_CURVE.items() if round(100 * exact[t]) != v)
+
+
+@cached(256)  # the penalties panel draws it on every run of the page: once per setting, not once per visitor's run
+def penalty_example(logits: tuple[float, ...], context: tuple[int, ...], r: float, f: float,
+                    p: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Both kinds of penalty on a few hand-made logits, after the tokens `context`: (divided by transformers'
+    repetition penalty r, minus the frequency f and presence p penalties)."""
+    scores = torch.tensor([logits])
+    ids = torch.tensor([context])
+    mult = RepetitionPenaltyLogitsProcessor(r)(ids, scores.clone())[0]
+    sub = FrequencyPresencePenaltyLogitsProcessor(f, p)(ids, scores)[0]
+    return tuple(mult.tolist()), tuple(sub.tolist())
 
 
 # ---------------------------------------------------------------- the chain on a real logit vector

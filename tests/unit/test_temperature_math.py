@@ -295,3 +295,19 @@ def test_the_live_bars_chart_is_built_once_per_prompt_and_settings_and_shared():
     first = draw.live_bars_for(mine, mb.SamplingParams(temperature=0.7))
     assert draw.live_bars_for(yours, mb.SamplingParams(temperature=0.7)) is first
     assert draw.live_bars_for(mine, mb.SamplingParams(temperature=0.9)) is not first
+
+
+def test_the_penalty_example_divides_and_subtracts_by_the_counts():
+    mult, sub = sv.penalty_example((2.0, 1.0, -1.0, 0.5), (0, 1, 0, 2), 1.5, 0.25, 0.5)
+    assert mult == pytest.approx((2.0 / 1.5, 1.0 / 1.5, -1.0 * 1.5, 0.5))  # seen tokens: divided (a negative one: times)
+    assert sub == pytest.approx((2.0 - 2 * 0.25 - 0.5, 1.0 - 0.25 - 0.5, -1.0 - 0.25 - 0.5, 0.5))  # D never seen
+
+
+def test_the_seed_examples_are_computed_once_for_every_visitor():
+    """The temperature page draws them on every run: the second visitor gets the first one's values."""
+    for fn, args in ((sv.top_prob_curve, (sv.SEED_LOGITS, (0.5, 1.0))), (sv.temperature_table, (sv.SEED_LOGITS,)),
+                     (sv.penalty_example, ((2.0, 1.0), (0,), 1.2, 0.1, 0.1))):
+        fn.clear()
+        assert fn.peek(*args) is None
+        first = fn(*args)
+        assert fn.peek(*args) is first and fn(*args) is first

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-import torch
-from transformers import RepetitionPenaltyLogitsProcessor
 
-from model_backend.core.sampling import FrequencyPresencePenaltyLogitsProcessor
-from model_backend.lessons.temperature import PenaltyRun
+from model_backend.lessons.temperature import PenaltyRun, penalty_example
 from ui.i18n import fmt_float, t
 from ui.widgets import data_table, model_text
 
@@ -21,10 +18,7 @@ EXAMPLE_CONTEXT = (0, 1, 0, 2)  # generated so far: A, B, A, C (D never)
 
 def example_frame(r: float, f: float, p: float) -> pd.DataFrame:
     """Both processors on four hand-made logits, computed live: what each does to a token seen 0, 1, 2 times."""
-    scores = torch.tensor([EXAMPLE_LOGITS])
-    ids = torch.tensor([EXAMPLE_CONTEXT])
-    mult = RepetitionPenaltyLogitsProcessor(r)(ids, scores.clone())[0]
-    sub = FrequencyPresencePenaltyLogitsProcessor(f, p)(ids, scores)[0]
+    mult, sub = penalty_example(EXAMPLE_LOGITS, EXAMPLE_CONTEXT, r, f, p)
     counts = [EXAMPLE_CONTEXT.count(i) for i in range(len(EXAMPLE_LOGITS))]
     return pd.DataFrame({
         t("pen.col.token"): [chr(ord("A") + i) for i in range(len(EXAMPLE_LOGITS))],
