@@ -1,6 +1,6 @@
 """The live-class page (pages/live.py): the code, the QR code and the count for the projector; the round, the
 histogram and the reveal for the teacher; the guess box or the vote for a student. Its round panels are fragments
-that reread the room every ROUND_S seconds (a student's also follows the teacher: follow.follow_step), and write to
+that reread the room every ROUND_S seconds (a student's every FOLLOW_S, and it follows the teacher: follow.follow_step), and write to
 it on the teacher's and the students' clicks through compute. Students' text (nicknames, guesses) is data: it is
 drawn with st.text, st.code or inside charts, never as Markdown or HTML."""
 from __future__ import annotations
@@ -28,13 +28,13 @@ from ui.live_class.compute import (
     start_vote,
     token_rows,
 )
-from ui.live_class.follow import follow_step
+from ui.live_class.follow import FOLLOW_S, follow_step
 from ui.live_class.place import MESSAGE_VALUES, SAMPLE_CODE, STATE, current, error, store, url_marks
 from ui.live_class.sidebar import start_button
 from ui.untrusted import escape_markdown
 from ui.widgets import model_text, show_error
 
-ROUND_S = 1.0  # how often the round's panel rereads the answers (teacher) or the round (student)
+ROUND_S = 1.0  # how often the teacher's panels reread the answers and the phones seen (a student's: FOLLOW_S)
 
 
 def pct(p: float) -> str:
@@ -375,9 +375,11 @@ def student_round(me: dict) -> None:
     student_board(me)
 
 
-@st.fragment(run_every=ROUND_S)
+@st.fragment(run_every=FOLLOW_S)
 def student_board(me: dict) -> None:
-    """A student's round, reread every ROUND_S seconds; the same timer follows the teacher (follow_step)."""
+    """A student's round, reread every FOLLOW_S seconds, as often as a lesson page's follow timer: the same timer
+    follows the teacher (follow_step), and the class's first move is from this page to hers (bench class_bench,
+    page_switch_p95_s)."""
     follow_step()
     try:
         r = room.current_round(store(), me["code"])
