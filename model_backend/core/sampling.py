@@ -76,9 +76,12 @@ class SortFreeTopPLogitsWarper(TopPLogitsWarper):
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.Tensor) -> torch.Tensor:
         if (scores.dim() != 2 or scores.shape[0] != 1 or scores.device.type != "cpu"
-                or scores.dtype not in (torch.float32, torch.float64) or bool(torch.isnan(scores).any())):
+                or scores.dtype not in (torch.float32, torch.float64)):
             return super().__call__(input_ids, scores)
-        sorted_logits = torch.from_numpy(np.sort(scores[0].detach().numpy())).unsqueeze(0)  # ascending, as the library
+        ascending = np.sort(scores[0].detach().numpy())  # numpy sorts NaN last: a NaN anywhere is a NaN at the end
+        if np.isnan(ascending[-1]):
+            return super().__call__(input_ids, scores)
+        sorted_logits = torch.from_numpy(ascending).unsqueeze(0)  # ascending, as the library
         cumulative_probs = sorted_logits.softmax(dim=-1).cumsum(dim=-1)  # the library's two lines
         sorted_indices_to_remove = cumulative_probs <= (1 - self.top_p)
         sorted_indices_to_remove[..., -self.min_tokens_to_keep:] = 0

@@ -5,7 +5,7 @@ import torch
 from transformers import TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 from model_backend import SamplingParams, distributions, softmax_with_temperature
-from model_backend.core.sampling import build_chain, choose, kept_count, run_chain
+from model_backend.core.sampling import SortFreeTopPLogitsWarper, build_chain, choose, kept_count, run_chain
 from model_backend.core.stats import entropy_bits
 
 SEED_LOGITS = [2.0, 1.0, 0.1]
@@ -176,3 +176,20 @@ def test_the_chain_uses_the_sort_free_top_p():
     from model_backend.core.sampling import SortFreeTopPLogitsWarper
 
     assert isinstance(dict(build_chain(SamplingParams(top_p=0.9)))["top_p"], SortFreeTopPLogitsWarper)
+
+
+def test_sort_free_top_p_hands_a_row_with_a_nan_to_the_library(monkeypatch):
+    """A NaN anywhere in the row (numpy sorts it last) goes to the library's own code; a row without one never
+    does. Both return the same scores for such a row, so the test counts the library's calls."""
+    library, used = TopPLogitsWarper.__call__, []
+    monkeypatch.setattr(TopPLogitsWarper, "__call__", lambda self, ids, s: used.append(1) or library(self, ids, s))
+    ids, warper = torch.zeros((1, 0), dtype=torch.long), SortFreeTopPLogitsWarper(top_p=0.9)
+    row = torch.randn((1, 4096), generator=torch.Generator().manual_seed(5))
+    warper(ids, row.clone())
+    assert used == []
+    for where in (0, 1234, 4095):
+        nan = row.clone()
+        nan[0, where] = float("nan")
+        out = warper(ids, nan.clone())
+        torch.testing.assert_close(out, library(warper, ids, nan.clone()), equal_nan=True)
+    assert len(used) == 3
