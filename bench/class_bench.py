@@ -13,7 +13,8 @@ the real server with the room in a real redis-server; then the same class on 2 r
   the 30; and the projector's time from the last press until it counts all 30;
 - follow_step: the same for the teacher's step on the loop page (her session opens it at step 2, then 3, 4, 5);
   the phones show the step the teacher's own run made (ui.loop.compute.SharedRun: one run per settings);
-- idle: the 30 phones follow (their 1 s timers run) and nothing changes: the server's CPU per phone per second.
+- idle: the 30 phones follow (their 0.5 s timers, FOLLOW_S, run) and nothing changes: the server's CPU per phone per
+  second.
 
 The phones join through the room (`room.join`), then open the class page from their own address
 (`?class=&me=`), as a phone does after a reload; the teacher's session leads the room from the teacher's cookie.
@@ -364,7 +365,7 @@ async def _press(store, code: str, token: str, teacher: Client, phones: list[Cli
 async def measure_press(store, code: str, token: str, teacher: Client, phones: list[Client],
                         procs: list[psutil.Process], first_round: int) -> dict:
     """The live page's press: one phone alone in a round, then every phone at once in the next. The server's CPU
-    during the together round includes the other phones' 1 s timers and the projector's (a class as it is)."""
+    during the together round includes the other phones' 0.5 s timers and the projector's (a class as it is)."""
     alone = await _press(store, code, token, teacher, phones[:1], first_round, procs)
     together = await _press(store, code, token, teacher, phones, first_round + 1, procs)
     out = {"alone_s": alone.get("p50_s"), "together": together}

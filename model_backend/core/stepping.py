@@ -88,10 +88,12 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
                 step_attn = None
                 if record_attentions and out.attentions:
                     step_attn = torch.stack([a[0, :, -1, :] for a in out.attentions]).float().cpu().numpy()
-                raw_np = raw.numpy()  # one-thread counts, no torch call each: 30 visitors' steps run at once
-                prob = float(raw_np[next_id])
+                if raw.device.type == "cpu":  # counted in numpy: one thread and no torch call, 30 visitors at once
+                    raw_np = raw.numpy()
+                    prob, rank = float(raw_np[next_id]), int(np.count_nonzero(raw_np > raw_np[next_id])) + 1
+                else:
+                    prob, rank = float(raw[next_id]), int((raw > raw[next_id]).sum()) + 1
                 logprob = log_prob(logits[0], next_id)  # from the logits: log(prob) is -inf once prob underflows
-                rank = int(np.count_nonzero(raw_np > raw_np[next_id])) + 1
                 sampled = float(stage_scores[-1].probs[0, next_id])
                 stages = _stages(stage_scores, top_ids)
                 ent = stages[0].entropy_bits  # stage 0 is the raw distribution: its entropy is computed once

@@ -91,7 +91,7 @@ def temperature_table(logits: tuple[float, ...], temperatures=(1.0, 0.5, 2.0)) -
 
 
 @cached(64)  # 40 softmaxes through TemperatureLogitsWarper were 35% of a run of the page (py-spy, 30 visits)
-def top_prob_curve(logits: tuple[float, ...], temperatures) -> tuple[tuple[float, float], ...]:
+def top_prob_curve(logits: tuple[float, ...], temperatures: tuple[float, ...]) -> tuple[tuple[float, float], ...]:
     """(T, probability of the most likely token) for each T: the seed's "P(mais provável)" line."""
     return tuple((float(t), max(softmax_with_temperature(list(logits), t))) for t in temperatures)
 
@@ -99,7 +99,7 @@ def top_prob_curve(logits: tuple[float, ...], temperatures) -> tuple[tuple[float
 @cached(8)
 def seed_curve_mismatches(logits: tuple[float, ...] = SEED_LOGITS) -> tuple[tuple[float, float, int], ...]:
     """The seed's P(top) points that do not match the exact value to the percent: (T, exact, printed %)."""
-    exact = dict(top_prob_curve(logits, SEED_CURVE))
+    exact = dict(top_prob_curve(logits, tuple(SEED_CURVE)))
     return tuple((t, exact[t], v) for t, v in SEED_CURVE.items() if round(100 * exact[t]) != v)
 
 

@@ -1,8 +1,8 @@
 """The live-class page (pages/live.py): the code, the QR code and the count for the projector; the round, the
 histogram and the reveal for the teacher; the guess box or the vote for a student. Its round panels are fragments
-that reread the room every ROUND_S seconds (a student's every FOLLOW_S, and it follows the teacher: follow.follow_step), and write to
-it on the teacher's and the students' clicks through compute. Students' text (nicknames, guesses) is data: it is
-drawn with st.text, st.code or inside charts, never as Markdown or HTML."""
+that reread the room every ROUND_S seconds (a student's every FOLLOW_S, and it follows the teacher:
+follow.follow_step), and write to it on the teacher's and the students' clicks through compute. Students' text
+(nicknames, guesses) is data: it is drawn with st.text, st.code or inside charts, never as Markdown or HTML."""
 from __future__ import annotations
 
 import secrets

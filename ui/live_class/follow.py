@@ -17,8 +17,8 @@ from ui.live_class.place import current, store
 from ui.share import Param, parse
 from ui.widgets import fragment_run
 
-FOLLOW_S = 0.5  # how often a following phone reads the view's version (the issue's goal: a change shows within
-# 1.5 s; a read is a small GET, 0.003 CPU-s a phone a second at 1 s: bench class_bench)
+FOLLOW_S = 0.5  # how often a following phone reads the view's version, on a lesson page and on the class page (the
+# issue's goal: a change shows within 1.5 s; idle phones cost 0.005-0.006 CPU-s a phone a second: bench class_bench)
 SEEN_S = 20.0  # how often a phone tells the room it is still there (a write; the count uses the last minute)
 RETRY_S = 4.0  # a switch to the teacher's page after which no full run ended by then (the switch was lost): again
 MAX_SWITCHES = 3  # switches for one view of the teacher's before a phone stops trying (no endless page runs)
@@ -48,8 +48,8 @@ def lead(page_name: str) -> None:
 
 @st.fragment(run_every=FOLLOW_S)
 def follow() -> None:
-    """On a student's phone (every page but the class page, whose round panel does the same): one small read a
-    second; a new version of the teacher's view opens it."""
+    """On a student's phone (every page but the class page, whose round panel does the same): one small read every
+    FOLLOW_S seconds; a new version of the teacher's view opens it."""
     follow_step()
 
 
