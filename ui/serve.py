@@ -25,6 +25,9 @@ told the browser that the old page was back, and the browser cleared the page it
 fragment then drew into the emptied page ("Bad delta path index"), and the browser's app stopped: a blank phone
 until a reload (seen in CI and under load in tests/e2e/test_live_class_browser.py).
 
+Streamlit's frontend files are answered from memory after their first request (ui/static_cache.py): a fresh
+browser fetches 70-160 of them, and Streamlit reads each from disk through worker threads.
+
 And it imports model_backend before Streamlit, so that the process-wide thread policy (model_backend's
 THREAD_POLICY) is in the environment before numpy and torch load their thread pools.
 """
@@ -44,6 +47,7 @@ from streamlit.web import bootstrap, cli
 from streamlit.web.server.starlette import starlette_server
 
 from ui import warm
+from ui.static_cache import StaticCache
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
@@ -79,10 +83,25 @@ def stale_fragment_runs(run: Callable) -> Callable:
     return run_script
 
 
+def static_from_memory(create: Callable) -> Callable:
+    """Wrap the server's app factory so that its app answers the frontend's files from memory (StaticCache), under
+    the configured base path."""
+    def create_app(*args, **kwargs):
+        from streamlit import config
+
+        base = (config.get_option("server.baseUrlPath") or "").strip("/")
+        return StaticCache(create(*args, **kwargs), prefix=f"/{base}/static/" if base else "/static/")
+    create_app.tbt_wrapped = create
+    return create_app
+
+
 def main(argv: list[str] | None = None, app: Path = APP) -> None:
     PagesManager.uses_pages_directory = False  # app.py's st.navigation is the only page registry
     if hasattr(starlette_server, "_bind_socket"):  # Streamlit 1.67's name; see the module's text
         starlette_server._bind_socket = tcp_listener(starlette_server._bind_socket)
+    if hasattr(starlette_server, "create_starlette_app") and not hasattr(starlette_server.create_starlette_app,
+                                                                          "tbt_wrapped"):  # Streamlit 1.67's name
+        starlette_server.create_starlette_app = static_from_memory(starlette_server.create_starlette_app)
     if not hasattr(ScriptRunner._run_script, "tbt_wrapped"):
         ScriptRunner._run_script = stale_fragment_runs(ScriptRunner._run_script)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls

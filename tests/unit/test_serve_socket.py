@@ -68,9 +68,10 @@ def test_wrapped_listener_keeps_streamlits_settings():
 
 def test_main_installs_the_wrapper(monkeypatch):
     """main() replaces Streamlit's bind function before the server starts (cli.main is not run here)."""
-    original = starlette_server._bind_socket
+    original, create = starlette_server._bind_socket, starlette_server.create_starlette_app
     monkeypatch.setattr(serve.cli, "main", lambda: None)
     monkeypatch.setattr(starlette_server, "_bind_socket", original)
+    monkeypatch.setattr(starlette_server, "create_starlette_app", create)
     monkeypatch.setattr(serve.bootstrap, "_install_config_watchers", serve.bootstrap._install_config_watchers)
     monkeypatch.setattr(serve.PagesManager, "uses_pages_directory", serve.PagesManager.uses_pages_directory)
     monkeypatch.setattr(serve.sys, "argv", list(serve.sys.argv))
@@ -81,3 +82,4 @@ def test_main_installs_the_wrapper(monkeypatch):
     assert starlette_server._bind_socket is not original
     nodelay, _ = _nodelay_of_accepted(starlette_server._bind_socket)
     assert nodelay == 1
+    assert starlette_server.create_starlette_app.tbt_wrapped is create  # the frontend's files from memory
