@@ -47,7 +47,7 @@ from streamlit.web import bootstrap, cli
 from streamlit.web.server.starlette import starlette_server
 
 from ui import warm
-from ui.static_cache import StaticCache
+from ui.static_cache import StaticCache, frontend_files
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
@@ -87,10 +87,11 @@ def static_from_memory(create: Callable) -> Callable:
     """Wrap the server's app factory so that its app answers the frontend's files from memory (StaticCache), under
     the configured base path."""
     def create_app(*args, **kwargs):
-        from streamlit import config
+        from streamlit import config, file_util
 
         base = (config.get_option("server.baseUrlPath") or "").strip("/")
-        return StaticCache(create(*args, **kwargs), prefix=f"/{base}/static/" if base else "/static/")
+        return StaticCache(create(*args, **kwargs), frontend_files(file_util.get_static_dir()),
+                           prefix=f"/{base}/static/" if base else "/static/")
     create_app.tbt_wrapped = create
     return create_app
 
