@@ -2,13 +2,13 @@
 
 A new browser fetches 70-160 files under /static/ (Streamlit's hashed JS, CSS, fonts and images) on its first
 visit. Streamlit's Starlette server reads each from disk through worker threads, chunk by chunk: the 160 files of a
-fresh visit to the pipeline page cost the server 0.19 CPU-s, more than a bare page's script run and messages (bench
-visit_cost). A class of 30 phones opening the link pays that 30 times at once. The files do not change while the
+fresh visit to the pipeline page cost the server 0.19 CPU-s (a scratch fetch, 6 connections; docs/performance.md),
+more than a bare page's script run and messages, and every new phone paid it. The files do not change while the
 server runs, so the first whole 200 response to each is kept, its status, headers and body exactly as Streamlit
 sent them, and replayed, in 64 KB pieces as Streamlit sends them, to the next request for the same file.
 
 Only the files that exist in the frontend's folder (`files`: their paths, listed once when the server starts) are
-kept, under their one plain spelling (no "." or "//" in the path), and only from plain GET requests. Everything else
+kept, under their one plain spelling (no "." or ".." segment, no "//"), and only from plain GET requests. Everything else
 goes through to Streamlit as before: a Range or conditional header, a query string, any other path (a missing file,
 which Streamlit answers with its index page), a HEAD before the first GET, a response that is not a whole 200, or
 one that sets a cookie, is encoded, varies, or carries CORS headers. While one request for a file is being answered,
