@@ -3,6 +3,7 @@ folder made here): the second request for a file gets the first response's statu
 reaching the handler; what the handler must decide (ranges, revalidations, missing files, other spellings, query
 strings) still reaches it, and nothing but the folder's files is kept."""
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from starlette.applications import Starlette
@@ -12,6 +13,12 @@ from streamlit.web.server.starlette.starlette_static_routes import create_stream
 from ui.static_cache import PIECE, StaticCache, frontend_files
 
 JS = b"console.log(1);" * 10_000  # 150 KB: more than two pieces
+
+
+def run(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps a loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -51,7 +58,7 @@ def request(app, path, method="GET", headers=(), query=b""):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(asyncio.wait_for(app(scope, receive, send), 30))
+    run(asyncio.wait_for(app(scope, receive, send), 30))
     start = next(m for m in sent if m["type"] == "http.response.start")
     pieces = [m.get("body", b"") for m in sent if m["type"] == "http.response.body"]
     return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, b"".join(pieces), pieces
@@ -126,5 +133,5 @@ def test_other_scopes_pass_through(folder):
 
     cache = StaticCache(app, frontend_files(str(folder)))
     for kind in ("lifespan", "websocket"):
-        asyncio.run(cache({"type": kind, "path": "/static/css/a.css"}, None, None))
+        run(cache({"type": kind, "path": "/static/css/a.css"}, None, None))
     assert seen == ["lifespan", "websocket"]
