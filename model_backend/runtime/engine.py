@@ -57,6 +57,7 @@ from transformers import DynamicCache, LogitsProcessor, LogitsProcessorList, Sto
 from transformers.modeling_outputs import CausalLMOutputWithPast
 
 from model_backend.runtime import invariance, queueing
+from model_backend.runtime.draw import multinomial_one
 from model_backend.runtime.queueing import FairLock, Visitor
 
 MAX_BATCH = 64  # rows in one batched pass at most: a class of 30 pressing, or a dozen "Run 5 times" at once
@@ -224,7 +225,7 @@ class Draw(LogitsProcessor):
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
         probs = torch.nn.functional.softmax(scores, dim=-1)
-        picked = torch.multinomial(probs, num_samples=1, generator=self.generator)  # [rows, 1]
+        picked = multinomial_one(probs, self.generator)  # [rows, 1]: torch.multinomial's draw (runtime/draw.py)
         return torch.full_like(scores, float("-inf")).scatter_(1, picked, 0.0)
 
 

@@ -124,12 +124,19 @@ def _ties_across_the_cut(scores: torch.Tensor, result: torch.Tensor) -> bool:
     return bool((tied & ~removed).any())
 
 
-def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bit(monkeypatch):
+@pytest.mark.parametrize("counting", [False, True], ids=["np.sort", "counting"])
+def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bit(monkeypatch, counting):
     """The same tensor as TopPLogitsWarper's own code run with a stable sort (torch.equal: same ops on the same
     machine, so no tolerance); the same as the library itself wherever no ties sit across the cut; and the sort-free
-    path always taken for one CPU row (else the test would compare the library to itself)."""
+    path always taken for one CPU row (else the test would compare the library to itself). Both ways of sorting
+    the values (sorted_values) are run, whichever this machine measured faster."""
+    from model_backend.core import sampling
     from model_backend.core.sampling import SortFreeTopPLogitsWarper
 
+    monkeypatch.setattr(sampling, "_sort_by_counting", counting)
+    counted = []
+    by_counting = sampling._by_counting
+    monkeypatch.setattr(sampling, "_by_counting", lambda v: counted.append(1) or by_counting(v))
     library = TopPLogitsWarper.__call__
     used_library = []
     monkeypatch.setattr(TopPLogitsWarper, "__call__", lambda self, ids, s: used_library.append(1) or library(self, ids, s))
@@ -158,6 +165,42 @@ def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bi
                     assert torch.equal(got, library(TopPLogitsWarper(p, min_tokens_to_keep=keep), ctx, scores.clone()))
     assert {"bf16", "bf16/0.7", "tied", "small_tie_at_cut"} <= straddled  # the tie rule was really exercised
     assert not straddled & {"gemma", "gemma/0.7", "float64"}
+    assert bool(counted) == counting  # the bfloat16 rows (few distinct values) were counted when counting is on
+
+
+@pytest.mark.parametrize("counting", [False, True])
+def test_sorted_values_is_np_sort(monkeypatch, counting):
+    """Whatever the row (few or many distinct values, -inf, NaN, signed zeros, float64), the same array as np.sort:
+    the same values in the same order (NaN last), and the same dtype."""
+    from model_backend.core import sampling
+
+    monkeypatch.setattr(sampling, "_sort_by_counting", counting)
+    rng = np.random.default_rng(3)
+    normal = (rng.standard_normal(262_144) * 3).astype(np.float32)
+    bf16 = (normal.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
+    after_top_k = np.where(normal > np.sort(normal)[-40], normal, -np.inf).astype(np.float32)
+    zeros = bf16.copy()
+    zeros[::7] = 0.0
+    zeros[::11] = -0.0
+    nan = bf16.copy()
+    nan[[5, 99_999]] = np.nan  # off the sample's stride
+    rows = {"normal": normal, "bf16": bf16, "bf16/0.7": bf16 / np.float32(0.7), "after_top_k": after_top_k,
+            "zeros": zeros, "nan": nan, "float64": bf16.astype(np.float64), "short": bf16[:100]}
+    for name, row in rows.items():
+        got, expected = sampling.sorted_values(row), np.sort(row)
+        assert got.dtype == expected.dtype and got.shape == expected.shape, name
+        np.testing.assert_array_equal(got, expected, err_msg=name)  # NaN == NaN here; -0.0 == 0.0
+    assert sampling._by_counting(bf16).tobytes() == np.sort(bf16).tobytes()  # bit for bit where no zero is signed
+
+
+def test_sorted_values_measures_once_which_way_is_faster(monkeypatch):
+    from model_backend.core import sampling
+
+    monkeypatch.setattr(sampling, "_sort_by_counting", None)
+    first = sampling._counting_faster()
+    assert isinstance(first, bool) and sampling._sort_by_counting is first
+    monkeypatch.setattr(sampling, "_best_of", lambda work, times=3: pytest.fail("measured twice"))
+    assert sampling._counting_faster() is first
 
 
 def test_sort_free_top_p_removes_the_first_tied_tokens_and_batches_use_the_library():
