@@ -21,7 +21,8 @@ or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window
 A generation under way is a Run (`Engine.run`): before a decode pass, a run's step waits a moment (GATHER_S at most)
 for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
 and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
-intra-op threads, while the threads that start their torch work after it work on one.
+intra-op threads (a decode pass on the CPU with one fewer: `_decode_threads`), while the threads that start their
+torch work after it work on one.
 
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
 passes is handed to the engine as a prefill or a decode step like the loop's (the model's forward is routed while
@@ -66,6 +67,8 @@ GATHER_S = 0.25  # a decode pass waits at most this long for the other runs' nex
 STALE_S = 1.0  # not for a run whose last step came back longer ago than this
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
 MACHINE_THREADS = torch.get_num_threads()  # intra-op threads before `_pass_thread` (OMP_NUM_THREADS, or the cores)
+# A decode pass on the CPU leaves one core to the visitors' own step work (see `_decode_threads`)
+DECODE_THREADS = max(1, MACHINE_THREADS - 1)
 _pool_lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _pool_thread: list[int] = []  # the ident of the pass thread, once it runs
@@ -105,6 +108,32 @@ def _one_intra_op_thread() -> None:
     whatever the process's count was when it started or has been set to since."""
     if torch.get_num_threads() != 1 and threading.get_ident() not in _pool_thread:
         torch.set_num_threads(1)
+
+
+@contextmanager
+def _decode_threads(batch: list) -> Iterator[None]:
+    """A decode pass on the CPU runs on DECODE_THREADS intra-op threads (the machine's less one; on two cores, one).
+
+    Why (the 2-core EPYC, docs/engine-bench.md, 2026-12-06, "A decode pass on one thread"): between two decode
+    passes of a class, the visitors' threads do their steps' own work (the sampling chain, the draw), and some of
+    it runs on into the next pass. A pass with a team of two then waits on every small operator (attention row by
+    row: 1,080 products and 540 softmaxes a 30-row pass, 57-62 us each in the profile) for a core that the step
+    work holds. On one thread the same pass leaves that core to them: 30 in-process loop presses took 8.6-8.9 s and
+    0.38-0.39 CPU-s a press, against 9.7-11.1 s and 0.44-0.50 with two, and one visitor alone was as fast
+    (1.13-1.21 s against 1.10-1.29). Prefills and every other pass keep the machine's threads: a long prompt's
+    products are large enough to share. Alone and in a batch, a decode step runs on the same count, so its numbers
+    do not change with who else is on."""
+    first = batch[0] if batch else None
+    ids = getattr(first, "input_ids", None)
+    if first is None or first.prefill or ids is None or ids.device.type != "cpu" or DECODE_THREADS == MACHINE_THREADS:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(DECODE_THREADS)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _on_pass_thread(fn, *args):
@@ -663,7 +692,7 @@ class Engine:
 
     def _run(self, batch: list[_Step]) -> None:
         try:
-            with _unrouted(), _entered(self._model), torch.inference_mode():
+            with _unrouted(), _entered(self._model), torch.inference_mode(), _decode_threads(batch):
                 if len(batch) == 1 and (batch[0].rows == 1 or not self._batchable(batch[0])):
                     s = batch[0]
                     out = self._model(input_ids=s.input_ids, past_key_values=s.past, use_cache=True,

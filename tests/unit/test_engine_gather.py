@@ -85,16 +85,18 @@ def test_a_run_alone_never_waits_and_an_ended_generation_leaves_no_run(tiny_bund
     assert [s.token.id for s in steps] == [s.token.id for s in events[:3]]
 
 
-def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads(tiny_bundle):
+def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads_a_decode_with_one_fewer(tiny_bundle):
     engine = tiny_bundle.engine
     before = torch.get_num_threads()
     torch.set_num_threads(max(2, engine_module.MACHINE_THREADS))  # as another library might: new threads read it
     seen = []
 
-    def note(_module, _args):
-        seen.append((threading.get_ident(), torch.get_num_threads()))
+    def note(_module, _args, kwargs):
+        past = kwargs.get("past_key_values")
+        decode = past is not None and past.get_seq_length() > 0
+        seen.append((threading.get_ident(), torch.get_num_threads(), decode))
 
-    handle = engine.weights.register_forward_pre_hook(note)
+    handle = engine.weights.register_forward_pre_hook(note, with_kwargs=True)
     callers = []
 
     def visitor(i):
@@ -112,9 +114,11 @@ def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads(tiny_bu
     finally:
         handle.remove()
         torch.set_num_threads(before)
-    assert len(seen) >= 2 and len({ident for ident, _ in seen}) == 1
+    assert len(seen) >= 2 and len({ident for ident, _, _ in seen}) == 1
     assert seen[0][0] not in {ident for ident, _ in callers}
-    assert {n for _, n in seen} == {engine_module.MACHINE_THREADS}
+    assert {n for _, n, decode in seen if not decode} == {engine_module.MACHINE_THREADS}  # prefills
+    # decode passes leave one core to the visitors' step work (engine._decode_threads)
+    assert {n for _, n, decode in seen if decode} == {max(1, engine_module.MACHINE_THREADS - 1)}
     assert {n for _, n in callers} == {1}  # the visitors' own threads: one intra-op thread each
 
 
