@@ -7,7 +7,6 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import torch
 from transformers import (
     LogitsProcessor,
@@ -63,7 +62,9 @@ class SortFreeTopPLogitsWarper(TopPLogitsWarper):
 
     The library sorts all V scores with their indices (torch.sort: ~15 ms for Gemma's 262k scores on this machine,
     one thread), takes the softmax and the cumulative sum of the sorted scores and removes the prefix whose
-    cumulative probability is <= 1 - top_p. Here the values alone are sorted (`sorted_values`: 0.8-1.7 ms):
+    cumulative probability is <= 1 - top_p. Here the values alone are sorted (`sorted_values`: 0.8 ms with numpy's
+    vectorised sort on the Xeon of docs/engine-bench.md; on the EPYC without it 1.7 ms for a bfloat16 row, 7 ms
+    for a float32 one):
     - the sorted *values* do not depend on how ties are ordered, so this sort gives the same tensor, and the same
       softmax and cumsum on it give the same numbers, bit for bit;
     - the removed tokens are the first m of that order: every score below the m-th sorted score s[m-1], and, when
@@ -116,22 +117,25 @@ def sorted_values(values: np.ndarray) -> np.ndarray:
 
     A bfloat16 model's logits (and those divided by a temperature) hold about 3,000 distinct values in 262,144
     entries. Counting them in a hash table (pandas' value_counts), sorting the distinct ones and repeating each as
-    often as it occurs gives the same array as np.sort: 1.7 ms against np.sort's 7 ms on a CPU where numpy has no
-    vectorised sort (the 2-core AMD EPYC of docs/engine-bench.md). Where numpy's sort is vectorised (0.8 ms on the
-    2-core Xeon) it stays faster, and with many distinct values (a float32 model's logits) counting is slower
-    everywhere. So the row takes the counting path only where the first call measured it faster on this machine
-    and a sample of the row has many repeats; NaN and equal values of other signs (-0.0, 0.0) come out as equal
+    often as it occurs gives the same array as np.sort: 1.7 ms against np.sort's 7 ms on a CPU where numpy's sort
+    is not vectorised (the 2-core AMD EPYC of docs/engine-bench.md, "The draw, top-p's sort and a decode pass's
+    threads"). Where it is vectorised (0.8 ms on the 2-core Xeon) np.sort stays faster, and with many distinct
+    values (a float32 model's logits) counting is slower everywhere (39 ms). So the row takes the counting path
+    only where the first call measured it faster on this machine and a sample of the row has many repeats (at
+    most 3/4 of it distinct; a bfloat16 row's sample has about half); NaN and equal values of other signs (-0.0, 0.0) come out as equal
     values in either way, so the softmax and cumsum after them are the same.
     """
     if values.ndim != 1 or values.size < 4 * _SAMPLE or not _counting_faster():
         return np.sort(values)
     sample = values[:: values.size // _SAMPLE]
-    if np.unique(sample).size > sample.size // 2 or np.isnan(sample).any():
+    if np.unique(sample).size > 3 * sample.size // 4 or np.isnan(sample).any():  # bfloat16 rows: ~1,000 of 2,048
         return np.sort(values)
     return _by_counting(values)
 
 
 def _by_counting(values: np.ndarray) -> np.ndarray:
+    import pandas as pd  # here: the CLI and the bench scripts import this module without needing pandas
+
     counts = pd.Series(values, copy=False).value_counts(sort=False, dropna=False)
     distinct = counts.index.to_numpy(dtype=values.dtype)
     order = np.argsort(distinct)

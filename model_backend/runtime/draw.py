@@ -2,24 +2,27 @@
 
 For one sample, torch.multinomial (ATen's `multinomial_out`) draws q ~ Exp(1) for every entry of the probability
 tensor with the generator, then returns argmax(p / q) per row (the Gumbel-max trick). On the CPU the exponentials
-come from a serial kernel: for each entry in order, one `random64()` of the generator's Mersenne Twister, its low 53
-bits as a double x in [0, 1), q = -log1p(-x) in double, then rounded to the tensor's float. For Gemma's vocabulary
-that is 262,144 logarithms one after another: about 5 ms a row on the 2-core machines of docs/engine-bench.md, the
-largest part of a loop step's own work once the model's pass is shared (docs/engine-bench.md, "Where the loop's
-floor is on two cores").
+come from a serial kernel: for each entry in memory order, one `random64()` of the generator's Mersenne Twister,
+its low 53 bits as a double x in [0, 1), q = -log1p(-x) in double, then rounded to the tensor's float. For Gemma's
+vocabulary that is 262,144 logarithms one after another: 4.2-5.4 ms a row on the 2-core machines of
+docs/engine-bench.md, on the Xeon the largest part of a loop step's own work once the model's pass is shared
+("Where the loop's floor is on two cores"; on the EPYC of "The draw, top-p's sort and a decode pass's threads" only
+top-p's sort took longer).
 
 Here the generator makes the same 64-bit numbers with `random_()` on an int64 tensor (one `random64()` each, the
 low 63 bits kept, which hold the 53 we need), so it ends in the same state; the logarithms are taken only where p
 is not zero, since a zero p gives p / q = 0 whatever q is. Every other step is the same IEEE operation as torch's
-(the float32 division, the first index of the largest ratio). numpy's log1p may differ from the C library's by an
-ulp; where that could change the float32 q (a double within 1e-12 of a float32 rounding boundary) the C library's
-`math.log1p` is used, as torch uses it.
+(the float32 division, the first index of the largest ratio). numpy's log1p may differ from the C library's by a
+few ulp; where that could change the float32 q (a double within 1e-12 of a float32 rounding boundary) the C
+library's `math.log1p` is used, as torch uses it.
 
 The first call checks the whole draw against torch.multinomial on a few rows, and if any result or generator state
-differs (another torch build, another C library), every later call is torch.multinomial itself. Anything else than
-float32 probabilities on the CPU with an explicit generator, and any row torch would refuse (NaN, inf, negative,
-all zero), also goes to torch.multinomial, which gives the same result or the same error. So does the rare row
-where some x is exactly 0 (probability 2^-53 an entry), where torch's q = 0 makes 0 / 0 a NaN.
+differs (another torch build, another C library), every later call is torch.multinomial itself. Anything other
+than contiguous float32 probabilities on the CPU with an explicit generator and at most 2^24 categories, and any row
+torch would refuse (NaN, inf, negative, all zero), also goes to torch.multinomial, which gives the same result or
+the same error. So does the rare row where some x is exactly 0 (probability 2^-53 an entry), where torch's q = 0
+makes 0 / 0 a NaN. A row whose every ratio underflows to 0 (only subnormal probabilities) gets index 0, as torch's
+argmax of an all-zero row.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ log = logging.getLogger(__name__)
 _MASK53 = np.int64((1 << 53) - 1)
 _SCALE = 2.0 ** -53
 _ROUNDING_MARGIN = 1e-12  # relative: far wider than numpy's and the C library's log1p can differ (a few ulp)
+_MAX_CATEGORIES = 1 << 24  # torch.multinomial refuses more
 _checked: bool | None = None  # None: not checked yet; then whether the fast draw matched torch
 _check_lock = threading.Lock()
 
@@ -51,12 +55,12 @@ def multinomial_one(probs: torch.Tensor, generator: torch.Generator | None) -> t
 def _eligible(probs: torch.Tensor, generator: torch.Generator | None) -> bool:
     return (generator is not None and generator.device.type == "cpu" and probs.device.type == "cpu"
             and probs.dtype == torch.float32 and probs.dim() in (1, 2) and probs.numel() > 0
-            and not probs.requires_grad)
+            and probs.is_contiguous() and probs.shape[-1] <= _MAX_CATEGORIES and not probs.requires_grad)
 
 
 def _fast(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor | None:
     """The draw, or None (generator untouched) where torch.multinomial must make it."""
-    p = probs.detach().contiguous().numpy()
+    p = probs.detach().numpy()  # contiguous (_eligible): torch fills its exponentials in this order
     rows, width = (1, p.shape[0]) if p.ndim == 1 else p.shape
     flat = p.reshape(-1)
     with np.errstate(invalid="ignore"):
@@ -71,18 +75,24 @@ def _fast(probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor | Non
     if not bits.all():  # some x == 0: torch's q = 0 there
         generator.set_state(before)
         return None
-    x = bits[nz].astype(np.float64) * _SCALE
+    ratio = flat[nz] / exponentials(bits[nz])  # float32 / float32, as torch's div
+    picked = [int(nz[a + np.argmax(ratio[a:b])]) - r * width if ratio[a:b].max() > 0 else 0
+              for r, (a, b) in enumerate(zip(starts[:-1], starts[1:]))]
+    out = torch.tensor(picked, dtype=torch.int64)
+    return out if p.ndim == 1 else out.reshape(rows, 1)
+
+
+def exponentials(bits: np.ndarray) -> np.ndarray:
+    """torch's float32 Exp(1) samples from the low 53 bits of its random64() numbers: -log1p(-x) in double,
+    x = bits * 2^-53, rounded to float32; the C library's log1p wherever numpy's could round to another float32."""
+    x = bits.astype(np.float64) * _SCALE
     q64 = -np.log1p(-x)
     q = q64.astype(np.float32)
     lo = (q64 * (1 - _ROUNDING_MARGIN)).astype(np.float32)
     hi = (q64 * (1 + _ROUNDING_MARGIN)).astype(np.float32)
     for i in np.flatnonzero(lo != hi):  # near a rounding boundary: the C library's log1p, as torch
         q[i] = np.float32(-math.log1p(-float(x[i])))
-    ratio = flat[nz] / q  # float32 / float32, as torch's div
-    picked = [int(nz[a + np.argmax(ratio[a:b])]) - r * width
-              for r, (a, b) in enumerate(zip(starts[:-1], starts[1:]))]
-    out = torch.tensor(picked, dtype=torch.int64)
-    return out if p.ndim == 1 else out.reshape(rows, 1)
+    return q
 
 
 def _fast_ok() -> bool:

@@ -21,8 +21,8 @@ or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window
 A generation under way is a Run (`Engine.run`): before a decode pass, a run's step waits a moment (GATHER_S at most)
 for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
 and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
-intra-op threads (a decode pass on the CPU with one fewer: `_decode_threads`), while the threads that start their
-torch work after it work on one.
+intra-op threads (the engine's decode steps on the CPU on a thread of their own, with one fewer: `_decode_thread`),
+while the threads that start their torch work after them work on one.
 
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
 passes is handed to the engine as a prefill or a decode step like the loop's (the model's forward is routed while
@@ -67,16 +67,17 @@ GATHER_S = 0.25  # a decode pass waits at most this long for the other runs' nex
 STALE_S = 1.0  # not for a run whose last step came back longer ago than this
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
 MACHINE_THREADS = torch.get_num_threads()  # intra-op threads before `_pass_thread` (OMP_NUM_THREADS, or the cores)
-# A decode pass on the CPU leaves one core to the visitors' own step work (see `_decode_threads`)
+# An engine decode pass on the CPU leaves one core to the visitors' own step work (see `_decode_thread`)
 DECODE_THREADS = max(1, MACHINE_THREADS - 1)
 _pool_lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
-_pool_thread: list[int] = []  # the ident of the pass thread, once it runs
+_decode_pool: ThreadPoolExecutor | None = None  # the decode passes' thread, where it has fewer intra-op threads
+_pool_thread: list[int] = []  # the idents of the pass threads, once they run
 
 
 def _pass_thread() -> ThreadPoolExecutor:
-    """The one thread where every engine's passes run (passes of two models wait for each other), with the machine's
-    intra-op threads; the calling thread, every thread whose first torch work comes later (torch reads the count
+    """The one thread where every engine's passes run (passes of two models wait for each other; the decode steps
+    on the CPU run on `_decode_thread`, beside it), with the machine's intra-op threads; the calling thread, every thread whose first torch work comes later (torch reads the count
     per thread, at the first use), and every thread that asks the engine for work (`_one_intra_op_thread`) get one.
 
     Why (measured on the 2-core EPYC, docs/engine-bench.md, 2026-12-06): torch's OpenMP threads are kept per
@@ -92,15 +93,44 @@ def _pass_thread() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            def start() -> None:
-                torch.get_num_threads()  # torch reads the process's count once per thread, at its first use: now,
-                torch.set_num_threads(MACHINE_THREADS)  # so that this thread's own count stays when it changes
-                _pool_thread.append(threading.get_ident())
-
-            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tbt-engine-pass", initializer=start)
-            _pool.submit(lambda: None).result()
-            torch.set_num_threads(1)  # the process's default (and this thread's) from now on
+            _pool = _started(MACHINE_THREADS, "tbt-engine-pass")
         return _pool
+
+
+def _decode_thread() -> ThreadPoolExecutor:
+    """The thread where the engine's decode passes on the CPU run, on DECODE_THREADS intra-op threads (the machine's
+    less one; on two cores, one); the pass thread itself where that is the machine's count.
+
+    Why (the 2-core EPYC of docs/engine-bench.md, section "The draw, top-p's sort and a decode pass's threads"):
+    between two decode passes of a class, the visitors' threads do their steps' own work (the sampling chain, the
+    draw), and some of it runs on into the next pass. In a profile of a 30-row pass with a team of two, the
+    row-by-row attention's 1,080 products and 540 softmaxes took 57-62 µs each, 98 ms of the pass's 249; with those
+    alone on one thread the 30 presses took 9.5-9.9 s instead of 9.7-11.1, and with the whole decode pass on one,
+    8.6-8.9 s and 0.38-0.39 CPU-s a press against 0.44-0.50, one visitor alone as fast. The core the pass leaves is
+    the step work's. Prefills and every other pass keep the machine's threads: a long prompt's products are large
+    enough to share. A thread of its own, not a count switched on the pass thread: torch's set_num_threads also
+    sets the count every new thread starts with, and visitors' threads must start on one."""
+    if DECODE_THREADS == MACHINE_THREADS:
+        return _pass_thread()
+    global _decode_pool
+    _pass_thread()
+    with _pool_lock:
+        if _decode_pool is None:
+            _decode_pool = _started(DECODE_THREADS, "tbt-engine-decode")
+        return _decode_pool
+
+
+def _started(threads: int, name: str) -> ThreadPoolExecutor:
+    """A one-thread pool whose thread works on `threads` intra-op threads; the process's default stays one."""
+    def start() -> None:
+        torch.get_num_threads()  # torch reads the process's count once per thread, at its first use: now,
+        torch.set_num_threads(threads)  # so that this thread's own count stays when it changes
+        _pool_thread.append(threading.get_ident())
+
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name, initializer=start)
+    pool.submit(lambda: None).result()
+    torch.set_num_threads(1)  # the process's default (and this thread's) from now on
+    return pool
 
 
 def _one_intra_op_thread() -> None:
@@ -110,35 +140,15 @@ def _one_intra_op_thread() -> None:
         torch.set_num_threads(1)
 
 
-@contextmanager
-def _decode_threads(batch: list) -> Iterator[None]:
-    """A decode pass on the CPU runs on DECODE_THREADS intra-op threads (the machine's less one; on two cores, one).
-
-    Why (the 2-core EPYC, docs/engine-bench.md, 2026-12-06, "A decode pass on one thread"): between two decode
-    passes of a class, the visitors' threads do their steps' own work (the sampling chain, the draw), and some of
-    it runs on into the next pass. A pass with a team of two then waits on every small operator (attention row by
-    row: 1,080 products and 540 softmaxes a 30-row pass, 57-62 us each in the profile) for a core that the step
-    work holds. On one thread the same pass leaves that core to them: 30 in-process loop presses took 8.6-8.9 s and
-    0.38-0.39 CPU-s a press, against 9.7-11.1 s and 0.44-0.50 with two, and one visitor alone was as fast
-    (1.13-1.21 s against 1.10-1.29). Prefills and every other pass keep the machine's threads: a long prompt's
-    products are large enough to share. Alone and in a batch, a decode step runs on the same count, so its numbers
-    do not change with who else is on."""
-    first = batch[0] if batch else None
-    ids = getattr(first, "input_ids", None)
-    if first is None or first.prefill or ids is None or ids.device.type != "cpu" or DECODE_THREADS == MACHINE_THREADS:
-        yield
-        return
-    before = torch.get_num_threads()
-    torch.set_num_threads(DECODE_THREADS)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
+def _cpu_decode(batch: list) -> bool:
+    ids = batch[0].input_ids
+    return not batch[0].prefill and ids is not None and ids.device.type == "cpu"
 
 
-def _on_pass_thread(fn, *args):
-    """fn(*args) on the pass thread (inline when already there), its exception raised here."""
-    pool = _pass_thread()
+def _on_pass_thread(fn, *args, decode: bool = False):
+    """fn(*args) on the pass thread, or for decode=True on the decode passes' thread (inline when already on one of
+    them), its exception raised here."""
+    pool = _decode_thread() if decode else _pass_thread()
     if threading.get_ident() in _pool_thread:
         return fn(*args)
     return pool.submit(fn, *args).result()
@@ -606,7 +616,7 @@ class Engine:
                     with self._guard:
                         batch = self._take(step)
                     if batch:
-                        _on_pass_thread(self._run, batch)
+                        _on_pass_thread(self._run, batch, decode=_cpu_decode(batch))
                         self._note(time.perf_counter() - started)
             finally:
                 self.lock.release()
@@ -692,7 +702,7 @@ class Engine:
 
     def _run(self, batch: list[_Step]) -> None:
         try:
-            with _unrouted(), _entered(self._model), torch.inference_mode(), _decode_threads(batch):
+            with _unrouted(), _entered(self._model), torch.inference_mode():
                 if len(batch) == 1 and (batch[0].rows == 1 or not self._batchable(batch[0])):
                     s = batch[0]
                     out = self._model(input_ids=s.input_ids, past_key_values=s.past, use_cache=True,

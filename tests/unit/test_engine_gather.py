@@ -114,12 +114,29 @@ def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads_a_decod
     finally:
         handle.remove()
         torch.set_num_threads(before)
-    assert len(seen) >= 2 and len({ident for ident, _, _ in seen}) == 1
-    assert seen[0][0] not in {ident for ident, _ in callers}
-    assert {n for _, n, decode in seen if not decode} == {engine_module.MACHINE_THREADS}  # prefills
-    # decode passes leave one core to the visitors' step work (engine._decode_threads)
-    assert {n for _, n, decode in seen if decode} == {max(1, engine_module.MACHINE_THREADS - 1)}
+    prefills = {(ident, n) for ident, n, decode in seen if not decode}
+    decodes = {(ident, n) for ident, n, decode in seen if decode}
+    assert len(prefills) == 1 and len(decodes) == 1  # one thread each, on one count each
+    assert not {ident for ident, _, _ in seen} & {ident for ident, _ in callers}
+    assert {n for _, n in prefills} == {engine_module.MACHINE_THREADS}
+    # decode passes leave one core to the visitors' step work, on a thread of their own (engine._decode_thread)
+    assert {n for _, n in decodes} == {engine_module.DECODE_THREADS} == {max(1, engine_module.MACHINE_THREADS - 1)}
+    if engine_module.DECODE_THREADS != engine_module.MACHINE_THREADS:
+        assert prefills.pop()[0] != decodes.pop()[0]
     assert {n for _, n in callers} == {1}  # the visitors' own threads: one intra-op thread each
+
+
+def test_a_thread_started_after_the_passes_works_on_one_intra_op_thread(tiny_bundle):
+    """The passes' own counts stay theirs: a thread that starts its torch work after a prefill and a decode pass
+    (a Streamlit script thread drawing from cached logits) gets one intra-op thread, the process's default."""
+    torch.set_num_threads(1)
+    out = tiny_bundle.prefill(_ids(tiny_bundle, "o gato subiu"))
+    tiny_bundle.decode(out.logits[:, -1].argmax(-1, keepdim=True), out.past_key_values)
+    counts = []
+    fresh = threading.Thread(target=lambda: counts.append(torch.get_num_threads()))
+    fresh.start()
+    fresh.join(30)
+    assert counts == [1]
 
 
 @pytest.mark.parametrize("where", ["forward", "decode"])

@@ -134,9 +134,9 @@ def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bi
     from model_backend.core.sampling import SortFreeTopPLogitsWarper
 
     monkeypatch.setattr(sampling, "_sort_by_counting", counting)
-    counted = []
+    counted, current = set(), [None]
     by_counting = sampling._by_counting
-    monkeypatch.setattr(sampling, "_by_counting", lambda v: counted.append(1) or by_counting(v))
+    monkeypatch.setattr(sampling, "_by_counting", lambda v: counted.add(current[0]) or by_counting(v))
     library = TopPLogitsWarper.__call__
     used_library = []
     monkeypatch.setattr(TopPLogitsWarper, "__call__", lambda self, ids, s: used_library.append(1) or library(self, ids, s))
@@ -150,6 +150,7 @@ def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bi
     ctx = torch.zeros((1, 0), dtype=torch.long)
     straddled = set()
     for name, scores in _top_p_cases().items():
+        current[0] = name
         for p in (0.05, 0.3, 0.5, 0.8, 0.9, 0.95, 0.99):
             for keep in (1, 3):
                 before = scores.clone()
@@ -165,7 +166,9 @@ def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bi
                     assert torch.equal(got, library(TopPLogitsWarper(p, min_tokens_to_keep=keep), ctx, scores.clone()))
     assert {"bf16", "bf16/0.7", "tied", "small_tie_at_cut"} <= straddled  # the tie rule was really exercised
     assert not straddled & {"gemma", "gemma/0.7", "float64"}
-    assert bool(counted) == counting  # the bfloat16 rows (few distinct values) were counted when counting is on
+    # the bfloat16 rows (few distinct values) were counted when counting is on, the float32 ones never
+    assert ({"bf16", "bf16/0.7"} <= counted) if counting else not counted
+    assert not counted & {"gemma", "gemma/0.7", "float64"}
 
 
 @pytest.mark.parametrize("counting", [False, True])
@@ -175,6 +178,8 @@ def test_sorted_values_is_np_sort(monkeypatch, counting):
     from model_backend.core import sampling
 
     monkeypatch.setattr(sampling, "_sort_by_counting", counting)
+    counted, by_counting = [], sampling._by_counting
+    monkeypatch.setattr(sampling, "_by_counting", lambda v: counted.append(v) or by_counting(v))
     rng = np.random.default_rng(3)
     normal = (rng.standard_normal(262_144) * 3).astype(np.float32)
     bf16 = (normal.view(np.uint32) & np.uint32(0xFFFF0000)).view(np.float32)
@@ -186,11 +191,17 @@ def test_sorted_values_is_np_sort(monkeypatch, counting):
     nan[[5, 99_999]] = np.nan  # off the sample's stride
     rows = {"normal": normal, "bf16": bf16, "bf16/0.7": bf16 / np.float32(0.7), "after_top_k": after_top_k,
             "zeros": zeros, "nan": nan, "float64": bf16.astype(np.float64), "short": bf16[:100]}
+    took = set()
     for name, row in rows.items():
+        counted.clear()
         got, expected = sampling.sorted_values(row), np.sort(row)
         assert got.dtype == expected.dtype and got.shape == expected.shape, name
         np.testing.assert_array_equal(got, expected, err_msg=name)  # NaN == NaN here; -0.0 == 0.0
-    assert sampling._by_counting(bf16).tobytes() == np.sort(bf16).tobytes()  # bit for bit where no zero is signed
+        if counted:
+            took.add(name)
+    # counting, where it is on, takes the rows with few distinct values, and only those
+    assert took == ({"bf16", "bf16/0.7", "after_top_k", "zeros", "nan", "float64"} if counting else set())
+    assert by_counting(bf16).tobytes() == np.sort(bf16).tobytes()  # bit for bit where no zero is signed
 
 
 def test_sorted_values_measures_once_which_way_is_faster(monkeypatch):
