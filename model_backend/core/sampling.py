@@ -122,19 +122,21 @@ def sorted_values(values: np.ndarray) -> np.ndarray:
     threads"). Where it is vectorised (0.8 ms on the 2-core Xeon) np.sort stays faster, and with many distinct
     values (a float32 model's logits) counting is slower everywhere (39 ms). So the row takes the counting path
     only where the first call measured it faster on this machine and a sample of the row has many repeats (at
-    most 3/4 of it distinct; a bfloat16 row's sample has about half); NaN and equal values of other signs (-0.0, 0.0) come out as equal
-    values in either way, so the softmax and cumsum after them are the same.
+    most 3/4 of its finite values distinct; a bfloat16 row's sample has about half); NaN and equal values of
+    other signs (-0.0, 0.0) come out as equal values in either way, so the softmax and cumsum after them are the
+    same.
     """
     if values.ndim != 1 or values.size < 4 * _SAMPLE or not _counting_faster():
         return np.sort(values)
     sample = values[:: values.size // _SAMPLE]
-    if np.unique(sample).size > 3 * sample.size // 4 or np.isnan(sample).any():  # bfloat16 rows: ~1,000 of 2,048
+    finite = sample[np.isfinite(sample)]  # -inf (a top-k's cut) repeats, but says nothing of the other values
+    if np.unique(finite).size > 3 * finite.size // 4 or np.isnan(sample).any():  # bfloat16: ~1,000 of 2,048
         return np.sort(values)
     return _by_counting(values)
 
 
 def _by_counting(values: np.ndarray) -> np.ndarray:
-    import pandas as pd  # here: the CLI and the bench scripts import this module without needing pandas
+    import pandas as pd  # here: pandas' import time is paid at the first top-p, not by every importer
 
     counts = pd.Series(values, copy=False).value_counts(sort=False, dropna=False)
     distinct = counts.index.to_numpy(dtype=values.dtype)

@@ -67,8 +67,9 @@ GATHER_S = 0.25  # a decode pass waits at most this long for the other runs' nex
 STALE_S = 1.0  # not for a run whose last step came back longer ago than this
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now
 MACHINE_THREADS = torch.get_num_threads()  # intra-op threads before `_pass_thread` (OMP_NUM_THREADS, or the cores)
-# An engine decode pass on the CPU leaves one core to the visitors' own step work (see `_decode_thread`)
-DECODE_THREADS = max(1, MACHINE_THREADS - 1)
+# On two cores an engine decode pass on the CPU leaves one to the visitors' own step work (see `_decode_thread`);
+# elsewhere it keeps the machine's threads, on the pass thread (other counts were not measured)
+DECODE_THREADS = 1 if MACHINE_THREADS == 2 else MACHINE_THREADS
 _pool_lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _decode_pool: ThreadPoolExecutor | None = None  # the decode passes' thread, where it has fewer intra-op threads
@@ -76,9 +77,11 @@ _pool_thread: list[int] = []  # the idents of the pass threads, once they run
 
 
 def _pass_thread() -> ThreadPoolExecutor:
-    """The one thread where every engine's passes run (passes of two models wait for each other; the decode steps
-    on the CPU run on `_decode_thread`, beside it), with the machine's intra-op threads; the calling thread, every thread whose first torch work comes later (torch reads the count
-    per thread, at the first use), and every thread that asks the engine for work (`_one_intra_op_thread`) get one.
+    """The one thread where every engine's passes run (passes of two models wait for each other), with the machine's
+    intra-op threads, except the decode steps on a 2-core CPU (`_decode_thread`, beside it: there a decode pass of
+    one model may run beside another model's pass); the calling thread, every thread whose first torch work comes
+    later (torch reads the count per thread, at the first use), and every thread that asks the engine for work
+    (`_one_intra_op_thread`) get one.
 
     Why (measured on the 2-core EPYC, docs/engine-bench.md, 2026-12-06): torch's OpenMP threads are kept per
     calling thread, and while any other live thread of the process holds an OpenMP team of its own, even an idle
@@ -98,18 +101,20 @@ def _pass_thread() -> ThreadPoolExecutor:
 
 
 def _decode_thread() -> ThreadPoolExecutor:
-    """The thread where the engine's decode passes on the CPU run, on DECODE_THREADS intra-op threads (the machine's
-    less one; on two cores, one); the pass thread itself where that is the machine's count.
+    """The thread where the engine's decode passes on a 2-core CPU run, on one intra-op thread (DECODE_THREADS); on
+    any other count, the pass thread itself.
 
     Why (the 2-core EPYC of docs/engine-bench.md, section "The draw, top-p's sort and a decode pass's threads"):
     between two decode passes of a class, the visitors' threads do their steps' own work (the sampling chain, the
     draw), and some of it runs on into the next pass. In a profile of a 30-row pass with a team of two, the
-    row-by-row attention's 1,080 products and 540 softmaxes took 57-62 µs each, 98 ms of the pass's 249; with those
-    alone on one thread the 30 presses took 9.5-9.9 s instead of 9.7-11.1, and with the whole decode pass on one,
-    8.6-8.9 s and 0.38-0.39 CPU-s a press against 0.44-0.50, one visitor alone as fast. The core the pass leaves is
-    the step work's. Prefills and every other pass keep the machine's threads: a long prompt's products are large
-    enough to share. A thread of its own, not a count switched on the pass thread: torch's set_num_threads also
-    sets the count every new thread starts with, and visitors' threads must start on one."""
+    row-by-row attention's 1,080 products and 540 softmaxes took 57-62 µs each, 98 ms of the pass's 249. With the
+    decode passes on this thread, in-process, 30 loop presses took 9.9-10.9 s and 0.44-0.48 CPU-s a press, against
+    12.5-13.4 s and 0.55-0.59 on the pass thread with two, and one visitor alone was as fast. The core the pass
+    leaves is the step work's. Prefills and every other pass keep the machine's threads: a long prompt's products
+    are large enough to share. A thread of its own, not a count switched on the pass thread: torch's
+    set_num_threads also sets the count every new thread starts with, and visitors' threads must start on one.
+    Only on two cores: with more, this thread's team would sit beside the pass thread's (see `_pass_thread`), and
+    no other count was measured."""
     if DECODE_THREADS == MACHINE_THREADS:
         return _pass_thread()
     global _decode_pool
@@ -306,6 +311,7 @@ class Engine:
         self._hooks = self._install()
         self.invariant = invariance.install(model)  # batched rows get the attention each gets alone
         _pass_thread()
+        _decode_thread()  # both started now, not in a visitor's first decode while other threads start
 
     def _install(self) -> list:
         for handle in getattr(self._model, "_tbt_engine_hooks", []):  # a model handed to a new engine

@@ -189,8 +189,9 @@ def test_sorted_values_is_np_sort(monkeypatch, counting):
     zeros[::11] = -0.0
     nan = bf16.copy()
     nan[[5, 99_999]] = np.nan  # off the sample's stride
+    third_cut = np.where(np.arange(normal.size) % 3 == 0, -np.inf, normal).astype(np.float32)  # still 175k distinct
     rows = {"normal": normal, "bf16": bf16, "bf16/0.7": bf16 / np.float32(0.7), "after_top_k": after_top_k,
-            "zeros": zeros, "nan": nan, "float64": bf16.astype(np.float64), "short": bf16[:100]}
+            "zeros": zeros, "nan": nan, "float64": bf16.astype(np.float64), "short": bf16[:100], "third_cut": third_cut}
     took = set()
     for name, row in rows.items():
         counted.clear()

@@ -27,3 +27,32 @@ def test_an_operator_s_own_policy_is_kept():
 def test_the_server_entry_point_imports_the_backend_before_streamlit():
     source = (ROOT / "ui" / "serve.py").read_text()
     assert source.index("import model_backend") < source.index("from streamlit")
+
+
+ENGINE_PROBE = """
+import threading, torch
+from tests.tiny import make_tiny_bundle
+bundle = make_tiny_bundle()
+seen = []
+bundle.engine.weights.register_forward_pre_hook(
+    lambda m, a, k: seen.append((k.get("past_key_values") is not None and k["past_key_values"].get_seq_length() > 0,
+                                 threading.get_ident(), torch.get_num_threads())), with_kwargs=True)
+out = bundle.prefill(bundle.tokenizer("o gato subiu", return_tensors="pt").input_ids)
+bundle.decode(out.logits[:, -1].argmax(-1, keepdim=True), out.past_key_values)
+fresh = []
+t = threading.Thread(target=lambda: fresh.append(torch.get_num_threads()))
+t.start(); t.join(30)
+prefill = {(i, n) for d, i, n in seen if not d}
+decode = {(i, n) for d, i, n in seen if d}
+print(sorted(n for _, n in prefill), sorted(n for _, n in decode), len({i for _, i, _ in seen}), fresh)
+"""
+
+
+def test_on_two_cores_decode_passes_run_on_a_thread_of_their_own_with_one_and_new_threads_start_on_one():
+    """A fresh process on two intra-op threads (OMP_NUM_THREADS=2, as the compose file and the manifests set): the
+    prefill runs on the pass thread with two, the decode on the decode thread with one, and a thread started
+    afterwards, which never asked the engine for anything, works on one (engine._decode_thread)."""
+    clean = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", ENGINE_PROBE], cwd=ROOT, env={**clean, "OMP_NUM_THREADS": "2"},
+                         capture_output=True, text=True, timeout=180, check=True).stdout.strip().splitlines()[-1]
+    assert out == "[2] [1] 2 [1]"
