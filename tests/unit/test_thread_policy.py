@@ -52,7 +52,7 @@ def test_on_two_cores_decode_passes_run_on_a_thread_of_their_own_with_one_and_ne
     """A fresh process on two intra-op threads (OMP_NUM_THREADS=2, as the compose file and the manifests set): the
     prefill runs on the pass thread with two, the decode on the decode thread with one, and a thread started
     afterwards, which never asked the engine for anything, works on one (engine._decode_thread)."""
-    clean = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    clean = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}  # torch reads both
     out = subprocess.run([sys.executable, "-c", ENGINE_PROBE], cwd=ROOT, env={**clean, "OMP_NUM_THREADS": "2"},
                          capture_output=True, text=True, timeout=180, check=True).stdout.strip().splitlines()[-1]
     assert out == "[2] [1] 2 [1]"
