@@ -21,7 +21,7 @@ or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window
 A generation under way is a Run (`Engine.run`): before a decode pass, a run's step waits a moment (GATHER_S at most)
 for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
 and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
-intra-op threads (the engine's decode steps on the CPU on a thread of their own, with one fewer: `_decode_thread`),
+intra-op threads (on a 2-core CPU the engine's decode steps run on a thread of their own with one: `_decode_thread`),
 while the threads that start their torch work after them work on one.
 
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
