@@ -233,7 +233,10 @@ def distributions(logits: np.ndarray, params: SamplingParams,
     ctx = torch.tensor([context_ids or []], dtype=torch.long)
     if ctx.shape[1] == 0:
         ctx = torch.zeros((1, 0), dtype=torch.long)
-    stages = run_chain(ctx, torch.from_numpy(np.asarray(logits, dtype=np.float32)).reshape(1, -1), params)
+    row = np.asarray(logits, dtype=np.float32)
+    if not row.flags.writeable:  # a shared, read-only memo: the chain gets its own copy, never a view of it
+        row = row.copy()
+    stages = run_chain(ctx, torch.from_numpy(row).reshape(1, -1), params)
     return [(s.name, s.probs.reshape(-1).numpy()) for s in stages]
 
 

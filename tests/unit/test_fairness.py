@@ -194,18 +194,19 @@ def test_a_full_batch_takes_every_visitor_s_first_step_before_anyone_s_second(ti
     taken = []
     real_run = engine._run
     engine._run = lambda batch: (taken.append([s.visitor.owner for s in batch]), real_run(batch))
+    a, b = object(), object()  # owners no other test served: the lock remembers whom it served last
     try:
         engine.lock.acquire("holder")
         threads = []
-        for owner in ["A", "A", "B"]:
+        for owner in [a, a, b]:
             threads.append(_as(Visitor(owner=owner), lambda: engine.prefill(ids)))
-            _wait_count(lambda: len(engine._pending), len(threads))
+            _wait_count(lambda: engine.lock.queued, 1 + len(threads))  # queued for the lock, in this order
         engine.lock.release()
         for t in threads:
             t.join(30)
     finally:
         engine.max_batch, engine._run = widest, real_run
-    assert taken[0] == ["A", "B"] and taken[1] == ["A"]
+    assert taken[0] == [a, b] and taken[1] == [a]
 
 
 def test_a_run_is_superseded_by_a_stop_or_a_preempting_rerun_not_by_a_fragment_timer():
