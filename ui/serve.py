@@ -25,6 +25,10 @@ told the browser that the old page was back, and the browser cleared the page it
 fragment then drew into the emptied page ("Bad delta path index"), and the browser's app stopped: a blank phone
 until a reload (seen in CI and under load in tests/e2e/test_live_class_browser.py).
 
+The compiled scripts stay compiled (`kept_while_unwatched`). Streamlit clears its script cache whenever the last
+session leaves, in case a watched file changed; this server watches none, so the next visitor of an empty server
+no longer parses and compiles app.py and the page again (5 and 3-4 ms here).
+
 Streamlit's frontend files are answered from memory after their first request (ui/static_cache.py): a fresh
 browser fetches 70-160 of them, and Streamlit reads each from disk through worker threads.
 
@@ -42,6 +46,7 @@ import model_backend  # noqa: F401  first: its thread policy is set before Strea
 
 # isort: split
 from streamlit.runtime.pages_manager import PagesManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.web import bootstrap, cli
 from streamlit.web.server.starlette import starlette_server
@@ -83,6 +88,20 @@ def stale_fragment_runs(run: Callable) -> Callable:
     return run_script
 
 
+def kept_while_unwatched(clear: Callable) -> Callable:
+    """Wrap ScriptCache.clear so that it keeps the scripts' compiled code while no file is watched
+    (server.fileWatcherType "none", .streamlit/config.toml). Streamlit 1.67 clears it whenever the last session
+    leaves, in case a watched file changed meanwhile; unwatched, nothing can change until the server restarts, and a
+    visitor who came to an empty server paid for parsing and compiling app.py and the page again."""
+    def clear_if_watched(cache) -> None:
+        from streamlit import config
+
+        if config.get_option("server.fileWatcherType") != "none":
+            clear(cache)
+    clear_if_watched.tbt_wrapped = clear
+    return clear_if_watched
+
+
 def static_from_memory(create: Callable) -> Callable:
     """Wrap the server's app factory so that its app answers the frontend's files from memory (StaticCache), under
     the configured base path."""
@@ -103,6 +122,8 @@ def main(argv: list[str] | None = None, app: Path = APP) -> None:
     if hasattr(starlette_server, "create_starlette_app") and not hasattr(starlette_server.create_starlette_app,
                                                                           "tbt_wrapped"):  # Streamlit 1.67's name
         starlette_server.create_starlette_app = static_from_memory(starlette_server.create_starlette_app)
+    if not hasattr(ScriptCache.clear, "tbt_wrapped"):
+        ScriptCache.clear = kept_while_unwatched(ScriptCache.clear)
     if not hasattr(ScriptRunner._run_script, "tbt_wrapped"):
         ScriptRunner._run_script = stale_fragment_runs(ScriptRunner._run_script)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls

@@ -75,6 +75,8 @@ def test_main_installs_the_wrapper(monkeypatch):
     monkeypatch.setattr(serve.bootstrap, "_install_config_watchers", serve.bootstrap._install_config_watchers)
     monkeypatch.setattr(serve.PagesManager, "uses_pages_directory", serve.PagesManager.uses_pages_directory)
     monkeypatch.setattr(serve.sys, "argv", list(serve.sys.argv))
+    monkeypatch.setattr(serve.ScriptCache, "clear", getattr(serve.ScriptCache.clear, "tbt_wrapped",
+                                                            serve.ScriptCache.clear))
     warmed = []
     monkeypatch.setattr(serve.warm, "start", warmed.append)  # no warm-up thread here (tests/unit/test_warm.py)
     serve.main(["--server.port", "9001"])
@@ -83,3 +85,4 @@ def test_main_installs_the_wrapper(monkeypatch):
     nodelay, _ = _nodelay_of_accepted(starlette_server._bind_socket)
     assert nodelay == 1
     assert starlette_server.create_starlette_app.tbt_wrapped is create  # the frontend's files from memory
+    assert hasattr(serve.ScriptCache.clear, "tbt_wrapped")  # the compiled scripts kept (test_serve_script_cache)
