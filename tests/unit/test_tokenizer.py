@@ -147,6 +147,20 @@ def test_chip_frame_has_a_layout_for_every_budget(tiny_bundle):
     assert df.loc[0, "kind"] == "special" and df.loc[0, "bytes"] == ""
 
 
+def test_a_texts_chips_are_built_once_and_are_the_chips_of_its_frame(tiny_bundle):
+    from ui.charts import vega_spec
+
+    pieces = tk.tokenize(tiny_bundle.tokenizer, "abc def ghi jkl").pieces
+    again = tk.tokenize(tiny_bundle.tokenizer, "abc def ghi jkl").pieces  # equal tokens, other objects
+    chart = draw.piece_chips(pieces, selectable=True, selected=2)
+    assert draw.piece_chips(again, selectable=True, selected=2) is chart  # kept per the tokens' content
+    assert draw.piece_chips(pieces, selectable=True, selected=3) is not chart
+    built = draw.chips_chart(draw.chip_frame(pieces), selectable=True, selected=2)
+    assert vega_spec(chart) == vega_spec(built)
+    other = tk.tokenize(tiny_bundle.tokenizer, "abc def ghi jkx").pieces
+    assert vega_spec(draw.piece_chips(other, selectable=True, selected=2)) != vega_spec(chart)
+
+
 def test_selected_position_from_the_chart_state():
     state = {"selection": {"chip": [{"pos": 3}]}}
     assert draw.selected_position(state, {1, 2, 3}) == 3
@@ -173,3 +187,21 @@ def test_token_table_has_every_shown_token(tiny_bundle):
     df = draw.token_table(pieces)
     assert isinstance(df, pd.DataFrame) and len(df) == 3
     assert list(df.iloc[:, 1]) == [p.info.id for p in pieces]
+
+
+def test_the_vocabulary_is_counted_once_per_tokenizer(tiny_bundle):
+    from ui.tokenizer import compute
+
+    counted = []
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __len__(self):
+            counted.append(1)
+            return len(self.inner)
+
+    entry = compute.Entry("test-vocab-once", "tiny", Counting(tiny_bundle.tokenizer))
+    assert compute.vocab(entry) == compute.vocab(entry) == len(tiny_bundle.tokenizer)
+    assert len(counted) == 1

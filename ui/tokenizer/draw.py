@@ -129,6 +129,13 @@ def chip_frame(pieces: tuple[tk.Piece, ...]) -> pd.DataFrame:
     return df
 
 
+@cached_chart
+def piece_chips(pieces: tuple[tk.Piece, ...], selectable: bool = False, selected: int | None = None) -> alt.Chart:
+    """chips_chart of these tokens' chip_frame, kept per tokens (frozen, so their digest is taken once): the chips of
+    one text, frame and chart, are built once for every visitor, not on each run of each visitor's page."""
+    return chips_chart(chip_frame(pieces), selectable=selectable, selected=selected)
+
+
 def _budget_expr(scale: float = 1.0) -> str:
     """Vega expression: the widest row budget that fits the chart's current width (scale: larger font)."""
     expr = str(BUDGETS[0])
@@ -357,7 +364,7 @@ def chips_panel(shown, model: str) -> str:
 
 def chips(shown, key=None, selected=None, limit=MAX_CHIPS) -> None:
     drawn = shown[:limit]
-    chart = chips_chart(chip_frame(drawn), selectable=key is not None, selected=selected)
+    chart = piece_chips(tuple(drawn), selectable=key is not None, selected=selected)
     extra = {"on_select": "rerun", "key": key, "selection_mode": "chip"} if key else {}
     caption = t("tokenizer.chips.caption") if key else t("tokenizer.compare.chips")
     if len(drawn) < len(shown):
