@@ -13,6 +13,8 @@ the real server with the room in a real redis-server; then the same class on 2 r
   the 30; and the projector's time from the last press until it counts all 30;
 - follow_step: the same for the teacher's step on the loop page (her session opens it at step 2, then 3, 4, 5);
   the phones show the step the teacher's own run made (ui.loop.compute.SharedRun: one run per settings);
+- page_switches: the class follows the teacher to each other lesson page in turn: each phone's time until its run
+  of the page finished (p95), and the server's CPU for the 30 page runs;
 - idle: the 30 phones follow (their 0.5 s timers, FOLLOW_S, run) and nothing changes: the server's CPU per phone per
   second.
 
@@ -196,7 +198,8 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
                         idle_s: float, replicas: list[str] | None = None) -> dict:
     store = RedisStore.from_url(redis_url)
     for url in replicas or [base]:  # each replica's one-time work for the pages the class opens, on each replica
-        for page in ("live", "temperature", "loop"):  # itself: through nginx, round robin may send visits to one
+        # itself: through nginx, round robin may send visits to one
+        for page in ("live", "temperature", "loop", *SWITCH_PAGES):
             await visit(url, page, query_for(page, PROMPT, "en"), timeout=300)
     code, token = classroom.create_room(store)
     canonical = classroom.normalize_code(code)
@@ -267,6 +270,7 @@ async def measure_class(base: str, redis_url: str, procs: list[psutil.Process], 
                          "phone_page_runs_per_change": round(page_runs / max(1, changes), 1)}
 
         out["follow_step"] = await follow_steps(base, teacher, clients)
+        out["page_switches"] = await page_switches(base, teacher, clients, procs)
 
         # idle on a lesson page (the sidebar's follow timer)
         c0, w0 = _cpu(procs), time.perf_counter()
@@ -332,6 +336,36 @@ async def follow_steps(base: str, teacher: Client, clients: list[Client], steps:
                 "max_s": _pct(delays, 1.0), "missed": missed,
                 "phone_page_runs_per_change": round(page_runs / max(1, len(steps) - 1), 1),
                 "teacher_run_s": _pct(teacher_runs, 0.5), "after_her_run_p95_s": _pct(after_hers, 0.95)})
+    return out
+
+
+SWITCH_PAGES = ("home", "pipeline", "tokenizer", "attention", "why", "decoding", "nondeterminism", "hallucination",
+                 "grokking")  # the lesson pages the class has not opened yet here (temperature and loop: above)
+
+
+async def page_switches(base: str, teacher: Client, clients: list[Client], procs: list[psutil.Process],
+                        pages: tuple[str, ...] = SWITCH_PAGES) -> dict:
+    """The class follows the teacher to each page in turn (its one-time work done at the bench's start): a session
+    of hers opens it with the prompt; each phone's time from her request until its own run of that page finished,
+    and the server's CPU from her request until the last phone had it. Each phone runs the whole page: 30 page runs
+    share one interpreter per replica."""
+    out = {}
+    for page in pages:
+        c0, t_show = _cpu(procs), time.perf_counter()
+        mover = Client(base, page, query_for(page, PROMPT, "en"), cookie=teacher.cookie)
+        moving = asyncio.create_task(mover.run())
+        await asyncio.wait_for(mover.ready.wait(), 120)
+        moving.cancel()
+        path = "" if page == "home" else page  # a phone's page is its URL path; the default page's is ""
+        await _wait(lambda since=t_show, path=path: all(ran_at(c, since, path) is not None for c in clients),
+                    FOLLOW_WAIT_S)
+        got = [ran_at(c, t_show, path) for c in clients]
+        cpu = _cpu(procs) - c0
+        out[page] = {"p95_s": _pct([g - t_show for g in got if g is not None], 0.95),
+                     "server_cpu_s": round(cpu, 2), "missed": sum(g is None for g in got)}
+        print(f"the class opens {page}: p95 {out[page]['p95_s']} s, server CPU {cpu:.2f} s, "
+              f"missed {out[page]['missed']}", flush=True)
+        await asyncio.sleep(2)
     return out
 
 

@@ -289,6 +289,14 @@ def _presses(res: dict) -> list[str]:
     ]
 
 
+def _switch_pages(runs: list) -> list[str]:
+    """The pages bench class_bench sent the class to, in its order (none in a record made before it did)."""
+    pages: list[str] = []
+    for _, r in runs:
+        pages += [p for p in (r.get("page_switches") or {}) if p not in pages]
+    return pages
+
+
 def _live_class(res: dict) -> list[str]:
     lc = res.get("live_class")
     if not lc:
@@ -332,6 +340,9 @@ def _live_class(res: dict) -> list[str]:
         row("page runs the 30 phones made per step", lambda r: r["follow_step"]["phone_page_runs_per_change"], "–"),
         row("the class opens the loop page at step 2: p95 s", lambda r: r["follow_step"]["page_switch_p95_s"], "–"),
         row("the class opens another page: p95 s", lambda r: r["page_switch_p95_s"], "–"),
+        *[row(f"the class opens {page}: p95 s (server CPU-s for the 30 page runs)",
+              lambda r, page=page: f"{r['page_switches'][page]['p95_s']} ({r['page_switches'][page]['server_cpu_s']})",
+              "–") for page in _switch_pages(runs)],
         row("30 guesses in → the projector says 30: s", lambda r: r["histogram_s"],
             f"≤ {goals.get('histogram_s', '?')}"),
         row("a phone presses \"Send guess\" alone → its panel says what it counts as: s",
