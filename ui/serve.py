@@ -26,8 +26,9 @@ fragment then drew into the emptied page ("Bad delta path index"), and the brows
 until a reload (seen in CI and under load in tests/e2e/test_live_class_browser.py).
 
 The compiled scripts stay compiled (`kept_while_unwatched`). Streamlit clears its script cache whenever the last
-session leaves, in case a watched file changed; this server watches none, so the next visitor of an empty server
-no longer parses and compiles app.py and the page again (5 and 3-4 ms here).
+session leaves, so that an unwatched server picks up an edited script then; the next visitor of an empty server
+parsed and compiled app.py and the page again (5 and 3-4 ms here). An edited app.py or page now takes effect at the
+next restart, as the ui/ modules it imports already did.
 
 Streamlit's frontend files are answered from memory after their first request (ui/static_cache.py): a fresh
 browser fetches 70-160 of them, and Streamlit reads each from disk through worker threads.
@@ -91,8 +92,9 @@ def stale_fragment_runs(run: Callable) -> Callable:
 def kept_while_unwatched(clear: Callable) -> Callable:
     """Wrap ScriptCache.clear so that it keeps the scripts' compiled code while no file is watched
     (server.fileWatcherType "none", .streamlit/config.toml). Streamlit 1.67 clears it whenever the last session
-    leaves, in case a watched file changed meanwhile; unwatched, nothing can change until the server restarts, and a
-    visitor who came to an empty server paid for parsing and compiling app.py and the page again."""
+    leaves, so that an edited script is read again then; a visitor who came to an empty server paid for parsing and
+    compiling app.py and the page again. An edited app.py or page now takes effect at the next restart, as the ui/
+    modules it imports already did."""
     def clear_if_watched(cache) -> None:
         from streamlit import config
 

@@ -248,3 +248,17 @@ def test_sort_free_top_p_hands_a_row_with_a_nan_to_the_library(monkeypatch):
         out = warper(ids, nan.clone())
         torch.testing.assert_close(out, library(warper, ids, nan.clone()), equal_nan=True)
     assert len(used) == 3
+
+
+def test_a_read_only_row_is_copied_not_handed_to_torch():
+    import warnings
+
+    logits = np.linspace(-3.0, 3.0, 50, dtype=np.float32)
+    logits.flags.writeable = False  # a shared memo's row
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # torch.from_numpy warns on a non-writable array
+        stages = distributions(logits, SamplingParams(temperature=0.7, top_k=10))
+    writable = np.array(logits)
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(stages, distributions(writable, SamplingParams(
+        temperature=0.7, top_k=10))))
+    assert not logits.flags.writeable and np.array_equal(logits, writable)  # the row itself untouched

@@ -33,7 +33,8 @@ def test_streamlit_still_clears_the_cache_when_the_last_session_leaves():
 
 
 def test_the_projects_server_watches_no_file():
+    import tomllib
     from pathlib import Path
 
-    config = (Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text()
-    assert 'fileWatcherType = "none"' in config
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["fileWatcherType"] == "none"

@@ -202,6 +202,18 @@ def test_the_vocabulary_is_counted_once_per_tokenizer(tiny_bundle):
             counted.append(1)
             return len(self.inner)
 
-    entry = compute.Entry("test-vocab-once", "tiny", Counting(tiny_bundle.tokenizer))
+    import uuid
+
+    entry = compute.Entry(f"test-vocab-{uuid.uuid4().hex}", "tiny", Counting(tiny_bundle.tokenizer))
     assert compute.vocab(entry) == compute.vocab(entry) == len(tiny_bundle.tokenizer)
     assert len(counted) == 1
+
+
+def test_the_comparison_reads_the_counted_vocabulary(tiny_bundle, monkeypatch):
+    from ui.tokenizer import compute
+
+    asked = []
+    monkeypatch.setattr(compute, "vocab", lambda entry: asked.append(entry.key) or 12345)
+    entry = compute.Entry("test-sides-vocab", "tiny", tiny_bundle.tokenizer)
+    (side,) = compute.sides("abc def", [entry])
+    assert side.vocab == 12345 and asked == ["test-sides-vocab"]  # not len(tokenizer) on each run
