@@ -90,7 +90,17 @@ class Client:
 
     def _on(self, msg: ForwardMsg, data: bytes) -> None:
         kind = msg.WhichOneof("type")
-        if kind == "navigation" and msg.navigation.page_script_hash:  # a full run: its fragments register again
+        if kind == "new_session" and not msg.metadata.run.fragment_ids:
+            # A full run starts. Streamlit's frontend (1.67, App.handleNewSession) drops every timer here
+            # (cleanupAutoReruns) and takes the run's page, before the page draws anything. Waiting for the
+            # navigation message instead kept the old page's timers ticking when a run was cut short before it:
+            # their ticks named a page and a fragment the session no longer had, and the phone never ran again.
+            for task in self.timers.values():
+                task.cancel()
+            self.timers.clear()
+            self.hash = msg.new_session.page_script_hash or self.hash
+            self.page = self.pages.get(self.hash, self.page)
+        elif kind == "navigation" and msg.navigation.page_script_hash:  # a full run: its fragments register again
             for task in self.timers.values():
                 task.cancel()
             self.timers.clear()

@@ -1,0 +1,56 @@
+"""The class bench's phone keeps its fragments' timers as Streamlit's frontend does: a full run's new_session drops
+them and names the page the session runs now, before any navigation message. A run cut short before its navigation
+message left the old page's timers ticking with the old page's hash, and that phone never ran again."""
+import asyncio
+
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from bench.class_bench import Client
+
+
+def _navigation(page_hash: str) -> ForwardMsg:
+    msg = ForwardMsg()
+    msg.navigation.page_script_hash = page_hash
+    for h, path in (("hash-pipeline", "pipeline"), ("hash-why", "why")):
+        page = msg.navigation.app_pages.add()
+        page.page_script_hash, page.url_pathname = h, path
+    return msg
+
+
+def _auto_rerun(fragment_id: str) -> ForwardMsg:
+    msg = ForwardMsg()
+    msg.auto_rerun.fragment_id, msg.auto_rerun.interval = fragment_id, 60.0
+    return msg
+
+
+def _new_session(page_hash: str, fragment_ids: tuple[str, ...] = ()) -> ForwardMsg:
+    msg = ForwardMsg()
+    msg.new_session.page_script_hash = page_hash
+    msg.metadata.run.script_run_id = "run"
+    msg.metadata.run.fragment_ids.extend(fragment_ids)
+    return msg
+
+
+def _feed(client: Client, msg: ForwardMsg) -> None:
+    client._on(msg, msg.SerializeToString())
+
+
+def test_a_full_run_drops_the_old_page_s_timers_when_it_starts():
+    async def play():
+        phone = Client("http://127.0.0.1:1", "pipeline", "")
+        _feed(phone, _new_session("hash-pipeline"))
+        _feed(phone, _navigation("hash-pipeline"))
+        _feed(phone, _auto_rerun("follow-on-pipeline"))
+        assert set(phone.timers) == {"follow-on-pipeline"} and phone.page == "pipeline"
+
+        _feed(phone, _new_session("hash-pipeline", ("follow-on-pipeline",)))  # a fragment's run: timers stay
+        assert set(phone.timers) == {"follow-on-pipeline"}
+
+        ticking = phone.timers["follow-on-pipeline"]
+        _feed(phone, _new_session("hash-why"))  # the switch's full run starts; it may be cut short right here
+        await asyncio.sleep(0)
+        assert phone.timers == {} and ticking.cancelled()
+        assert phone.hash == "hash-why" and phone.page == "why"
+        assert phone.page_runs and len(phone.page_runs) == 1  # a page run is counted at its navigation message
+
+    asyncio.run(play())
