@@ -20,7 +20,7 @@ the real server with the room in a real redis-server; then the same class on 2 r
 
 The phones join through the room (`room.join`), then open the class page from their own address
 (`?class=&me=`), as a phone does after a reload; the teacher's session leads the room from the teacher's cookie.
-Their timers (`auto_rerun`) are kept as a browser keeps them. Writes the "live_class" key of bench/results.json.
+Their timers (`auto_rerun`) are kept as a browser keeps them (support/phone.py). Writes the "live_class" key of bench/results.json.
 The failover itself (a replica killed mid-round) is a test with browsers: tests/deploy/test_live_class_replicas.py.
 
     python -m bench class_bench [--phones 30] [--changes 4] [--idle-s 20] [--no-replicas] [--no-write]
@@ -36,14 +36,13 @@ import urllib.parse
 from pathlib import Path
 
 import psutil
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from websockets.asyncio.client import connect
 
 import classroom
 from classroom.redis_store import RedisStore
 from support import lb, redis_server, server
+from support.phone import Client
 from support.ports import free_port
-from support.protoload import FINISHED, query_for, rerun_msg, visit
+from support.protoload import query_for, visit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,127 +51,6 @@ ARTIFACTS = ROOT / "artifacts"
 PROMPT = "A capital da França é a cidade de"
 FOLLOW_WAIT_S = 30.0  # a phone not on the teacher's new page after this long counts as missed
 GOALS = {"follow_p95_s": 1.5, "histogram_s": 1.0, "idle_cpu_per_phone_s": 0.02}
-
-
-class Client:
-    """One browser tab as the server sees it: its page, its query string, and its fragments' timers."""
-
-    def __init__(self, base: str, page: str, query: str, cookie: str | None = None):
-        self.url = base.replace("http://", "ws://") + "/_stcore/stream"
-        self.page, self.query, self.cookie = page, query, cookie
-        self.hash, self.pages = "", {}
-        self.timers: dict[str, asyncio.Task] = {}
-        self.finished: list[tuple[float, str, str]] = []  # (time, page, query) of each full run that finished
-        self.page_runs: list[float] = []  # when each full run started (its navigation message)
-        self.needles: dict[bytes, float | None] = {}  # text -> when a delta first carried it
-        self.widgets: dict[str, tuple[str, str, str, bool]] = {}  # id -> (kind, form, fragment, form submitter)
-        self.errors: list[str] = []
-        self.ready = asyncio.Event()
-        self.ws = None
-
-    async def run(self) -> None:
-        headers = {"Cookie": self.cookie} if self.cookie else None
-        try:
-            async with connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
-                               additional_headers=headers, open_timeout=300) as ws:
-                self.ws = ws
-                await ws.send(rerun_msg(self.page, self.query, "en").SerializeToString())
-                async for data in ws:
-                    if isinstance(data, bytes):
-                        self._on(ForwardMsg.FromString(data), data)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a lost client is a figure
-            self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
-        finally:
-            for task in self.timers.values():
-                task.cancel()
-
-    def _on(self, msg: ForwardMsg, data: bytes) -> None:
-        kind = msg.WhichOneof("type")
-        if kind == "new_session" and not msg.metadata.run.fragment_ids:
-            # A full run starts. Streamlit's frontend (1.67, App.handleNewSession) drops every timer here
-            # (cleanupAutoReruns) and takes the run's page, before the page draws anything. Waiting for the
-            # navigation message instead kept the old page's timers ticking when a run was cut short before it:
-            # their ticks named a page and a fragment the session no longer had, and the phone never ran again.
-            for task in self.timers.values():
-                task.cancel()
-            self.timers.clear()
-            self.hash = msg.new_session.page_script_hash or self.hash
-            self.page = self.pages.get(self.hash, self.page)
-        elif kind == "navigation" and msg.navigation.page_script_hash:  # a full run: its fragments register again
-            for task in self.timers.values():
-                task.cancel()
-            self.timers.clear()
-            self.hash = msg.navigation.page_script_hash
-            self.page_runs.append(time.perf_counter())
-            self.pages = {p.page_script_hash: p.url_pathname for p in msg.navigation.app_pages} or self.pages
-            self.page = self.pages.get(self.hash, self.page)
-        elif kind == "page_info_changed":
-            self.query = msg.page_info_changed.query_string
-        elif kind == "auto_rerun":
-            fid = msg.auto_rerun.fragment_id
-            if fid in self.timers:
-                self.timers[fid].cancel()
-            self.timers[fid] = asyncio.get_running_loop().create_task(self._tick(fid, msg.auto_rerun.interval))
-        elif kind == "stop_auto_rerun":
-            for fid in msg.stop_auto_rerun.fragment_ids:
-                if task := self.timers.pop(fid, None):
-                    task.cancel()
-        elif kind == "delta":
-            element = msg.delta.new_element if msg.delta.WhichOneof("type") == "new_element" else None
-            if element is not None and element.WhichOneof("type") == "exception":
-                self.errors.append(element.exception.message[:200])
-            if element is not None and element.WhichOneof("type") in ("text_input", "button"):
-                w = getattr(element, element.WhichOneof("type"))
-                self.widgets[w.id] = (element.WhichOneof("type"), w.form_id, msg.delta.fragment_id,
-                                      getattr(w, "is_form_submitter", False))
-            for needle, seen in self.needles.items():
-                if seen is None and needle in data:
-                    self.needles[needle] = time.perf_counter()
-        elif kind == "script_finished" and msg.script_finished == FINISHED.FINISHED_SUCCESSFULLY:
-            self.finished.append((time.perf_counter(), self.page, self.query))
-            self.ready.set()
-        elif kind == "script_finished" and msg.script_finished == FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
-            # a timer's run that put the address right (live_class.keep_address) after the page had already
-            # run with the teacher's values: the phone shows her view from here on
-            self.finished.append((time.perf_counter(), self.page, self.query))
-
-    def guess_form(self, round_number: int) -> tuple[str, str, str] | None:
-        """(text box id, its form's submit button id, their fragment) of this round's guess form, once drawn."""
-        box = next(((i, w) for i, w in self.widgets.items()
-                    if w[0] == "text_input" and i.endswith(f"-live_guess_text_{round_number}")), None)
-        if box is None:
-            return None
-        send = next((i for i, w in self.widgets.items() if w[0] == "button" and w[3] and w[1] == box[1][1]), None)
-        return (box[0], send, box[1][2]) if send else None
-
-    async def send_guess(self, round_number: int, text: str) -> float:
-        """What a browser sends when the phone types `text` and presses "Send guess": its fragment's run with the
-        form's values (the text and the submit trigger). Returns when it was sent (perf_counter)."""
-        box, send, fragment = self.guess_form(round_number)
-        msg = rerun_msg(self.page, self.query, "en")
-        state = msg.rerun_script
-        state.page_script_hash, state.fragment_id = self.hash, fragment
-        typed = state.widget_states.widgets.add()
-        typed.id, typed.string_value = box, text
-        pressed = state.widget_states.widgets.add()
-        pressed.id, pressed.trigger_value = send, True
-        t = time.perf_counter()
-        await self.ws.send(msg.SerializeToString())
-        return t
-
-    async def _tick(self, fragment_id: str, interval: float) -> None:
-        """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""
-        while True:
-            await asyncio.sleep(interval)
-            msg = rerun_msg(self.page, self.query, "en")
-            state = msg.rerun_script
-            state.page_script_hash, state.fragment_id, state.is_auto_rerun = self.hash, fragment_id, True
-            try:
-                await self.ws.send(msg.SerializeToString())
-            except Exception:  # noqa: BLE001 - the connection closed: its reader says so
-                return
 
 
 def ran_at(c: Client, since: float, page: str, want: str = "") -> float | None:

@@ -1,11 +1,11 @@
-"""The class bench's phone keeps its fragments' timers as Streamlit's frontend does: a full run's new_session drops
+"""support/phone.py, the class bench's phone, keeps its fragments' timers as Streamlit's frontend does: a full run's new_session drops
 them and names the page the session runs now, before any navigation message. A run cut short before its navigation
 message left the old page's timers ticking with the old page's hash, and that phone never ran again."""
 import asyncio
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.class_bench import Client
+from support.phone import Client
 
 
 def _navigation(page_hash: str) -> ForwardMsg:
