@@ -7,6 +7,7 @@ real connection through asyncio, as uvicorn does, and read the option on the ser
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 from concurrent.futures import ThreadPoolExecutor
 
@@ -66,8 +67,12 @@ def test_wrapped_listener_keeps_streamlits_settings():
         listener.close()
 
 
-def test_main_installs_the_wrapper(monkeypatch):
+def test_main_installs_the_wrapper(monkeypatch, request):
     """main() replaces Streamlit's bind function before the server starts (cli.main is not run here)."""
+    import gc
+
+    request.addfinalizer(functools.partial(gc.set_threshold, *gc.get_threshold()))
+    gc.set_threshold(700, 10, 10)  # Python's defaults
     original, create = starlette_server._bind_socket, starlette_server.create_starlette_app
     monkeypatch.setattr(serve.cli, "main", lambda: None)
     monkeypatch.setattr(starlette_server, "_bind_socket", original)
@@ -86,3 +91,4 @@ def test_main_installs_the_wrapper(monkeypatch):
     assert nodelay == 1
     assert starlette_server.create_starlette_app.tbt_wrapped is create  # the frontend's files from memory
     assert hasattr(serve.ScriptCache.clear, "tbt_wrapped")  # the compiled scripts kept (test_serve_script_cache)
+    assert gc.get_threshold() == serve.GC_THRESHOLD == (10_000, 10, 10)  # fewer collections in the server
