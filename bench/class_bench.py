@@ -20,7 +20,8 @@ the real server with the room in a real redis-server; then the same class on 2 r
 
 The phones join through the room (`room.join`), then open the class page from their own address
 (`?class=&me=`), as a phone does after a reload; the teacher's session leads the room from the teacher's cookie.
-Their timers (`auto_rerun`) are kept as a browser keeps them (support/phone.py). Writes the "live_class" key of bench/results.json.
+Their timers (`auto_rerun`) are kept as a browser keeps them (support/phone.py). Writes the "live_class" key of
+bench/results.json.
 The failover itself (a replica killed mid-round) is a test with browsers: tests/deploy/test_live_class_replicas.py.
 
     python -m bench class_bench [--phones 30] [--changes 4] [--idle-s 20] [--no-replicas] [--no-write]

@@ -1,6 +1,4 @@
-"""A phone's or a projector's tab as the server sees it, for the class bench (bench/class_bench.py): a protocol
-client (no browser) on Streamlit's websocket that keeps its page, its query string and its fragments' timers the way
-Streamlit's frontend does, and records its full runs."""
+"""A class's tab on Streamlit's websocket (no browser), its fragments' timers kept as the frontend keeps them."""
 from __future__ import annotations
 
 import asyncio
@@ -43,8 +41,12 @@ class Client:
         except Exception as exc:  # noqa: BLE001 - a lost client is a figure
             self.errors.append(f"{type(exc).__name__}: {exc}"[:200])
         finally:
-            for task in self.timers.values():
-                task.cancel()
+            self._drop_timers()
+
+    def _drop_timers(self) -> None:
+        for task in self.timers.values():
+            task.cancel()
+        self.timers.clear()
 
     def _on(self, msg: ForwardMsg, data: bytes) -> None:
         kind = msg.WhichOneof("type")
@@ -53,15 +55,10 @@ class Client:
             # (cleanupAutoReruns) and takes the run's page, before the page draws anything. Waiting for the
             # navigation message instead kept the old page's timers ticking when a run was cut short before it:
             # their ticks named a page and a fragment the session no longer had, and the phone never ran again.
-            for task in self.timers.values():
-                task.cancel()
-            self.timers.clear()
+            self._drop_timers()
             self.hash = msg.new_session.page_script_hash or self.hash
             self.page = self.pages.get(self.hash, self.page)
-        elif kind == "navigation" and msg.navigation.page_script_hash:  # a full run: its fragments register again
-            for task in self.timers.values():
-                task.cancel()
-            self.timers.clear()
+        elif kind == "navigation" and msg.navigation.page_script_hash:  # a full run's pages; its timers come after
             self.hash = msg.navigation.page_script_hash
             self.page_runs.append(time.perf_counter())
             self.pages = {p.page_script_hash: p.url_pathname for p in msg.navigation.app_pages} or self.pages

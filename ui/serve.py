@@ -34,9 +34,9 @@ Streamlit's frontend files are answered from memory after their first request (u
 browser fetches 70-160 of them, and Streamlit reads each from disk through worker threads.
 
 Python's cyclic collector runs less often (`fewer_collections`, GC_THRESHOLD). With the default thresholds a class
-following the teacher from page to page made a full collection every few seconds, 0.1-0.23 s each with every
-thread stopped, the event loop and the model's passes too. What they walk is what the visitors' sessions build
-(ui/backend.py freezes what exists once the model is loaded).
+following the teacher from page to page made about one full collection per move (45 in 40), 0.08-0.13 s each on
+average and up to 0.27 s, with every thread stopped, the event loop and the model's passes too. What they walk is
+what the visitors' sessions build (ui/backend.py freezes what exists once the model is loaded).
 
 And it imports model_backend before Streamlit, so that the process-wide thread policy (model_backend's
 THREAD_POLICY) is in the environment before numpy and torch load their thread pools.
@@ -63,14 +63,15 @@ from ui.static_cache import StaticCache, frontend_files
 
 APP = Path(__file__).resolve().parent.parent / "app.py"
 
-# Python's collector thresholds for the server (default 700, 10, 10): a young collection after 10,000 more container
-# objects than were freed, not 700, so that a page run's short-lived objects are mostly freed before one sees them
-# and few reach the old generation. 40 moves of a class of 30 between the pipeline and why pages (this 2-core EPYC,
-# gc callbacks in the server): 45 full collections, 3.4 CPU-s, and 6.1 CPU-s of collections in all, against 2 full
-# collections, 0.3 CPU-s, and 2.3 CPU-s; the server's memory at the end 1,956 against 1,964 MB. The moves' own times
-# stayed within their spread: what this removes is most of the pauses (0.1-0.23 s each, every thread stopped). The
-# old generation keeps its rule: a full collection once what reached it since the last one is a quarter of what it
-# holds. (docs/performance.md)
+# Python's collector thresholds for the server (default 700, 10, 10). CPython 3.11 collects the young generation once
+# 700 more container objects were made than freed since its last collection, the middle one every 10 young
+# collections, and the old one (a full collection) every 10 middle ones, and then only if what reached it since its
+# last full collection is a quarter of what that one left. 10,000 instead of 700 slows all three clocks 14-fold.
+# 40 moves of a class of 30 between the pipeline and why pages (this 2-core EPYC, gc callbacks in the server):
+# 45 full collections in 3.4 CPU-s (0.08 s each, the longest 0.23 s) and 6.1 CPU-s of collections in all, against
+# 2 full collections in 0.3 CPU-s and 2.3 CPU-s; the server's memory at the end 1,956 against 1,964 MB. The moves'
+# own times stayed within their spread: what this removes is most of the pauses (a full collection stops every
+# thread). A server running for hours was not measured. (docs/performance.md)
 GC_THRESHOLD = (10_000, 10, 10)
 
 

@@ -1,6 +1,4 @@
-"""support/phone.py, the class bench's phone, keeps its fragments' timers as Streamlit's frontend does: a full run's new_session drops
-them and names the page the session runs now, before any navigation message. A run cut short before its navigation
-message left the old page's timers ticking with the old page's hash, and that phone never ran again."""
+"""support/phone.py drops its fragments' timers when a full run starts (new_session), as Streamlit's frontend does."""
 import asyncio
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -47,10 +45,19 @@ def test_a_full_run_drops_the_old_page_s_timers_when_it_starts():
         assert set(phone.timers) == {"follow-on-pipeline"}
 
         ticking = phone.timers["follow-on-pipeline"]
-        _feed(phone, _new_session("hash-why"))  # the switch's full run starts; it may be cut short right here
+        _feed(phone, _new_session("hash-pipeline"))  # a full run of the same page: its timers register again
+        await asyncio.sleep(0)
+        assert phone.timers == {} and ticking.cancelled()
+        _feed(phone, _navigation("hash-pipeline"))
+        _feed(phone, _auto_rerun("follow-on-pipeline"))
+
+        # The switch's full run starts. It may be cut short right here, before its navigation message: the old
+        # page's timers must not tick on with the old page's hash (that phone never ran again).
+        ticking = phone.timers["follow-on-pipeline"]
+        _feed(phone, _new_session("hash-why"))
         await asyncio.sleep(0)
         assert phone.timers == {} and ticking.cancelled()
         assert phone.hash == "hash-why" and phone.page == "why"
-        assert phone.page_runs and len(phone.page_runs) == 1  # a page run is counted at its navigation message
+        assert len(phone.page_runs) == 2  # a page run is counted at its navigation message
 
     asyncio.run(play())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import socket
 from concurrent.futures import ThreadPoolExecutor
 
@@ -69,8 +70,6 @@ def test_wrapped_listener_keeps_streamlits_settings():
 
 def test_main_installs_the_wrapper(monkeypatch, request):
     """main() replaces Streamlit's bind function before the server starts (cli.main is not run here)."""
-    import gc
-
     request.addfinalizer(functools.partial(gc.set_threshold, *gc.get_threshold()))
     gc.set_threshold(700, 10, 10)  # Python's defaults
     original, create = starlette_server._bind_socket, starlette_server.create_starlette_app
