@@ -297,6 +297,13 @@ def _switch_pages(runs: list) -> list[str]:
     return pages
 
 
+def _switch_cell(move: dict) -> str:
+    """A class's move to a page: its p95 (– when no phone got there), the server's CPU-s, and the phones missed."""
+    p95 = "–" if move.get("p95_s") is None else move["p95_s"]
+    missed = f", {move['missed']} of the phones missed it" if move.get("missed") else ""
+    return f"{p95} ({move['server_cpu_s']}{missed})"
+
+
 def _live_class(res: dict) -> list[str]:
     lc = res.get("live_class")
     if not lc:
@@ -341,7 +348,7 @@ def _live_class(res: dict) -> list[str]:
         row("the class opens the loop page at step 2: p95 s", lambda r: r["follow_step"]["page_switch_p95_s"], "–"),
         row("the class opens the temperature page: p95 s", lambda r: r["page_switch_p95_s"], "–"),
         *[row(f"the class opens {page}: p95 s (server CPU-s from her request to the last phone)",
-              lambda r, page=page: f"{r['page_switches'][page]['p95_s']} ({r['page_switches'][page]['server_cpu_s']})",
+              lambda r, page=page: _switch_cell(r["page_switches"][page]),
               "–") for page in _switch_pages(runs)],
         row("30 guesses in → the projector says 30: s", lambda r: r["histogram_s"],
             f"≤ {goals.get('histogram_s', '?')}"),
