@@ -1,5 +1,6 @@
 """support/phone.py drops its fragments' timers when a full run starts (new_session), as Streamlit's frontend does."""
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -60,4 +61,5 @@ def test_a_full_run_drops_the_old_page_s_timers_when_it_starts():
         assert phone.hash == "hash-why" and phone.page == "why"
         assert len(phone.page_runs) == 2  # a page run is counted at its navigation message
 
-    asyncio.run(play())
+    with ThreadPoolExecutor(1) as pool:  # its own thread: the browser tests' Playwright keeps a loop running here
+        pool.submit(asyncio.run, play()).result(timeout=30)
