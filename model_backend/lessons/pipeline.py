@@ -108,6 +108,13 @@ class OutputLayer:
     shared_params: int  # parameters the tie saves: V x D
 
 
+def float_row(values: np.ndarray) -> torch.Tensor:
+    """`values` as a float32 tensor; a read-only array (a shared memo's row) is copied, so torch never holds a view
+    it could write through (torch warns of one)."""
+    row = np.asarray(values, dtype=np.float32)
+    return torch.from_numpy(row if row.flags.writeable else row.copy())
+
+
 def output_layer(bundle: ModelBundle, final_hidden: np.ndarray, logits: np.ndarray) -> OutputLayer:
     """Recompute the last position's logits by hand and check the output matrix against the embedding.
 
@@ -119,12 +126,12 @@ def output_layer(bundle: ModelBundle, final_hidden: np.ndarray, logits: np.ndarr
     head, emb = model.get_output_embeddings().weight, model.get_input_embeddings().weight  # [V, D] each
     cap = getattr(getattr(model.config, "get_text_config", lambda: model.config)(), "final_logit_softcapping", None)
     with torch.inference_mode():
-        h = torch.from_numpy(np.asarray(final_hidden, dtype=np.float32))  # [D]
+        h = float_row(final_hidden)  # [D]
         # [V]: one dot product per vocabulary row, in float32, a block of rows at a time (no 0.7 GB copy of W)
         mine = torch.cat([head[i:i + ROWS].float() @ h for i in range(0, head.shape[0], ROWS)])
         if cap:
             mine = cap * torch.tanh(mine / cap)
-        theirs = torch.from_numpy(np.asarray(logits, dtype=np.float32))  # [V]
+        theirs = float_row(logits)  # [V]
         diff = float((mine - theirs).abs().max())
         same_top = int(mine.argmax()) == int(theirs.argmax())
         same = head.data_ptr() == emb.data_ptr() and head.shape == emb.shape and head.stride() == emb.stride()

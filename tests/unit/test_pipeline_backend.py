@@ -7,7 +7,7 @@ from model_backend import SamplingParams, generate, trace
 from model_backend.core.kv import kv_bytes_per_position
 from model_backend.core.mlp import mlp_inputs, mlp_view
 from model_backend.core.stepping import finish_reason
-from model_backend.lessons.pipeline import pick, residual_norms, softmax_view, top_order, visible_keys
+from model_backend.lessons.pipeline import float_row, pick, residual_norms, softmax_view, top_order, visible_keys
 
 PROMPT = "O gato sentou no"
 
@@ -179,3 +179,14 @@ def test_answer_flops_add_prefill_and_decode_with_attention(tiny_bundle):
     assert f.decode == 3 * f.per_token + (4 + 5 + 6) * per_att  # new tokens 2..4 see 4, 5, 6 positions
     assert f.total == f.prefill + f.decode
     assert answer_flops(info, 3, 1).decode == 0  # one new token: the prefill made it
+
+
+def test_a_read_only_row_reaches_torch_as_a_copy():
+    """output_layer's rows: a shared memo's read-only row is copied (torch warned of a non-writable array in CI),
+    a writable float32 one is not."""
+    shared = np.arange(6, dtype=np.float32)
+    shared.flags.writeable = False
+    got = float_row(shared)
+    assert torch.equal(got, torch.arange(6, dtype=torch.float32)) and not np.shares_memory(got.numpy(), shared)
+    own = np.arange(6, dtype=np.float32)
+    assert np.shares_memory(float_row(own).numpy(), own)
