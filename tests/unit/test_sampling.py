@@ -262,3 +262,53 @@ def test_a_read_only_row_is_copied_not_handed_to_torch():
     assert all(np.array_equal(a[1], b[1]) for a, b in zip(stages, distributions(writable, SamplingParams(
         temperature=0.7, top_k=10))))
     assert not logits.flags.writeable and np.array_equal(logits, writable)  # the row itself untouched
+
+
+def test_bf16_ascending_is_np_sort_for_bfloat16_rows_and_none_for_others():
+    """Counting the 65,536 bfloat16 values gives np.sort's array (-0.0 == 0.0); a row with any value bfloat16 cannot
+    hold, a NaN, a short row or another dtype gets None (top-p then sorts as before)."""
+    from model_backend.core.sampling import bf16_ascending
+
+    gen = torch.Generator().manual_seed(11)
+    bf16 = (torch.randn((262_144,), generator=gen) * 3).to(torch.bfloat16).float().numpy()
+    edges = bf16.copy()
+    edges[:6] = torch.tensor([-np.inf, np.inf, 0.0, -0.0, 3.0e38, -1e-40]).to(torch.bfloat16).float().numpy()
+    assert edges[5] != 0 and not np.isinf(edges[4])  # infinities, signed zeros, a huge value and a subnormal
+    edges[6:6 + 1000] = edges[6 + 1000:6 + 2000]  # many ties
+    for row in (bf16, edges):
+        np.testing.assert_array_equal(bf16_ascending(row), np.sort(row))
+    nan, off = bf16.copy(), bf16.copy()
+    nan[77] = np.nan
+    off[5] = np.float32(1.0001)  # not a bfloat16 value
+    for row in (nan, off, bf16[:1000], bf16.astype(np.float64), bf16[::2]):
+        assert bf16_ascending(row) is None
+
+
+@pytest.mark.parametrize("params", [
+    SamplingParams(temperature=0.7, top_p=0.9), SamplingParams(temperature=1.0, top_p=0.5),
+    SamplingParams(temperature=1.3, top_k=200, top_p=0.95), SamplingParams(temperature=0.2, top_k=3, top_p=0.6),
+    SamplingParams(temperature=0.7, top_p=0.05), SamplingParams(temperature=0.7, top_p=0.999)])
+def test_run_chain_with_a_counted_row_equals_the_chain_that_sorts_bit_for_bit(monkeypatch, params):
+    """A bfloat16 model's row is sorted once, by counting, and the temperature and top-k are applied to the sorted
+    row: every stage's scores and probabilities are the same tensors as when top-p sorts its own input (torch.equal),
+    on rows with ties across the cut too; and the counted route is really taken."""
+    from model_backend.core import sampling
+
+    gen = torch.Generator().manual_seed(5)
+    ctx = torch.zeros((1, 0), dtype=torch.long)
+    counted = []
+    original = sampling.bf16_ascending
+    monkeypatch.setattr(sampling, "bf16_ascending", lambda v: counted.append(1) or original(v))
+    for scale in (1.0, 3.0, 8.0):
+        logits = (torch.randn((1, 262_144), generator=gen) * scale).to(torch.bfloat16).float()
+        before = len(counted)
+        fast = run_chain(ctx, logits, params)
+        assert len(counted) == before + 1
+        with monkeypatch.context() as patch:
+            patch.setattr(sampling, "_ascending_raw", lambda scores, chain: None)
+            slow = run_chain(ctx, logits, params)
+        assert [s.name for s in fast] == [s.name for s in slow]
+        for a, b in zip(fast, slow):
+            assert torch.equal(a.scores, b.scores) and torch.equal(a.probs, b.probs), (params, scale, a.name)
+    penalised = run_chain(torch.tensor([[1, 2]]), logits, SamplingParams(repetition_penalty=1.2, top_p=0.9))
+    assert len(counted) == 3 and penalised[-1].name == "top_p"  # a penalty first: top-p sorts its own row
