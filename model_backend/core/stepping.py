@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator
 
@@ -16,6 +17,18 @@ from model_backend.core.tracing import candidates, encode
 from model_backend.runtime.loading import ModelBundle
 from model_backend.types import Generation, SamplingParams, Stage, Step
 from model_backend.validation import check_params
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+# A step's own work (the sampling chain, the draw, the statistics: ~6 ms on 262,144 scores) runs for at most as many
+# runs at once as the machine has cores. With a class's 30 runs doing it at once after each batched pass, their
+# rows (several MB a step each) evicted one another from the caches: in-process, 30 loop runs of 20 tokens cost
+# 11.8-12.4 CPU-s and 8.9-9.2 s; with the work two at a time on the 2-core EPYC, 8.6-10.3 CPU-s and 7.8-9.2 s (one at
+# a time: 10.2-10.4 s). docs/engine-bench.md, "A step's own work, two at a time".
+STEP_WORK = threading.BoundedSemaphore(_cores())
 
 
 def _stages(stage_scores, top_ids: torch.Tensor) -> tuple[Stage, ...]:
@@ -79,7 +92,7 @@ def iter_generation(bundle: ModelBundle, prompt: str, params: SamplingParams, *,
                 out = bundle.decode(step_input, past, output_attentions=record_attentions, run=run)
             past = out.past_key_values
             logits = out.logits[:, -1, :].to(torch.float32)  # [1, V]: only the last position matters
-            with torch.inference_mode():
+            with STEP_WORK, torch.inference_mode():
                 stage_scores = run_chain(context, logits, params)
                 next_id = choose(stage_scores[-1], params, generator)
                 raw = stage_scores[0].probs[0]

@@ -312,3 +312,40 @@ def test_run_chain_with_a_counted_row_equals_the_chain_that_sorts_bit_for_bit(mo
             assert torch.equal(a.scores, b.scores) and torch.equal(a.probs, b.probs), (params, scale, a.name)
     penalised = run_chain(torch.tensor([[1, 2]]), logits, SamplingParams(repetition_penalty=1.2, top_p=0.9))
     assert len(counted) == 3 and penalised[-1].name == "top_p"  # a penalty first: top-p sorts its own row
+
+
+def test_a_steps_own_work_runs_for_at_most_as_many_runs_as_cores(monkeypatch, tiny_bundle):
+    """Twelve runs generating at once: the sampling chain of at most STEP_WORK's count of them runs at any moment
+    (the count is the machine's cores), and each run still gets its tokens."""
+    import threading
+    import time
+
+    from model_backend.core import stepping
+
+    monkeypatch.setattr(stepping, "STEP_WORK", threading.BoundedSemaphore(2))
+    inside, most, lock = [0], [0], threading.Lock()
+    original = stepping.run_chain
+
+    def counted(*args):
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        time.sleep(0.01)  # long enough for the other runs' steps to arrive
+        try:
+            return original(*args)
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    monkeypatch.setattr(stepping, "run_chain", counted)
+    params = SamplingParams(temperature=0.7, top_p=0.9, max_new_tokens=4, seed=3)
+    results = [None] * 12
+    threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, stepping.generate(tiny_bundle, f"a b {i}", params)))
+               for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert most[0] == 2
+    assert all(r is not None and len(r.steps) == 4 for r in results)
+    assert stepping.STEP_WORK is not None and stepping._cores() >= 1
