@@ -18,7 +18,7 @@ def side_by_side(prompt: str):
     settings = draw.side_ask(PARAMS, prompt)
     if settings is None:
         return None
-    with draw.running(settings[1]) as progress:
+    with draw.running() as progress:
         conts, beam = compute.side_by_side(*settings, progress)
     draw.side_result(settings, conts, draw.dtype_note(*compute.dtypes()))
     return beam
@@ -44,7 +44,7 @@ def comparison() -> None:
     data = compute.shipped()
     index = draw.comparison(data)
     if index is not None:
-        with draw.running(data["settings"]["width"]) as progress:
+        with draw.running() as progress:
             now, machine = compute.compare_live(index, data, progress)
         draw.live_result(data, index, now, machine)
 

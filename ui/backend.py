@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
@@ -275,6 +275,41 @@ def _visitor_of_this_run() -> mb.Visitor | None:
 
 
 mb.resolve_with(_visitor_of_this_run)
+
+
+def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
+    """Run every job (name: a function of no arguments) at once, each in a thread of this script run, and return
+    {name: its result}; meanwhile call tick() in this thread every `every` seconds (a progress bar). The threads
+    carry the run's context, so their model work is this visitor's (turns, cancellation, the caches' keys) and the
+    engine takes their steps together, in one pass a step. The first job's error (in `jobs` order) is raised here,
+    once every job has ended."""
+    ctx = get_script_run_ctx()
+    state: dict = {}
+
+    def runner(name, job):
+        def run():
+            try:
+                state[name] = ("ok", job())
+            except BaseException as exc:  # noqa: BLE001 - raised again below, in the run's own thread
+                state[name] = ("error", exc)
+        return run
+
+    threads = []
+    for name, job in jobs.items():
+        thread = threading.Thread(target=runner(name, job), daemon=True, name=f"tbt-at-once-{name}")
+        if ctx is not None:
+            add_script_run_ctx(thread, ctx)
+        threads.append(thread)
+        thread.start()
+    for thread in threads:
+        while thread.is_alive():
+            tick()
+            thread.join(every)
+    for name in jobs:
+        kind, value = state[name]
+        if kind == "error":
+            raise value
+    return {name: state[name][1] for name in jobs}
 
 
 def for_visitor(fn):

@@ -62,7 +62,7 @@ from model_backend.runtime.draw import multinomial_one
 from model_backend.runtime.queueing import FairLock, Visitor
 
 MAX_BATCH = 64  # rows in one batched pass at most: a class of 30 pressing, or a dozen "Run 5 times" at once
-MAX_IN_FLIGHT = 2  # requests one visitor may have waiting or running at once; more wait before they queue
+MAX_IN_FLIGHT = 3  # requests one visitor may have waiting or running at once (the decoding page runs three); more wait
 GATHER_S = 0.25  # a decode pass waits at most this long for the other runs' next steps (see `Engine.run`)
 STALE_S = 1.0  # not for a run whose last step came back longer ago than this
 _inside = threading.local()  # .models: {id(model): depth} the models this thread may call now

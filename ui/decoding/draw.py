@@ -67,12 +67,11 @@ def strategy_label(strategy: str, width: int) -> str:
 
 
 @contextmanager
-def running(width: int):
+def running():
     """A progress bar over the page's runs: yields `progress(stage, n, total)` for compute (the bar is
     live feedback of this visitor's computation; a run found kept tells it nothing)."""
     bar = st.progress(0.0)
-    names = {"greedy": strategy_label("greedy", width), "beam": strategy_label("beam", width),
-             "sampled": t("decoding.progress.sampled"), "bench": t("decoding.progress.bench")}
+    names = {"all": t("decoding.progress.all"), "bench": t("decoding.progress.bench")}
 
     def progress(stage: str, n: int, total: int) -> None:
         bar.progress(min(n / total, 1.0), text=t("decoding.progress", what=names[stage], n=min(n, total), total=total))

@@ -50,7 +50,7 @@ STRINGS = {
     "decoding.run.changed": ("As configurações mudaram: aperte o botão de novo para rodar com elas.",
                              "The settings changed: press the button again to run with them."),
     "decoding.progress": ("{what}: passo {n} de {total}", "{what}: step {n} of {total}"),
-    "decoding.progress.sampled": ("as três amostragens, em lote", "the three sampled strategies, batched"),
+    "decoding.progress.all": ("as cinco estratégias, ao mesmo tempo", "the five strategies, at once"),
     "decoding.progress.bench": ("o prompt da tabela", "the table's prompt"),
     "decoding.strategy.greedy": ("guloso", "greedy"),
     "decoding.strategy.beam": ("beam {w}", "beam {w}"),

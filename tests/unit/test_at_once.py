@@ -1,0 +1,42 @@
+"""backend.at_once: jobs in threads of the script run, together, with a tick in the caller's thread meanwhile."""
+import threading
+import time
+
+import pytest
+
+from ui import backend
+
+
+def test_the_jobs_run_at_the_same_time_and_each_result_keeps_its_name():
+    barrier = threading.Barrier(3, timeout=10)  # only passes if all three wait at once
+
+    def job(value):
+        def run():
+            barrier.wait()
+            time.sleep(0.3)
+            return value
+        return run
+
+    ticks = []
+    out = backend.at_once({"a": job(1), "b": job(2), "c": job(3)}, lambda: ticks.append(1), every=0.05)
+    assert out == {"a": 1, "b": 2, "c": 3} and list(out) == ["a", "b", "c"]
+    assert len(ticks) >= 3  # the bar was drawn while they ran
+
+
+def test_an_error_is_raised_in_the_callers_thread_after_every_job_has_ended():
+    ended = []
+
+    def slow():
+        time.sleep(0.3)
+        ended.append("slow")
+        return 1
+
+    def fails():
+        raise ValueError("the second job")
+
+    def fails_too():
+        raise KeyError("the third job")
+
+    with pytest.raises(ValueError, match="the second job"):  # the first error in the jobs' order
+        backend.at_once({"slow": slow, "fails": fails, "too": fails_too}, lambda: None, every=0.05)
+    assert ended == ["slow"]
