@@ -85,12 +85,16 @@ class SortFreeTopPLogitsWarper(TopPLogitsWarper):
     def cut(self, input_ids: torch.LongTensor, scores: torch.Tensor, ascending: np.ndarray | None = None
             ) -> torch.Tensor:
         """The warper's result; `ascending`, where the caller has it, is np.sort of the row's values (run_chain
-        gets it by counting a bfloat16 row), so the row is not sorted again."""
+        gets it by counting a bfloat16 row, also for a row divided by a temperature), so the row is not sorted
+        again."""
         if (scores.dim() != 2 or scores.shape[0] != 1 or scores.device.type != "cpu"
                 or scores.dtype not in (torch.float32, torch.float64)):
             return super().__call__(input_ids, scores)
-        if ascending is None:
-            ascending = sorted_values(scores[0].detach().numpy())  # NaN sorts last: a NaN anywhere ends it
+        if ascending is None:  # a bfloat16 model's raw row is counted; any other row sorted (NaN last: a NaN ends it)
+            row_values = scores[0].detach().numpy()
+            ascending = bf16_ascending(row_values)
+            if ascending is None:
+                ascending = sorted_values(row_values)
         if np.isnan(ascending[-1]):
             return super().__call__(input_ids, scores)
         sorted_logits = torch.from_numpy(ascending).unsqueeze(0)  # ascending, as the library

@@ -166,8 +166,10 @@ def test_sort_free_top_p_equals_transformers_top_p_with_a_stable_sort_bit_for_bi
                     assert torch.equal(got, library(TopPLogitsWarper(p, min_tokens_to_keep=keep), ctx, scores.clone()))
     assert {"bf16", "bf16/0.7", "tied", "small_tie_at_cut"} <= straddled  # the tie rule was really exercised
     assert not straddled & {"gemma", "gemma/0.7", "float64"}
-    # the bfloat16 rows (few distinct values) were counted when counting is on, the float32 ones never
-    assert ({"bf16", "bf16/0.7"} <= counted) if counting else not counted
+    # the raw bfloat16 row is counted by its 65,536 values (bf16_ascending) either way; the one divided by 0.7
+    # (few distinct values) by value_counts when counting is on; the float32 ones never
+    assert ({"bf16/0.7"} <= counted) if counting else not counted
+    assert "bf16" not in counted
     assert not counted & {"gemma", "gemma/0.7", "float64"}
 
 
@@ -304,14 +306,16 @@ def test_run_chain_with_a_counted_row_equals_the_chain_that_sorts_bit_for_bit(mo
         before = len(counted)
         fast = run_chain(ctx, logits, params)
         assert len(counted) == before + 1
-        with monkeypatch.context() as patch:
+        with monkeypatch.context() as patch:  # top-p sorts its own input (sorted_values), as before the counting
             patch.setattr(sampling, "_ascending_raw", lambda scores, chain: None)
+            patch.setattr(sampling, "bf16_ascending", lambda v: None)
             slow = run_chain(ctx, logits, params)
         assert [s.name for s in fast] == [s.name for s in slow]
         for a, b in zip(fast, slow):
             assert torch.equal(a.scores, b.scores) and torch.equal(a.probs, b.probs), (params, scale, a.name)
-    penalised = run_chain(torch.tensor([[1, 2]]), logits, SamplingParams(repetition_penalty=1.2, top_p=0.9))
-    assert len(counted) == 3 and penalised[-1].name == "top_p"  # a penalty first: top-p sorts its own row
+    assert len(counted) == 3  # one count a row, in run_chain: top-p did not sort again
+    penalised = build_chain(SamplingParams(repetition_penalty=1.2, top_p=0.9))
+    assert sampling._ascending_raw(logits, penalised) is None  # a penalty first: top-p sorts its own row
 
 
 def test_a_steps_own_work_runs_for_at_most_as_many_runs_as_cores(monkeypatch, tiny_bundle):
