@@ -280,14 +280,23 @@ mb.resolve_with(_visitor_of_this_run)
 def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
     """Run every job (name: a function of no arguments) at once, each in a thread of this script run, and return
     {name: its result}; meanwhile call tick() in this thread every `every` seconds (a progress bar). The threads
-    carry the run's context, so their model work is this visitor's (turns, cancellation, the caches' keys) and the
-    engine takes their steps together, in one pass a step. The first job's error (in `jobs` order) is raised here,
-    once every job has ended."""
+    carry the run's context (the caches' keys read the visitor's model) and work for this visitor: their turns
+    are the visitor's, so the engine takes their steps together, in one pass a step. The first job's error (in
+    `jobs` order) is raised here, once every job has ended.
+
+    If this thread leaves early (tick() raises: Streamlit stops the run at its next element for a rerun, and
+    resets the run's request before the threads could see it), the jobs' model work is cancelled at its next
+    step (MovedOn in their threads), and this thread waits for them to end before it raises: the visitor's next
+    run never queues behind them."""
     ctx = get_script_run_ctx()
+    base = _visitor_of_this_run() or mb.NOBODY
+    left = threading.Event()
+    who = mb.Visitor(owner=base.owner, error=base.error, cancelled=lambda: left.is_set() or base.cancelled())
     state: dict = {}
 
     def runner(name, job):
         def run():
+            mb.serve(who)
             try:
                 state[name] = ("ok", job())
             except BaseException as exc:  # noqa: BLE001 - raised again below, in the run's own thread
@@ -301,10 +310,16 @@ def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
             add_script_run_ctx(thread, ctx)
         threads.append(thread)
         thread.start()
-    for thread in threads:
-        while thread.is_alive():
-            tick()
-            thread.join(every)
+    try:
+        for thread in threads:
+            while thread.is_alive():
+                tick()
+                thread.join(every)
+    except BaseException:
+        left.set()
+        for thread in threads:
+            thread.join()
+        raise
     for name in jobs:
         kind, value = state[name]
         if kind == "error":

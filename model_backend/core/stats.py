@@ -13,8 +13,9 @@ def entropy_bits(probs) -> float:
 
     Computed in numpy, on one thread, which keeps a slider's rerun fast when the CPU is busy (torch splits every
     262k-element op across threads that must meet). Float32 probabilities take their logarithms in float32 and are
-    summed in float64: 7x faster than in float64 for Gemma's 262,144 (0.3 against 2.3 ms), and within 1e-9 of it
-    relatively (each term's error is a few float32 ulps, and every term has the same sign).
+    summed in float64: 7x faster than in float64 for Gemma's 262,144 (0.3 against 2.3 ms). Each term's error is a
+    few float32 ulps and every term has the same sign, so the sum is within ~1e-7 of the float64 one relatively
+    (4e-10 measured on such a row).
     """
     if isinstance(probs, torch.Tensor):
         probs = probs.detach().reshape(-1).to(torch.float32).cpu().numpy()

@@ -24,10 +24,10 @@ def _cores() -> int:
 
 
 # A step's own work (the sampling chain, the draw, the statistics: ~6 ms on 262,144 scores) runs for at most as many
-# runs at once as the machine has cores. With a class's 30 runs doing it at once after each batched pass, their
-# rows (several MB a step each) evicted one another from the caches: in-process, 30 loop runs of 20 tokens cost
-# 11.8-12.4 CPU-s and 8.9-9.2 s; with the work two at a time on the 2-core EPYC, 8.6-10.3 CPU-s and 7.8-9.2 s (one at
-# a time: 10.2-10.4 s). docs/engine-bench.md, "A step's own work, two at a time".
+# runs at once as the machine has cores. With a class's 30 runs doing it at once after each batched pass, a row's
+# work cost 14 ms instead of 6 (why was not measured: the caches, or Python's lock among 30 threads); in-process, 30
+# loop runs of 20 tokens cost 11.8-12.4 CPU-s and 8.9-9.2 s; with the work two at a time on the 2-core EPYC, 8.6-10.3
+# CPU-s and 7.8-9.2 s (one at a time: 10.2-10.4 s). docs/engine-bench.md, "A step's own work, cut again".
 STEP_WORK = threading.BoundedSemaphore(_cores())
 
 

@@ -40,3 +40,31 @@ def test_an_error_is_raised_in_the_callers_thread_after_every_job_has_ended():
     with pytest.raises(ValueError, match="the second job"):  # the first error in the jobs' order
         backend.at_once({"slow": slow, "fails": fails, "too": fails_too}, lambda: None, every=0.05)
     assert ended == ["slow"]
+
+
+def test_when_the_callers_run_ends_early_the_jobs_are_cancelled_and_waited_for():
+    """tick() raising (Streamlit ending the run for a rerun) marks the jobs' work unwanted (their visitor's
+    cancelled() turns true, as the engine checks before each step), and at_once raises only once they ended."""
+    from model_backend.runtime import queueing
+
+    seen, ended = [], []
+
+    def job():
+        while not queueing.unwanted(queueing.visitor()):
+            time.sleep(0.01)
+        seen.append("cancelled")
+        time.sleep(0.2)
+        ended.append(1)
+        return "late"
+
+    calls = []
+
+    def tick():
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt("the run stops")
+
+    with pytest.raises(KeyboardInterrupt):
+        backend.at_once({"a": job, "b": job}, tick, every=0.05)
+    assert seen == ["cancelled", "cancelled"] and ended == [1, 1]
+    assert backend.at_once({"a": lambda: queueing.unwanted(queueing.visitor())}, lambda: None) == {"a": False}

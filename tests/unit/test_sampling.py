@@ -301,6 +301,7 @@ def test_run_chain_with_a_counted_row_equals_the_chain_that_sorts_bit_for_bit(mo
     counted = []
     original = sampling.bf16_ascending
     monkeypatch.setattr(sampling, "bf16_ascending", lambda v: counted.append(1) or original(v))
+    straddled = 0
     for scale in (1.0, 3.0, 8.0):
         logits = (torch.randn((1, 262_144), generator=gen) * scale).to(torch.bfloat16).float()
         before = len(counted)
@@ -313,6 +314,9 @@ def test_run_chain_with_a_counted_row_equals_the_chain_that_sorts_bit_for_bit(mo
         assert [s.name for s in fast] == [s.name for s in slow]
         for a, b in zip(fast, slow):
             assert torch.equal(a.scores, b.scores) and torch.equal(a.probs, b.probs), (params, scale, a.name)
+        straddled += _ties_across_the_cut(fast[-2].scores[0], fast[-1].scores[0])
+    if params.top_p in (0.9, 0.5):  # bfloat16 rows have equal scores across the cut: the tie rule was exercised
+        assert straddled
     assert len(counted) == 3  # one count a row, in run_chain: top-p did not sort again
     penalised = build_chain(SamplingParams(repetition_penalty=1.2, top_p=0.9))
     assert sampling._ascending_raw(logits, penalised) is None  # a penalty first: top-p sorts its own row

@@ -75,19 +75,23 @@ def side_by_side(prompt: str, width: int, new: int, seed: int, progress=_quiet
     """The five continuations (page order) and the beam run, each cached per (model, dtype, prompt, settings).
 
     The three runs (greedy, the beam search, the three sampled strategies) run at once (backend.at_once), so that
-    the engine takes their steps together: one pass a step for the 8 rows instead of three passes (in-process,
+    the engine takes their steps together: one pass a step for their 1 + width + 3 rows instead of three (in-process,
     60 tokens: 67-68 passes instead of 187, 8.9-10.8 s instead of 15-21 s, the same tokens and log-probabilities;
-    docs/engine-bench.md, "The decoding page's three runs at once"). The bar follows the run furthest behind."""
+    docs/engine-bench.md, "A step's own work, cut again; the decoding page's three runs at once"). The bar follows the run furthest behind."""
     dtype = live_dtype()
     done = {"greedy": 0, "beam": 0, "sampled": 0}
 
-    def counted(stage: str):
-        return lambda n: done.__setitem__(stage, n)
+    def counted(stage: str, run):
+        def job():
+            value = run(lambda n: done.__setitem__(stage, n))
+            done[stage] = new  # ended: also a run that was kept (no steps) or stopped early at <eos>
+            return value
+        return job
 
     runs = backend.at_once({
-        "greedy": lambda: _greedy(prompt, new, counted("greedy"), dtype=dtype),
-        "beam": lambda: _beam(prompt, width, new, counted("beam"), dtype=dtype),
-        "sampled": lambda: _sampled(prompt, new, seed, counted("sampled"), dtype=dtype),
+        "greedy": counted("greedy", lambda step: _greedy(prompt, new, step, dtype=dtype)),
+        "beam": counted("beam", lambda step: _beam(prompt, width, new, step, dtype=dtype)),
+        "sampled": counted("sampled", lambda step: _sampled(prompt, new, seed, step, dtype=dtype)),
     }, lambda: progress("all", min(done.values()), new))
     greedy, beam, sampled = runs["greedy"], runs["beam"], runs["sampled"]
     return [greedy, beam.continuation] + [sampled[s][0] for s in dec.SAMPLED], beam

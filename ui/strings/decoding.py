@@ -88,15 +88,17 @@ STRINGS = {
         "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), numa passada "
         "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: "
         "segundos de relógio do `generate()` de cada estratégia, com a passada do prompt, na rodada que produziu "
-        "este resultado; as três amostragens são um só `generate()` de {n} linhas. O servidor junta os passos de "
-        "vários visitantes numa passada só, então o tempo inclui a espera e as linhas dos outros.",
+        "este resultado; as três amostragens são um só `generate()` de {n} linhas. As três rodadas desta página "
+        "correm ao mesmo tempo, e o servidor junta os passos delas e os de outros visitantes numa passada só, "
+        "então o tempo inclui a espera e as outras linhas.",
         "**Repeated 4-grams**: share of the completion's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
         "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
         "prompt + completion; near 0 = text the model finds likely. **Time**: "
         "wall-clock seconds of each strategy's `generate()`, prompt pass included, in the run that produced this "
-        "result; the three sampled strategies are one `generate()` of {n} rows. The server puts several "
-        "visitors' steps in one pass, so the time includes waiting and the other visitors' rows.",
+        "result; the three sampled strategies are one `generate()` of {n} rows. This page's three runs go at "
+        "once, and the server puts their steps and other visitors' in one pass, so the time includes waiting "
+        "and the other rows.",
     ),
     "decoding.text.caption": (
         "Cada completação, token a token; em laranja, os tokens de um 4-grama que já tinha aparecido antes na "
