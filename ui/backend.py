@@ -1,6 +1,7 @@
 """The pages' only way to the model: one cached bundle per (model, dtype), cached traces and runs."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import logging
@@ -179,13 +180,16 @@ def _trace(model: mb.ModelBundle, prompt: str, max_tokens: int) -> mb.Trace:
     return mb.trace(model, prompt, max_tokens=max_tokens)
 
 
+_job_thread = threading.local()  # .on: the thread runs one of at_once's jobs (its notice is the caller's)
+
+
 @contextmanager
 def queue_notice(model: mb.ModelBundle):
     """While other visitors' work holds the model, say so: how many turns of the model are ahead and about how
     long they take (the engine serves waiting decode steps together, so a class's steps are one turn). Cleared
     after."""
     turns, seconds = model.engine.ahead()
-    if not turns:
+    if not turns or getattr(_job_thread, "on", False):  # at_once's job: its siblings' turns are no one else's
         yield
         return
     box = st.empty()
@@ -287,7 +291,8 @@ def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
     If this thread leaves early (tick() raises: Streamlit stops the run at its next element for a rerun, and
     resets the run's request before the threads could see it), the jobs' model work is cancelled at its next
     step (MovedOn in their threads), and this thread waits for them to end before it raises: the visitor's next
-    run never queues behind them."""
+    run never queues behind them. The queue notice (queue_notice) is drawn here, for the other visitors' turns
+    ahead when the jobs start; the jobs draw none (each one's siblings would count as "ahead of yours")."""
     ctx = get_script_run_ctx()
     base = _visitor_of_this_run() or mb.NOBODY
     left = threading.Event()
@@ -297,6 +302,7 @@ def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
     def runner(name, job):
         def run():
             mb.serve(who)
+            _job_thread.on = True
             try:
                 state[name] = ("ok", job())
             except BaseException as exc:  # noqa: BLE001 - raised again below, in the run's own thread
@@ -304,17 +310,18 @@ def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
         return run
 
     threads = []
-    for name, job in jobs.items():
-        thread = threading.Thread(target=runner(name, job), daemon=True, name=f"tbt-at-once-{name}")
-        if ctx is not None:
-            add_script_run_ctx(thread, ctx)
-        threads.append(thread)
-        thread.start()
     try:
-        for thread in threads:
-            while thread.is_alive():
-                tick()
-                thread.join(every)
+        with queue_notice(bundle_for()) if ctx is not None else contextlib.nullcontext():  # others' turns, not the jobs'
+            for name, job in jobs.items():
+                thread = threading.Thread(target=runner(name, job), daemon=True, name=f"tbt-at-once-{name}")
+                if ctx is not None:
+                    add_script_run_ctx(thread, ctx)
+                threads.append(thread)
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():
+                    tick()
+                    thread.join(every)
     except BaseException:
         left.set()
         for thread in threads:

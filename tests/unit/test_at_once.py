@@ -68,3 +68,21 @@ def test_when_the_callers_run_ends_early_the_jobs_are_cancelled_and_waited_for()
         backend.at_once({"a": job, "b": job}, tick, every=0.05)
     assert seen == ["cancelled", "cancelled"] and ended == [1, 1]
     assert backend.at_once({"a": lambda: queueing.unwanted(queueing.visitor())}, lambda: None) == {"a": False}
+
+
+def test_a_job_draws_no_queue_notice_of_its_own(monkeypatch):
+    """A job's siblings hold turns of the model that are the same visitor's: a job says nothing about a queue
+    (the caller's notice counts the others' turns); outside a job the notice is drawn."""
+    from types import SimpleNamespace
+
+    drawn = []
+    monkeypatch.setattr(backend.st, "empty", lambda: drawn.append(1) or SimpleNamespace(info=lambda *a, **k: None,
+                                                                                       empty=lambda: None))
+    busy = SimpleNamespace(engine=SimpleNamespace(ahead=lambda: (2, 1.5)))
+
+    def job():
+        with backend.queue_notice(busy):
+            return "quiet"
+
+    assert backend.at_once({"a": job, "b": job}, lambda: None) == {"a": "quiet", "b": "quiet"} and not drawn
+    assert job() == "quiet" and drawn == [1]
