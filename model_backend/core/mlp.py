@@ -71,7 +71,8 @@ def mlp_view(bundle: ModelBundle, inputs: np.ndarray, layer: int) -> MlpView:
     with bundle.engine.exclusive() as model, torch.inference_mode():  # calls the model's own layer
         mlp = _layers(model)[layer].mlp
         weight = next(mlp.parameters())
-        x = torch.from_numpy(inputs[layer]).to(device=weight.device, dtype=weight.dtype)  # [D]
+        # [D]; a copy: `inputs` is a shared memo's read-only array, and torch warns of a view it could write through
+        x = torch.tensor(inputs[layer], device=weight.device, dtype=weight.dtype)
         gated = hasattr(mlp, "gate_proj")
         if gated:  # act(gate(x)) * up(x): the activation decides how much of each `up` feature passes
             hidden = mlp.act_fn(mlp.gate_proj(x)) * mlp.up_proj(x)  # [F]

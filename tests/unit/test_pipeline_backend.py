@@ -72,13 +72,16 @@ def test_mlp_inputs_run_once_and_leave_no_hooks(tiny_bundle):
         assert not layer.mlp._forward_hooks
 
 
+@pytest.mark.filterwarnings("error:The given NumPy array is not writable")  # torch says it once a process
 def test_mlp_view_reproduces_the_layer_output(tiny_bundle):
-    """The recorded input fed through the real MLP gives the hidden and output values the page shows."""
+    """The recorded input fed through the real MLP gives the hidden and output values the page shows; the input is
+    read-only (a shared memo's), and torch gets a copy of it, not a view it could write through."""
     inputs = mlp_inputs(tiny_bundle, PROMPT)
+    inputs.flags.writeable = False  # as the page gets it, from a shared memo
     view = mlp_view(tiny_bundle, inputs, layer=1)
     mlp = tiny_bundle.weights.model.layers[1].mlp
     with tiny_bundle.engine.exclusive(), torch.inference_mode():
-        expected = mlp(torch.from_numpy(inputs[1])).numpy()
+        expected = mlp(torch.from_numpy(inputs[1].copy())).numpy()
     assert view.gated and view.hidden.shape == (64,) and view.out.shape == (32,)
     np.testing.assert_allclose(view.out, expected, rtol=1e-5, atol=1e-6)
     assert view.expansion == 2.0 and view.n_params == 3 * 32 * 64
