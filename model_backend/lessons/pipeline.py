@@ -81,7 +81,7 @@ def softmax_view(logits: np.ndarray, n: int = 10) -> SoftmaxView:
 
 def pick(logits: np.ndarray, params: SamplingParams) -> int:
     """Choose one token from cached logits the way the loop would (greedy, or a seeded draw). No forward pass."""
-    scores = torch.from_numpy(np.asarray(logits, dtype=np.float32)).reshape(1, -1)  # [1, V]
+    scores = float_row(logits).reshape(1, -1)  # [1, V]; a shared memo's read-only row is copied
     stages = run_chain(torch.zeros((1, 0), dtype=torch.long), scores, params)
     generator = None if params.greedy else torch.Generator().manual_seed(int(params.seed or 0))
     return choose(stages[-1], params, generator)

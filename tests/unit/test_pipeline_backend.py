@@ -193,3 +193,18 @@ def test_a_read_only_row_reaches_torch_as_a_copy():
     assert torch.equal(got, torch.arange(6, dtype=torch.float32)) and not np.shares_memory(got.numpy(), shared)
     own = np.arange(6, dtype=np.float32)
     assert np.shares_memory(float_row(own).numpy(), own)
+
+
+@pytest.mark.filterwarnings("error:The given NumPy array is not writable")  # torch says it once a process
+def test_pick_reads_a_shared_read_only_row_without_touching_it():
+    """pick() gets the page's cached logits (a shared memo's read-only row): greedy picks the largest, a seeded
+    draw is the same twice, and the row is unchanged."""
+    from model_backend.types import SamplingParams
+
+    logits = np.array([0.5, 3.0, -1.0, 2.5, 0.0], dtype=np.float32)
+    kept = logits.copy()
+    logits.flags.writeable = False
+    assert pick(logits, SamplingParams(temperature=0.0)) == 1
+    seeded = SamplingParams(temperature=1.0, seed=7)
+    assert pick(logits, seeded) == pick(logits, seeded)
+    assert np.array_equal(logits, kept)
