@@ -56,9 +56,8 @@ def attribution(info, ids: tuple[int, ...], target: at.Target, tokens) -> at.Inp
     method = draw.attribution_ask(info.name, ids, target)
     if method is None:
         return None
-    with compute.queued():
-        result, seconds = draw.with_progress(lambda progress: compute.attribution(ids, target, method, progress),
-                                             draw.attribution_running(method))
+    with draw.attribution_running(method) as progress:
+        result, seconds = compute.attribution(ids, target, method, progress)
     draw.attribution_result(info.name, ids, target, method, tokens, result, seconds)
     return result
 

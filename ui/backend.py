@@ -281,7 +281,7 @@ def _visitor_of_this_run() -> mb.Visitor | None:
 mb.resolve_with(_visitor_of_this_run)
 
 
-def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
+def at_once(jobs: dict, tick, every: float = 0.25, model: mb.ModelBundle | None = None) -> dict:
     """Run every job (name: a function of no arguments) at once, each in a thread of this script run, and return
     {name: its result}; meanwhile call tick() in this thread every `every` seconds (a progress bar). The threads
     carry the run's context (the caches' keys read the visitor's model) and work for this visitor: their turns
@@ -292,7 +292,8 @@ def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
     resets the run's request before the threads could see it), the jobs' model work is cancelled at its next
     step (MovedOn in their threads), and this thread waits for them to end before it raises: the visitor's next
     run never queues behind them. The queue notice (queue_notice) is drawn here, for the other visitors' turns
-    ahead when the jobs start; the jobs draw none (each one's siblings would count as "ahead of yours")."""
+    ahead when the jobs start (on `model`, the visitor's model by default); the jobs draw none (each one's siblings
+    would count as "ahead of yours")."""
     ctx = get_script_run_ctx()
     base = _visitor_of_this_run() or mb.NOBODY
     left = threading.Event()
@@ -311,7 +312,7 @@ def at_once(jobs: dict, tick, every: float = 0.25) -> dict:
 
     threads = []
     try:
-        with queue_notice(bundle_for()) if ctx is not None else contextlib.nullcontext():  # others' turns, not the jobs'
+        with queue_notice(model or bundle_for()) if ctx is not None else contextlib.nullcontext():  # others' turns, not the jobs'
             for name, job in jobs.items():
                 thread = threading.Thread(target=runner(name, job), daemon=True, name=f"tbt-at-once-{name}")
                 if ctx is not None:

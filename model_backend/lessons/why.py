@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from model_backend.core.activations import ActivationCache, final_norm_of, gemma_style, layers_of, run_with_cache
+from model_backend.runtime import queueing
 from model_backend.runtime.engine import _body
 from model_backend.runtime.fastpath import GEMMA_NORMS
 from model_backend.runtime.loading import ModelBundle
@@ -113,8 +114,11 @@ def baseline_ids(bundle: ModelBundle, ids: list[int], token: int | None = None) 
 def _forward_fn(bundle: ModelBundle, target: Target, calls: list[int], progress: Progress, expected: int):
     model = bundle.weights
     body = _body(model)
+    who = queueing.visitor()
 
     def forward(input_ids: torch.Tensor) -> torch.Tensor:  # called inside the engine's exclusive()
+        if queueing.unwanted(who):  # the visitor left or moved on: the rest of the chunks are nobody's
+            raise who.error()
         calls[0] += 1
         progress(min(1.0, calls[0] / expected))
         hidden = body(input_ids=input_ids, use_cache=False).last_hidden_state[:, -1]  # [B, D]

@@ -192,3 +192,35 @@ def test_disagreements_skip_bos_and_rank_by_the_gap():
     assert [d.position for d in found] == [1, 2]  # gaps 0.65 and 0.15 (<bos>: 0.7, skipped)
     assert found[0].attribution == pytest.approx(0.75) and found[0].signed == pytest.approx(0.75)
     assert at.disagreements(attention, scores, n=4, skip_first=False)[0].position == 0
+
+
+def test_integrated_gradients_stop_at_the_next_chunk_once_the_visitor_moved_on(tiny_bundle):
+    """A visitor who leaves or reruns the page meanwhile: the attribution raises the visitor's error at its next
+    chunk of points (not after all of them), and the model is free again for the next visitor."""
+    import threading
+
+    from model_backend.runtime import queueing
+
+    class Gone(Exception):
+        pass
+
+    ids = encode(tiny_bundle, PROMPT, 64)[0]
+    target = at.Target(ids[-1])
+    calls: list[int] = []
+    out: dict = {}
+
+    def work() -> None:
+        queueing.serve(queueing.Visitor(owner="leaving", cancelled=lambda: len(calls) >= 2, error=Gone))
+        try:
+            out["result"] = at.integrated_gradients(tiny_bundle, ids, target, steps=32, chunk=4,
+                                                    progress=lambda f: calls.append(f))
+        except Gone as exc:
+            out["error"] = exc
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join(60)
+    assert isinstance(out.get("error"), Gone) and "result" not in out
+    assert len(calls) == 2  # 2 chunks of the 8 ran
+    again = at.integrated_gradients(tiny_bundle, ids, target, steps=4)  # the model is not held
+    assert again.steps == 4

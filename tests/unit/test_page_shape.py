@@ -128,9 +128,7 @@ def test_one_caching_style():
 
 DATA_NAMES = {"int", "float", "str", "bool", "bytes", "None", "tuple", "list", "dict", "set", "frozenset",
               "Sequence", "Mapping", "Iterator", "Iterable", "Optional", "Any", "np", "ndarray", "pd", "DataFrame",
-              "Path", "Literal",
-              "AbstractContextManager"}  # the one value that is not data: ui.backend's queue notice, entered around a
-# computation (why.queued), as backend.on_model enters it around its own
+              "Path", "Literal"}
 
 
 def test_compute_returns_data():

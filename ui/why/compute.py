@@ -4,7 +4,6 @@ each head's habits. Nothing here draws; what it returns is data (frozen dataclas
 from __future__ import annotations
 
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,7 +55,8 @@ def _dla(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int 
     return at.direct_logit_attribution(model, list(ids), at.Target(token, contrast))
 
 
-@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar: the page queues it
+@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar (draw.with_progress: its
+# at_once draws the queue notice)
 def _attribution(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None, method: str,
                  _progress=None, schedule: tuple[int, ...] = at.IG_SCHEDULE) -> tuple[at.InputAttribution, float]:
     started = time.perf_counter()
@@ -89,11 +89,6 @@ def info() -> mb.ModelInfo:
     return backend.bundle_for().info
 
 
-def queued() -> AbstractContextManager[None]:
-    """While other visitors' passes hold the float32 model, say "n requests ahead of yours" (ui.backend)."""
-    return backend.queue_notice(model())
-
-
 def continuation(prompt: str) -> Continuation:
     return _continuation(prompt, dtype=DTYPE)
 
@@ -103,8 +98,19 @@ def dla(ids: tuple[int, ...], target: at.Target) -> at.LogitAttribution:
 
 
 def attribution(ids: tuple[int, ...], target: at.Target, method: str, progress=None) -> tuple[at.InputAttribution, float]:
-    """Input attribution and the seconds it took (the first time: a cache hit returns the first run's seconds)."""
-    return _attribution(ids, target.token, target.contrast, method, progress, dtype=DTYPE)
+    """Input attribution and the seconds it took (the first time: a cache hit returns the first run's seconds).
+
+    It runs in a thread of this script run (backend.at_once: its model work is the visitor's, and cancelled at its
+    next batch of points if the page's run ends early), while this thread calls progress(fraction done) every
+    quarter of a second and the queue notice counts the float32 model's turns ahead."""
+    done = {"fraction": 0.0}
+
+    def work() -> tuple[at.InputAttribution, float]:
+        return _attribution(ids, target.token, target.contrast, method, lambda f: done.__setitem__("fraction", f),
+                            dtype=DTYPE)
+
+    tick = (lambda: progress(done["fraction"])) if progress is not None else (lambda: None)
+    return backend.at_once({"attribution": work}, tick, model=model())["attribution"]
 
 
 def attention(ids: tuple[int, ...], layer: int | None, head: int | None) -> np.ndarray:

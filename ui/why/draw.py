@@ -2,14 +2,13 @@
 reaches the model: what it shows comes from ui.why.compute, through the page (pages/why.py)."""
 from __future__ import annotations
 
-import threading
 import time
+from contextlib import contextmanager
 
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import model_backend as mb
 from model_backend.lessons import why as at
@@ -51,30 +50,6 @@ def link_params(info: mb.ModelInfo) -> list[Param]:
 
 def share(info: mb.ModelInfo) -> None:
     share_box("why", link_params(info))
-
-
-def with_progress(work, text: str):
-    """Run work(progress) in a thread while a progress bar follows the fraction it reports."""
-    state: dict = {"fraction": 0.0}
-
-    def run():
-        try:
-            state["result"] = work(lambda f: state.__setitem__("fraction", f))
-        except BaseException as exc:  # noqa: BLE001 - raised again below, in the page's own thread
-            state["error"] = exc
-
-    thread = threading.Thread(target=run, daemon=True)
-    add_script_run_ctx(thread, get_script_run_ctx())  # the run's: its model work is the visitor's (backend)
-    bar = st.progress(0.0, text=text)
-    started = time.monotonic()
-    thread.start()
-    while thread.is_alive():
-        bar.progress(min(1.0, state["fraction"]), text=f"{text} ({time.monotonic() - started:.0f} s)")
-        thread.join(0.25)
-    bar.empty()
-    if "error" in state:
-        raise state["error"]
-    return state["result"]
 
 
 # ---------------------------------------------------------------- the first click
@@ -254,8 +229,15 @@ def attribution_ask(name: str, ids: tuple[int, ...], target: at.Target) -> str |
     return method if st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run") else None
 
 
-def attribution_running(method: str) -> str:
-    return t("why.attr.running", method=method_name(method))
+@contextmanager
+def attribution_running(method: str):
+    """A progress bar while an attribution runs: yields progress(fraction done) for compute; the bar says how many
+    seconds it has run, and goes once it ends."""
+    text = t("why.attr.running", method=method_name(method))
+    bar = st.progress(0.0, text=text)
+    started = time.monotonic()
+    yield lambda fraction: bar.progress(min(1.0, fraction), text=f"{text} ({time.monotonic() - started:.0f} s)")
+    bar.empty()
 
 
 def attribution_result(name: str, ids: tuple[int, ...], target: at.Target, method: str, tokens: list[mb.TokenInfo],
