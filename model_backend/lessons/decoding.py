@@ -177,22 +177,70 @@ class Observer(LogitsProcessor):
     Each call is one step: `on_step(step)` reports progress; for the first `record` steps it keeps the rows'
     generated tokens and each row's `top` best (token, score) pairs. In beam search the scores are the
     running beams' log-probabilities (generate() applies log_softmax before the processors).
+
+    rows=True (greedy and sampled runs, whose rows never change places): it also keeps each row's log-probability
+    of the token each step chose, from the raw scores it was handed (the model's logits as generate() made them:
+    put it first, before any warper); `logprobs(sequences)` returns them, [R, steps]. So the continuation's
+    log-probs are the generation's own, and no pass over prompt and continuation is run again to score them
+    (score(): five such passes were most of a decoding press's own work, outside the batched steps).
     """
 
-    def __init__(self, prompt_len: int, record: int = 0, top: int = 10, on_step: Progress | None = None):
+    def __init__(self, prompt_len: int, record: int = 0, top: int = 10, on_step: Progress | None = None,
+                 rows: bool = False):
         self.prompt_len, self.record, self.top, self.on_step = prompt_len, record, top, on_step
         self.steps: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # ([R, s] tokens, [R, top] ids, values)
         self.count = 0
+        self.rows = rows
+        self._chosen: list[torch.Tensor] = []  # per step: [R] log p(the token that step chose)
+        self._last: torch.Tensor | None = None  # the last step's [R, V] log-probabilities
 
     def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
         if self.count < self.record:
             values, ids = torch.topk(scores.float(), k=min(self.top, scores.shape[-1]), dim=-1)  # [R, top]
             self.steps.append((input_ids[:, self.prompt_len:].cpu().numpy(), ids.cpu().numpy(),
                                values.cpu().numpy()))
+        if self.rows:
+            if self._last is not None:  # the token the last step chose is now the last column
+                self._chosen.append(self._last.gather(1, input_ids[:, -1:].to(self._last.device))[:, 0].cpu())
+            self._last = torch.log_softmax(scores.float(), dim=-1)  # as score() computes it
         self.count += 1
         if self.on_step is not None:
             self.on_step(self.count)
         return scores
+
+    def logprobs(self, sequences: torch.LongTensor) -> np.ndarray:
+        """[R, steps]: row r's log-probability of the token it got at each step (rows=True). `sequences` is
+        generate()'s output ([R, prompt + steps]): its last column is the last step's token."""
+        if not self.rows or self._last is None:
+            return np.zeros((sequences.shape[0], 0))
+        last = self._last.gather(1, sequences[:, -1:].to(self._last.device))[:, 0].cpu()
+        return torch.stack([*self._chosen, last], dim=1).double().numpy()
+
+
+def beam_logprobs(steps: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], winner: Sequence[int]
+                  ) -> tuple[float, ...] | None:
+    """The winner's log-probability of each of its tokens, read from what an Observer recorded at every step of a
+    beam search (each running beam's generated tokens and its best 2 x width tokens' log-probs). At step k the
+    winner's token is one of the 2 x width best of the beam that held its first k tokens: generate() keeps the best
+    2 x width candidates over all beams, so a token of a beam outside that beam's own best 2 x width is never kept.
+    None if a step is missing (fewer steps recorded than the winner has tokens)."""
+    out = []
+    for k, token in enumerate(winner):
+        if k >= len(steps):
+            return None
+        tokens, ids, values = steps[k]
+        prefix = list(winner[:k])
+        found = None
+        for r in range(tokens.shape[0]):
+            if tokens[r].tolist() == prefix:
+                hit = np.flatnonzero(ids[r] == token)
+                if hit.size:
+                    found = float(values[r, hit[0]])
+                    break
+        if found is None:
+            return None
+        out.append(found)
+    return tuple(out)
 
 
 class RowWarpers(LogitsProcessor):
@@ -287,14 +335,18 @@ def score(bundle: ModelBundle, prompt_ids: Sequence[int], cont: Sequence[int]) -
 
 
 def _continuation(bundle: ModelBundle, strategy: str, label: str, prompt_ids: list[int], row, seconds: float,
-                  batch: int) -> Continuation:
+                  batch: int, logprobs: Sequence[float] | None = None) -> Continuation:
+    """One generated row as a Continuation. logprobs: the generation's own log-probabilities of the row's tokens
+    (Observer); None (or too few) scores them with one pass (score())."""
     ids = _cut(bundle, row)
     eos = set(bundle.info.eos_token_ids)
     tok = bundle.tokenizer
     texts = tuple(visible(safe_text(tok.decode([i], skip_special_tokens=False))) for i in ids)
     text = safe_text(tok.decode([i for i in ids if i not in eos], skip_special_tokens=False))
+    own = tuple(float(x) for x in logprobs[:len(ids)]) if logprobs is not None and len(logprobs) >= len(ids) else None
     return Continuation(strategy=strategy, label=label, token_ids=tuple(ids), tokens=texts, text=text,
-                        logprobs=score(bundle, prompt_ids, ids), seconds=seconds, batch=batch)
+                        logprobs=own if own is not None else score(bundle, prompt_ids, ids), seconds=seconds,
+                        batch=batch)
 
 
 def _check(new: int, width: int | None = None, samples: int = 1) -> None:
@@ -311,8 +363,10 @@ def run_greedy(bundle: ModelBundle, prompt: str, new: int, max_prompt_tokens: in
     """Greedy: generate(do_sample=False, num_beams=1), the most likely token at every step."""
     _check(new)
     ids, _ = encode(bundle, prompt, max_prompt_tokens)
-    out, secs = _generate(bundle, ids, 1, new, [Observer(len(ids), on_step=on_step)], do_sample=False, num_beams=1)
-    return _continuation(bundle, "greedy", "greedy", ids, out.sequences[0, len(ids):].tolist(), secs, 1)
+    observer = Observer(len(ids), on_step=on_step, rows=True)
+    out, secs = _generate(bundle, ids, 1, new, [observer], do_sample=False, num_beams=1)
+    return _continuation(bundle, "greedy", "greedy", ids, out.sequences[0, len(ids):].tolist(), secs, 1,
+                         observer.logprobs(out.sequences)[0])
 
 
 def run_beam(bundle: ModelBundle, prompt: str, width: int, new: int, max_prompt_tokens: int = 512,
@@ -325,17 +379,19 @@ def run_beam(bundle: ModelBundle, prompt: str, width: int, new: int, max_prompt_
     _check(new, width)
     ids, _ = encode(bundle, prompt, max_prompt_tokens)
     # 2 x width per beam is enough: generate() keeps the best 2 x width candidates over all beams.
-    observer = Observer(len(ids), record=tree_steps + 1, top=max(2 * width, 10), on_step=on_step)
+    # Every step is recorded (a few hundred numbers each): the winner's log-probs are read from them (beam_logprobs),
+    # and the tree uses the first tree_steps + 1.
+    observer = Observer(len(ids), record=new + 1, top=max(2 * width, 10), on_step=on_step)
     # output_scores stays off: it would keep a [width, vocabulary] float32 copy per step (16 x 262,144 x 4 bytes
     # = 16.8 MB a step, 1.3 GB for width 16 over 80 tokens). generate()'s sequences_scores come only with it,
-    # so the score is recomputed from the winner's log-probs (score(), one pass; tests compare it with
-    # generate()'s own).
+    # so the score is computed from the winner's log-probs (tests compare it with generate()'s own).
     out, secs = _generate(bundle, ids, 1, new, [observer], share_prompt=share_prompt, do_sample=False, num_beams=width,
                           num_return_sequences=1, output_scores=False, early_stopping=False,
                           length_penalty=LENGTH_PENALTY)
     row = out.sequences[0, len(ids):].tolist()
-    cont = _continuation(bundle, "beam", f"beam {width}", ids, row, secs, width)
-    nodes = beam_tree(observer.steps, _cut(bundle, row), width, bundle.info.eos_token_ids,
+    cont = _continuation(bundle, "beam", f"beam {width}", ids, row, secs, width,
+                         beam_logprobs(observer.steps, _cut(bundle, row)))
+    nodes = beam_tree(observer.steps[:tree_steps + 1], _cut(bundle, row), width, bundle.info.eos_token_ids,
                       lambda i: visible(safe_text(bundle.tokenizer.decode([i], skip_special_tokens=False))))
     return BeamRun(width=width, continuation=cont, nodes=nodes, sequence_score=sequence_score(cont.logprobs))
 
@@ -377,14 +433,16 @@ def run_sampled(bundle: ModelBundle, prompt: str, new: int, seed: int, samples: 
     top_p = SortFreeTopPLogitsWarper(TOP_P)
     rows = RowWarpers([(0, s, None), (s, 2 * s, TopKLogitsWarper(TOP_K)), (2 * s, 3 * s, top_p)])
     generator = torch.Generator(device=bundle.device).manual_seed(int(seed))
-    out, secs = _generate(bundle, ids, 3 * s, new, [rows, Observer(len(ids), on_step=on_step)],
+    observer = Observer(len(ids), on_step=on_step, rows=True)  # first: it reads the raw scores, before the warpers
+    out, secs = _generate(bundle, ids, 3 * s, new, [observer, rows],
                           share_prompt=share_prompt, generator=generator, do_sample=True, temperature=1.0, top_k=0,
                           top_p=1.0, num_beams=1)
     labels = {"sampling": "T = 1", "top_k": f"top-k {TOP_K}", "top_p": f"top-p {TOP_P}"}
     result = {}
+    own = observer.logprobs(out.sequences)
     for g, name in enumerate(SAMPLED):
         result[name] = [_continuation(bundle, name, labels[name], ids, out.sequences[g * s + i, len(ids):].tolist(),
-                                      secs, 3 * s) for i in range(s)]
+                                      secs, 3 * s, own[g * s + i]) for i in range(s)]
     return result
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 import torch
@@ -234,7 +235,7 @@ def test_the_shared_prompt_cache_gives_the_plain_generate_beams(tiny_bundle):
     row, moves them by far more)."""
     calls = tiny_bundle.forward_passes
     fast = dec.run_beam(tiny_bundle, "hello there", 4, dec.MIN_NEW)
-    assert tiny_bundle.forward_passes - calls == dec.MIN_NEW + 1 + 1  # the steps, the prompt, the scoring pass
+    assert tiny_bundle.forward_passes - calls == dec.MIN_NEW + 1  # the steps and the prompt: no scoring pass
     plain = dec.run_beam(tiny_bundle, "hello there", 4, dec.MIN_NEW, share_prompt=False)
     assert fast.continuation.token_ids == plain.continuation.token_ids
     assert fast.continuation.logprobs == pytest.approx(plain.continuation.logprobs, abs=1e-4)
@@ -332,3 +333,52 @@ def test_the_feedback_legend_stands_one_entry_a_row(monkeypatch):
         assert s["height"] == view.chart_height(420, view.t("decoding.loop.axis.prob")) + row
         assert s["layer"][0]["encoding"]["x"]["axis"].get("titleAnchor") == ("end" if on else None)
         assert s["layer"][0]["encoding"]["x"]["scale"]["zero"] is False  # the axis starts at copy 1, not at 0
+
+
+def test_the_continuations_log_probs_are_the_generations_own_and_equal_one_scoring_pass(tiny_bundle):
+    """Greedy, beam and the three sampled rows take their tokens' log-probs from the generation's own steps (no
+    pass after it: the passes are the steps and the prompt), and they are what one full pass over prompt and
+    continuation gives (score()), within float32 rounding on a 2-layer model (~1e-6 on any CPU; a token read from
+    the wrong step or row is off by whole units)."""
+    prompt = "hello there"
+    ids = tiny_bundle.tokenizer.encode(prompt)
+    calls = tiny_bundle.forward_passes
+    greedy = dec.run_greedy(tiny_bundle, prompt, dec.MIN_NEW)
+    steps = len(greedy.token_ids)
+    assert tiny_bundle.forward_passes - calls == steps  # the prompt's pass and steps - 1 decode steps
+    beam = dec.run_beam(tiny_bundle, prompt, 4, dec.MIN_NEW)
+    sampled = dec.run_sampled(tiny_bundle, prompt, dec.MIN_NEW, seed=3, samples=2)
+    conts = [greedy, beam.continuation] + [c for v in sampled.values() for c in v]
+    assert len(conts) == 8
+    for c in conts:
+        assert len(c.logprobs) == len(c.token_ids) > 0
+        assert c.logprobs == pytest.approx(dec.score(tiny_bundle, ids, c.token_ids), abs=1e-4), c.label
+    assert any(max(c.logprobs) < -0.5 for c in conts[2:])  # sampled rows do draw unlikely tokens: not all ~0
+
+
+def test_observer_keeps_each_rows_log_prob_of_the_token_each_step_chose():
+    """rows=True: at step k the row's log_softmax is kept; the token it chose shows up as the next call's last
+    column (or, for the last step, the output's last column)."""
+    obs = dec.Observer(prompt_len=1, rows=True)
+    first = torch.tensor([[0.0, 1.0, 2.0], [3.0, 0.0, 0.0]])
+    second = torch.tensor([[1.0, 1.0, 1.0], [0.0, 5.0, 0.0]])
+    assert obs(torch.tensor([[9], [9]]), first) is first
+    obs(torch.tensor([[9, 2], [9, 1]]), second)  # step 0 chose token 2 in row 0, token 1 in row 1
+    got = obs.logprobs(torch.tensor([[9, 2, 0], [9, 1, 1]]))  # step 1 chose 0 and 1
+    want = np.array([[torch.log_softmax(first[0], -1)[2], torch.log_softmax(second[0], -1)[0]],
+                     [torch.log_softmax(first[1], -1)[1], torch.log_softmax(second[1], -1)[1]]])
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert dec.Observer(prompt_len=1).logprobs(torch.tensor([[9, 2]])).shape == (1, 0)  # not asked: none
+
+
+def test_beam_logprobs_follow_the_winners_beam_through_the_steps():
+    """The winner's token at step k is read from the beam that held its first k tokens; a missing step or a token
+    outside that beam's recorded best gives None (the caller then scores with one pass)."""
+    steps = [
+        (np.zeros((2, 0), dtype=np.int64), np.array([[5, 6], [5, 6]]), np.array([[-0.1, -2.0], [-0.1, -2.0]])),
+        (np.array([[6], [5]]), np.array([[7, 8], [8, 7]]), np.array([[-0.5, -0.9], [-0.2, -0.3]])),
+    ]
+    assert dec.beam_logprobs(steps, [5, 7]) == pytest.approx((-0.1, -0.3))  # row 1 held [5]
+    assert dec.beam_logprobs(steps, [6, 8]) == pytest.approx((-2.0, -0.9))  # row 0 held [6]
+    assert dec.beam_logprobs(steps, [5, 9]) is None
+    assert dec.beam_logprobs(steps, [5, 7, 1]) is None

@@ -85,16 +85,16 @@ STRINGS = {
     "decoding.table.caption": (
         "**4-gramas repetidos**: fração das sequências de 4 tokens da completação que já tinham aparecido "
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
-        "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), numa passada "
-        "só sobre prompt + completação; perto de 0 = texto que o modelo acha provável. **tempo**: "
+        "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), como a "
+        "geração o calculou a cada passo; perto de 0 = texto que o modelo acha provável. **tempo**: "
         "segundos de relógio do `generate()` de cada estratégia, com a passada do prompt, na rodada que produziu "
         "este resultado; as três amostragens são um só `generate()` de {n} linhas. As três rodadas desta página "
         "correm ao mesmo tempo, e o servidor junta os passos delas e os de outros visitantes numa passada só, "
         "então o tempo inclui a espera e as outras linhas.",
         "**Repeated 4-grams**: share of the completion's 4-token sequences that had already appeared earlier "
         "in it. **distinct-n**: different n-token sequences ÷ all of them (1 = nothing repeats). **Mean "
-        "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), in one pass over "
-        "prompt + completion; near 0 = text the model finds likely. **Time**: "
+        "log-prob**: the mean of log p(token) under the model itself (T = 1, no filter), as the generation "
+        "computed it at each step; near 0 = text the model finds likely. **Time**: "
         "wall-clock seconds of each strategy's `generate()`, prompt pass included, in the run that produced this "
         "result; the three sampled strategies are one `generate()` of {n} rows. This page's three runs go at "
         "once, and the server puts their steps and other visitors' in one pass, so the time includes waiting "
@@ -139,10 +139,10 @@ STRINGS = {
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
         "das não mantidas (as outras não aparecem). A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
-        "`generate()` usa para escolher (e devolve em `sequences_scores`), recalculado aqui numa passada.",
+        "`generate()` usa para escolher (e devolve em `sequences_scores`), lido aqui dos passos da própria busca.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} of those not kept (the others are not drawn). The "
         "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
-        "returns in `sequences_scores`), recomputed here in one pass.",
+        "returns in `sequences_scores`), read here from the search's own steps.",
     ),
     "decoding.tree.off_first": (
         "Repare: aqui o caminho vencedor não tem a colocação 1 em todo passo: no passo {step} ele está em "
@@ -261,10 +261,10 @@ STRINGS = {
     "decoding.live.run": ("Recalcular este prompt", "Recompute this prompt"),
     "decoding.live.hint": (
         "Roda as cinco estratégias neste prompt com as configurações, a semente e a precisão ({dtype}) da tabela: "
-        "{n} completações de {tokens} tokens e uma passada para pontuar cada uma. Mostra os números ao lado dos "
+        "{n} completações de {tokens} tokens, cada token com o log p que a geração calculou. Mostra os números ao lado dos "
         "guardados.",
         "Runs the five strategies on this prompt with the table's settings, seed and precision ({dtype}): {n} "
-        "completions of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
+        "completions of {tokens} tokens, each token with the log p the generation computed. Shows the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "
