@@ -6,7 +6,7 @@ import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch
@@ -211,18 +211,27 @@ class Observer(LogitsProcessor):
     def logprobs(self, sequences: torch.LongTensor) -> np.ndarray:
         """[R, steps]: row r's log-probability of the token it got at each step (rows=True). `sequences` is
         generate()'s output ([R, prompt + steps]): its last column is the last step's token."""
-        if not self.rows or self._last is None:
+        steps = sequences.shape[1] - self.prompt_len
+        if not self.rows or self._last is None or steps <= 0:
             return np.zeros((sequences.shape[0], 0))
+        if len(self._chosen) >= steps:  # a step ran whose token generate() then dropped: the columns count
+            return torch.stack(self._chosen[:steps], dim=1).double().numpy()
         last = self._last.gather(1, sequences[:, -1:].to(self._last.device))[:, 0].cpu()
         return torch.stack([*self._chosen, last], dim=1).double().numpy()
+
+
+def beam_candidates(width: int, eos_ids: Sequence[int]) -> int:
+    """How many candidates transformers' beam search keeps at each step, over all beams (its `_beam_search`)."""
+    return max(2, 1 + len(eos_ids)) * width
 
 
 def beam_logprobs(steps: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], winner: Sequence[int]
                   ) -> tuple[float, ...] | None:
     """The winner's log-probability of each of its tokens, read from what an Observer recorded at every step of a
-    beam search (each running beam's generated tokens and its best 2 x width tokens' log-probs). At step k the
-    winner's token is one of the 2 x width best of the beam that held its first k tokens: generate() keeps the best
-    2 x width candidates over all beams, so a token of a beam outside that beam's own best 2 x width is never kept.
+    beam search (each running beam's generated tokens and its best `beam_candidates` tokens' log-probs). At step k
+    the winner's token is one of the best of the beam that held its first k tokens: generate() keeps the best
+    max(2, 1 + number of <eos> ids) x width candidates over all beams, and every candidate of one beam carries that
+    beam's same running score, so a token outside that beam's own best as many is never kept.
     None if a step is missing (fewer steps recorded than the winner has tokens)."""
     out = []
     for k, token in enumerate(winner):
@@ -381,7 +390,8 @@ def run_beam(bundle: ModelBundle, prompt: str, width: int, new: int, max_prompt_
     # 2 x width per beam is enough: generate() keeps the best 2 x width candidates over all beams.
     # Every step is recorded (a few hundred numbers each): the winner's log-probs are read from them (beam_logprobs),
     # and the tree uses the first tree_steps + 1.
-    observer = Observer(len(ids), record=new + 1, top=max(2 * width, 10), on_step=on_step)
+    observer = Observer(len(ids), record=new + 1, top=max(beam_candidates(width, bundle.info.eos_token_ids), 10),
+                        on_step=on_step)
     # output_scores stays off: it would keep a [width, vocabulary] float32 copy per step (16 x 262,144 x 4 bytes
     # = 16.8 MB a step, 1.3 GB for width 16 over 80 tokens). generate()'s sequences_scores come only with it,
     # so the score is computed from the winner's log-probs (tests compare it with generate()'s own).
@@ -580,6 +590,10 @@ def compare_prompt(bundle: ModelBundle, prompt: str, new: int = 60, width: int =
     sampled = run_sampled(bundle, prompt, new, seed, samples, on_step=on_step)
     runs = {"greedy": (greedy,), "beam": (beam.continuation,)}
     runs.update({k: tuple(v) for k, v in sampled.items()})
+    # The shipped table's log-probs come from one pass over prompt and continuation (score()), as the table was
+    # made: a live run of a prompt of the table is compared with it, so it is scored the same way.
+    ids, _ = encode(bundle, prompt, 512)
+    runs = {k: tuple(replace(c, logprobs=score(bundle, ids, c.token_ids)) for c in v) for k, v in runs.items()}
     return PromptResult(prompt=prompt, runs=runs)
 
 

@@ -22,9 +22,9 @@ def test_beam_search_equals_generate(real_bundle):
                                          pad_token_id=0, return_dict_in_generate=True, output_scores=True)
     plain = out.sequences[0, enc["input_ids"].shape[1]:].tolist()
     assert list(run.continuation.token_ids) == plain[: len(run.continuation.token_ids)]
-    # the page's score is the mean log-prob of the tokens generate() returned (length_penalty 1), recomputed by
-    # score() in one forward pass without a cache; generate() summed the same log-probs step by step from its
-    # KV cache: a different summation order, so 1e-3
+    # the page's score is the mean log-prob of the tokens generate() returned (length_penalty 1), read from the
+    # log-probs the search handed the Observer; generate() summed the same log-probs step by step: another
+    # summation order (and the engine's prompt cache), so 1e-3
     assert run.sequence_score == pytest.approx(float(out.sequences_scores[0]), abs=1e-3)
     assert run.sequence_score == pytest.approx(run.continuation.mean_logprob, abs=1e-12)
     steps = {n.step for n in run.nodes}

@@ -382,3 +382,26 @@ def test_beam_logprobs_follow_the_winners_beam_through_the_steps():
     assert dec.beam_logprobs(steps, [6, 8]) == pytest.approx((-2.0, -0.9))  # row 0 held [6]
     assert dec.beam_logprobs(steps, [5, 9]) is None
     assert dec.beam_logprobs(steps, [5, 7, 1]) is None
+
+
+def test_the_table_recompute_scores_as_the_shipped_table_was_made(tiny_bundle):
+    """compare_prompt (the bench's table and the page's live recompute of one of its prompts) scores each
+    continuation with one pass over prompt and continuation (score()), the method of the shipped table."""
+    result = dec.compare_prompt(tiny_bundle, "hello there", new=dec.MIN_NEW, width=2, seed=1, samples=1)
+    ids = tiny_bundle.tokenizer.encode("hello there")
+    for conts in result.runs.values():
+        for c in conts:
+            assert c.logprobs == dec.score(tiny_bundle, ids, c.token_ids)
+
+
+def test_observer_log_probs_count_the_output_columns_and_beam_candidates():
+    """A step generate() ran and then dropped (its stop check deferred) is not read; beam search keeps
+    max(2, 1 + <eos> ids) x width candidates a step."""
+    obs = dec.Observer(prompt_len=1, rows=True)
+    rows = torch.tensor([[0.0, 1.0, 2.0]])
+    obs(torch.tensor([[9]]), rows)
+    obs(torch.tensor([[9, 2]]), rows)
+    obs(torch.tensor([[9, 2, 1]]), rows)  # the third step's token was dropped: the output has two columns
+    got = obs.logprobs(torch.tensor([[9, 2, 1]]))
+    np.testing.assert_allclose(got, [torch.log_softmax(rows[0], -1)[[2, 1]].numpy()], rtol=1e-6)
+    assert dec.beam_candidates(4, (1,)) == 8 and dec.beam_candidates(4, (1, 106)) == 12

@@ -139,7 +139,7 @@ STRINGS = {
     "decoding.tree.caption": (
         "Beam {w}, os primeiros {steps} passos: {kept} sequências mantidas por passo e as {pruned} melhores "
         "das não mantidas (as outras não aparecem). A vencedora terminou com pontuação {score}: a soma dos log p ÷ número de tokens, o que o "
-        "`generate()` usa para escolher (e devolve em `sequences_scores`), lido aqui dos passos da própria busca.",
+        "`generate()` usa para escolher (e devolve em `sequences_scores`), lido aqui dos passos do próprio beam search.",
         "Beam {w}, the first {steps} steps: {kept} sequences kept per step and the best {pruned} of those not kept (the others are not drawn). The "
         "winner ended with score {score}: the sum of log p ÷ number of tokens, what `generate()` chooses by (and "
         "returns in `sequences_scores`), read here from the search's own steps.",
@@ -261,10 +261,10 @@ STRINGS = {
     "decoding.live.run": ("Recalcular este prompt", "Recompute this prompt"),
     "decoding.live.hint": (
         "Roda as cinco estratégias neste prompt com as configurações, a semente e a precisão ({dtype}) da tabela: "
-        "{n} completações de {tokens} tokens, cada token com o log p que a geração calculou. Mostra os números ao lado dos "
+        "{n} completações de {tokens} tokens e uma passada para pontuar cada uma. Mostra os números ao lado dos "
         "guardados.",
         "Runs the five strategies on this prompt with the table's settings, seed and precision ({dtype}): {n} "
-        "completions of {tokens} tokens, each token with the log p the generation computed. Shows the numbers beside the stored ones.",
+        "completions of {tokens} tokens and one scoring pass for each. Shows the numbers beside the stored ones.",
     ),
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "

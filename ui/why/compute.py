@@ -55,8 +55,8 @@ def _dla(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int 
     return at.direct_logit_attribution(model, list(ids), at.Target(token, contrast))
 
 
-@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar (draw.with_progress: its
-# at_once draws the queue notice)
+@backend.on_model(max_entries=128, queued=False)  # runs in a thread beside a progress bar (attribution(): its at_once
+# draws the queue notice)
 def _attribution(model: mb.ModelBundle, ids: tuple[int, ...], token: int, contrast: int | None, method: str,
                  _progress=None, schedule: tuple[int, ...] = at.IG_SCHEDULE) -> tuple[at.InputAttribution, float]:
     started = time.perf_counter()

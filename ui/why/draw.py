@@ -236,8 +236,10 @@ def attribution_running(method: str):
     text = t("why.attr.running", method=method_name(method))
     bar = st.progress(0.0, text=text)
     started = time.monotonic()
-    yield lambda fraction: bar.progress(min(1.0, fraction), text=f"{text} ({time.monotonic() - started:.0f} s)")
-    bar.empty()
+    try:
+        yield lambda fraction: bar.progress(min(1.0, fraction), text=f"{text} ({time.monotonic() - started:.0f} s)")
+    finally:
+        bar.empty()
 
 
 def attribution_result(name: str, ids: tuple[int, ...], target: at.Target, method: str, tokens: list[mb.TokenInfo],
