@@ -25,7 +25,7 @@ def shipped_section(run) -> None:
     st.caption(t("grokking.shipped.same"))
     st.header(t("grokking.fourier.header"))
     st.markdown(t("grokking.fourier.text"))
-    draw.fourier_panel("grok_ship", compute.fourier(steps, run.embeddings, draw.step_slider("grok_ship", steps)))
+    draw.fourier_panel("grok_ship", compute.shipped_fourier(draw.step_slider("grok_ship", steps)))
     st.markdown(t("grokking.identity"))
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 import model_backend as mb
 from model_backend.lessons import attention as att
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on
-from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
+from ui.i18n import fmt_float, fmt_int, fmt_pcts, lang, t
 from ui.numbering import FIRST, head_no, layer_no
 
 HEATMAP_LIMIT = 32  # columns of the big heatmap (first token, the hidden middle, the last 30)
@@ -199,7 +199,7 @@ def bars(tr: mb.Trace, pat: np.ndarray, query: int, generated_from: int | None =
                                 for k in keep]})
     if rest > 0:
         df.loc[len(df)] = [t("attention.others", n=fmt_int(len(row) - len(keep))), rest, t("attention.kind.others")]
-    df["label"] = [fmt_pct(w) for w in df["w"]]
+    df["label"] = fmt_pcts(df["w"])
     order = list(df["key"])
     kinds = {prompt_name: PRIMARY, gen_name: OKABE_ITO[1], t("attention.kind.others"): MASKED}
     present = [k for k in kinds if k in set(df["kind"])]  # a legend only lists what is drawn

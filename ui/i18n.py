@@ -60,6 +60,27 @@ def fmt_pct(p: float, digits: int = 1) -> str:
     return fmt_float(100 * p, digits) + "%"
 
 
+_PT_MARKS = str.maketrans({",": ".", ".": ","})
+
+
+def fmt_ints(values) -> list[str]:
+    """[fmt_int(n) for n in values], reading the visitor's language once (a chart's thousands of tooltip labels:
+    reading it per value was most of the grokking page's run)."""
+    out = [f"{int(n):,}" for n in values]
+    return [s.replace(",", ".") for s in out] if lang() == "pt-BR" else out
+
+
+def fmt_floats(values, digits: int = 2) -> list[str]:
+    """[fmt_float(x, digits) for x in values], reading the visitor's language once."""
+    out = [f"{x:,.{digits}f}" for x in values]
+    return [s.translate(_PT_MARKS) for s in out] if lang() == "pt-BR" else out
+
+
+def fmt_pcts(values, digits: int = 1) -> list[str]:
+    """[fmt_pct(p, digits) for p in values], reading the visitor's language once."""
+    return [s + "%" for s in fmt_floats([100 * p for p in values], digits)]
+
+
 def fmt_bytes(n: float) -> str:
     for unit in ("B", "KB", "MB", "GB"):
         if abs(n) < 1000 or unit == "GB":

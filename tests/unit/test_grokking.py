@@ -195,3 +195,20 @@ def test_a_random_embedding_has_no_wave_among_its_strong_directions():
 ])
 def test_a_click_on_the_curve_picks_the_nearest_checkpoint(selection, expected):
     assert step_from_selection(selection, [1, 2, 10, 100, 1000, 3000]) == expected
+
+
+def test_the_shipped_runs_fourier_view_is_computed_once_per_checkpoint():
+    """compute.shipped_fourier(step) is fourier() of the shipped run at that checkpoint, kept for every visitor."""
+    from ui.grokking import compute
+
+    run = compute.shipped()
+    if run is None:
+        pytest.skip("no shipped run in assets/")
+    steps = [int(s) for s in run.checkpoint_steps]
+    for step in (steps[0], steps[len(steps) // 2], steps[-1]):
+        got = compute.shipped_fourier(step)
+        want = compute.fourier(steps, run.embeddings, step)
+        assert got.step == want.step == step and got.top == want.top and got.fit == want.fit
+        np.testing.assert_array_equal(got.spectrum.power, want.spectrum.power)
+        assert [w.k for w in got.waves] == [w.k for w in want.waves]
+        assert compute.shipped_fourier(step) is got

@@ -28,7 +28,7 @@ from ui.grokking.compute import (
     Fourier,
     Phases,
 )
-from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.i18n import fmt_float, fmt_floats, fmt_int, fmt_ints, fmt_pct, fmt_pcts, t
 from ui.share import Param
 from ui.untrusted import code_span
 
@@ -49,9 +49,9 @@ def curves_frame(runs: Sequence[tuple[str, dict]]) -> pd.DataFrame:
                 "acc": np.asarray(c[f"{split}_acc"]), "loss": np.maximum(np.asarray(c[f"{split}_loss"]), 1e-7),
             }))
     df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run", "split", "step", "acc", "loss"])
-    df["acc_label"] = [fmt_pct(v) for v in df["acc"]]
-    df["loss_label"] = [fmt_float(v, 4) for v in df["loss"]]
-    df["step_label"] = [fmt_int(s) for s in df["step"]]
+    df["acc_label"] = fmt_pcts(df["acc"])
+    df["loss_label"] = fmt_floats(df["loss"], 4)
+    df["step_label"] = fmt_ints(df["step"])
     return df
 
 
@@ -168,7 +168,7 @@ def spectrum_chart(spec) -> alt.Chart:
     key, other = t("grokking.kind.key"), t("grokking.kind.other")
     df = pd.DataFrame({"k": spec.freqs, "power": spec.power,
                        "kind": [key if int(k) in spec.key else other for k in spec.freqs],
-                       "label": [fmt_pct(v) for v in spec.power]})
+                       "label": fmt_pcts(spec.power)})
     return alt.Chart(df).mark_bar().encode(
         x=alt.X("k:Q", title=t("grokking.axis.k"), scale=alt.Scale(domain=[0, int(spec.freqs[-1]) + 1])),
         y=alt.Y("power:Q", title=t("grokking.axis.power"), axis=alt.Axis(format="%")),
@@ -198,7 +198,7 @@ def waves_chart(wave, p: int, top: float = 1.5) -> alt.LayerChart:
                       pd.DataFrame({"a": a, "value": wave.sin_curve, "wave": names["sin"],
                                     "what": t("grokking.wave.learned_sin")})])
     dots["x"] = (wave.k * dots["a"]) % p  # where a sits on the wave of frequency k
-    dots["label"] = [fmt_float(v, 2) for v in dots["value"]]
+    dots["label"] = fmt_floats(dots["value"], 2)
     color = alt.Color("wave:N", title=t("grokking.axis.wave"), legend=None,
                       scale=alt.Scale(domain=list(names.values()), range=[OKABE_ITO[0], OKABE_ITO[1]]))
     x = alt.X("x:Q", title=t("grokking.axis.position", k=wave.k), scale=alt.Scale(domain=[0, p], nice=False))

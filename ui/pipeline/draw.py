@@ -15,7 +15,7 @@ from model_backend.core.tokens import visible
 from model_backend.lessons.pipeline import OutputLayer, SoftmaxView, residual_norms, visible_keys
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
 from ui.export import downloads
-from ui.i18n import fmt_float, fmt_int, fmt_pct, t
+from ui.i18n import fmt_float, fmt_floats, fmt_int, fmt_pct, fmt_pcts, t
 from ui.numbering import head_no, layer_index, layer_no
 from ui.published import GPT2_LAYERS, GPT2_PARAMS, GPT2_SEED_PARAMS, GPT3
 from ui.share import Param
@@ -312,7 +312,7 @@ def residual_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame, np.ndarray]:
     names = {k: t(f"pipeline.res.{k}") for k in RESIDUAL_KINDS}
     df = pd.DataFrame({"point": range(len(norms)), "label": [p[0] for p in points], "norm": norms,
                        "kind": [names[p[1]] for p in points]})
-    df["shown"] = [fmt_float(v, 1) for v in norms]
+    df["shown"] = fmt_floats(norms, 1)
     base = alt.Chart(df).encode(
         x=alt.X("label:N", sort=list(df["label"]), title=t("pipeline.axis.point"), axis=alt.Axis(labelAngle=0)),
         y=alt.Y("norm:Q", scale=alt.Scale(type="log"), title=t("pipeline.axis.norm")),
@@ -339,7 +339,7 @@ def residual_panel(tr: mb.Trace) -> None:
 def softmax_charts(sm: SoftmaxView, names: tuple[str, ...]) -> tuple[alt.Chart, alt.Chart]:
     """The top tokens' logits and probabilities, as two bar charts (kept per view, language, projection)."""
     bars = pd.DataFrame({"token": list(names), "logit": sm.logits, "prob": sm.probs,
-                         "shown": [fmt_pct(p) for p in sm.probs]})
+                         "shown": fmt_pcts(sm.probs)})
     base = alt.Chart(bars).encode(y=alt.Y("token:N", sort=list(names), title=None,
                                           axis=alt.Axis(labelLimit=120, labelOverlap=False)),
                                   tooltip=[alt.Tooltip("token:N", title=t("pipeline.col.token")),
