@@ -39,7 +39,7 @@ def stages(prompt: str) -> dict:
     slots = {}
     tr = compute.trace(prompt)  # one cached forward pass: every panel below reads it
     truncation_notice(tr.truncated_from, len(tr.tokens))
-    sm = compute.softmax(tr)  # cheap: softmax over cached logits, no forward pass
+    sm = compute.softmax(prompt, tr)  # over the trace's logits, no forward pass; kept per prompt
     chosen = compute.token(sm.ids[0])
     draw.overview(prompt, tr, sm, chosen)
 

@@ -244,7 +244,9 @@ def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequenc
     st.caption(t("grokking.acc.caption") + story)
     show(loss_chart(df))
     st.caption(t("grokking.loss.caption"))
-    downloads(pd.concat([curves_table(c, label) for label, c in runs], ignore_index=True), f"{key.replace('_', '-')}-curves",
+    runs = list(runs)
+    downloads(lambda: pd.concat([curves_table(c, label) for label, c in runs], ignore_index=True),
+              f"{key.replace('_', '-')}-curves",
               key=f"{key}_dl_curves")
 
 
@@ -263,8 +265,8 @@ def fourier_panel(key: str, view: Fourier) -> None:
     """Spectrum at the chosen checkpoint, then the waves of the final checkpoint's strongest frequencies."""
     step, spec = view.step, view.spectrum
     show(spectrum_chart(spec))
-    downloads(pd.DataFrame({"step": step, "k": spec.freqs, "power": spec.power,
-                            "key": [int(k) in spec.key for k in spec.freqs]}),
+    downloads(lambda: pd.DataFrame({"step": step, "k": spec.freqs, "power": spec.power,
+                                    "key": [int(k) in spec.key for k in spec.freqs]}),
               f"grokking-spectrum-step-{step}", key=f"{key}_dl_spectrum")
     if spec.key:
         st.caption(t("grokking.spectrum.caption", step=fmt_int(step), share=fmt_pct(spec.key_share)))

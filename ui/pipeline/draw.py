@@ -147,7 +147,7 @@ def tokens_panel(tr: mb.Trace) -> None:
                        t("pipeline.col.id"): [tok.id for tok in tr.tokens]})
     data_table(df, hide_index=True)
     st.caption(t("pipeline.tokens.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
-    downloads(tokens_frame(tr), "pipeline-tokens", key="pipeline_dl_tokens")
+    downloads(lambda: tokens_frame(tr), "pipeline-tokens", key="pipeline_dl_tokens")
 
 
 @cached_chart
@@ -182,7 +182,7 @@ def embedding_panel(tr: mb.Trace) -> None:
         st.markdown(t("pipeline.emb.text", d=fmt_int(info.d_model), first=_numbers(row),
                       scale=fmt_float(info.embed_scale, 2)))
         _show(_strip(row), "pipeline.emb.caption", d=fmt_int(info.d_model), id=fmt_int(tok.id))
-    downloads(vector_frame(tr.embeddings[pos]), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
+    downloads(lambda: vector_frame(tr.embeddings[pos]), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
 
 
 def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
@@ -284,10 +284,14 @@ def mlp_panel(view: MlpView, layer: int) -> None:
     active = active_neurons(view.hidden)
     st.caption(t("pipeline.mlp.caption", layer=layer_no(layer), active=fmt_int(active), f=fmt_int(view.d_ff),
                  cut=fmt_pct(LIT, 0), verdict=t(mlp_verdict(active, view.d_ff), share=fmt_pct(active / view.d_ff, 0))))
-    df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
-                    (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
-    downloads(df.assign(layer=layer_no(layer))[["layer", "vector", "dim", "value"]], f"pipeline-mlp-L{layer_no(layer)}",
-              key="pipeline_dl_mlp")
+    shown_layer = layer_no(layer)
+
+    def table() -> pd.DataFrame:  # built when a file is asked for (export.downloads)
+        df = pd.concat([vector_frame(v).assign(vector=name) for name, v in
+                        (("in", view.x), ("hidden", view.hidden), ("out", view.out))], ignore_index=True)
+        return df.assign(layer=shown_layer)[["layer", "vector", "dim", "value"]]
+
+    downloads(table, f"pipeline-mlp-L{shown_layer}", key="pipeline_dl_mlp")
 
 
 RESIDUAL_KINDS = ("embedding", "stream", "final")
