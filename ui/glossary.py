@@ -1,10 +1,12 @@
 """The glossary (PT <-> EN, from the term table) and the course text's pitfalls, one button on every page."""
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 import streamlit as st
 
-from ui.i18n import lang, t
+from ui.i18n import LANGS, lang, t
 from ui.nav import available
 from ui.strings.terms import TERMS
 
@@ -23,8 +25,14 @@ PITFALLS = (("think", "loop"), ("confidence", "hallucination"), ("dark", "temper
 
 
 def glossary_frame() -> pd.DataFrame:
-    """One row per concept: the term in the visitor's language first, then the other, then where to see it."""
-    pt_first = lang() == "pt-BR"
+    """One row per concept: the term in the visitor's language first, then the other, then where to see it. Built
+    once per language (every page's run draws it): the table does not change while the server runs."""
+    return _frame(lang())
+
+
+@functools.lru_cache(maxsize=len(LANGS))
+def _frame(language: str) -> pd.DataFrame:  # `language` is lang(): t() below reads the same
+    pt_first = language == "pt-BR"
     names = {"pt-BR": t("gloss.col.pt"), "en": t("gloss.col.en")}
     first, second = ("pt-BR", "en") if pt_first else ("en", "pt-BR")
     pick = {"pt-BR": lambda term: term.pt, "en": lambda term: term.en}

@@ -142,6 +142,24 @@ def test_chips_show_the_backend_probability_and_the_steps_top_k_in_the_tooltip(s
     assert [f"alt{k}:N" for k in range(1, view.N_ALTERNATIVES + 1)] == fields[-view.N_ALTERNATIVES:]
 
 
+def test_a_generations_chips_are_built_once_and_are_the_chips_of_its_table(sampled):
+    """generation_chips(gen) draws what chips_chart(chip_frame(token_table(gen))) draws, and a second visit with
+    the same generation (a memo's object) gets the kept chart, without building the table again."""
+    from ui.charts import vega_spec
+
+    built = view.generation_chips(sampled, selected=2)
+    want = view.chips_chart(view.chip_frame(cf.token_table(sampled)), selected=2)
+    assert vega_spec(built) == vega_spec(want)
+    calls = []
+    original = view.chip_frame
+    view.chip_frame = lambda *a, **k: calls.append(1) or original(*a, **k)
+    try:
+        assert view.generation_chips(sampled, selected=2) is built
+    finally:
+        view.chip_frame = original
+    assert calls == []
+
+
 def test_chips_wrap_within_every_budget(sampled):
     df = view.chip_frame(cf.token_table(sampled))
     for budget in view.BUDGETS:

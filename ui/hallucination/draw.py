@@ -155,6 +155,14 @@ def chip_frame(rows: tuple[cf.TokenConfidence, ...], params: mb.SamplingParams |
     return df
 
 
+@cached_chart
+def generation_chips(gen: mb.Generation, selected: int | None = None) -> alt.Chart:
+    """chips_chart of a generation's tokens. Kept per generation (a memo's object: its digest is computed once),
+    so a visit with a kept chart builds no table: building the chips' table and fingerprinting it was most of the
+    hallucination page's run for each phone of a class."""
+    return chips_chart(chip_frame(cf.token_table(gen)), selected=selected)
+
+
 def chip_tooltip() -> list[alt.Tooltip]:
     tips = [alt.Tooltip("step:Q", title=t("hallucination.col.step")),
             alt.Tooltip("full:N", title=t("hallucination.col.token")),
@@ -398,7 +406,7 @@ def pairs_panel(runs: list[PairRun], dtype: str) -> None:
         with col:
             st.markdown(f"**{t(f'hallucination.pair.{side}')}**")
             model_text(prompt + gen.completion)
-            show(chips_chart(chip_frame(cf.token_table(gen))))
+            show(generation_chips(gen))
     st.caption(t("hallucination.pair.caption"))
     data_table(pair_table(run), hide_index=True, width="stretch")
     st.markdown(t(f"hallucination.pair.{run.id}.truth"))
@@ -449,7 +457,7 @@ def completion_result(prompt: str, params: mb.SamplingParams, dtype: str, gen: m
     st.session_state.setdefault(key, cf.focus_step(rows, (preset or {}).get("focus")))
     if not params.greedy:
         st.info(t("hallucination.sampled.note"), icon=":material/casino:")
-    show(chips_chart(chip_frame(rows), selected=st.session_state[key]))
+    show(generation_chips(gen, selected=st.session_state[key]))
     st.caption(t("hallucination.chips.caption", n=N_ALTERNATIVES))
     m = st.columns(3)
     m[0].metric(t("hallucination.metric.mean"), fmt_pct(summary.mean_prob), help=t("hallucination.metric.mean.help"))

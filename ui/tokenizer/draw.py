@@ -409,7 +409,7 @@ def compare(sides: tuple[Side, ...]) -> None:
             chips([p for p in side.tokens.pieces if not p.info.special], limit=MAX_CHIPS // 2)
     if len(sides) < 2:
         st.info(t("tokenizer.compare.missing"))
-    downloads(compare_frame(sides), "tokens-by-tokenizer", key="tok_dl_compare")
+    downloads(lambda: compare_frame(sides), "tokens-by-tokenizer", key="tok_dl_compare")
     costs = {side.label: side.cost for side in sides}
     st.subheader(t("tokenizer.cost.head"))
     show(cost_chart(costs))
@@ -417,7 +417,7 @@ def compare(sides: tuple[Side, ...]) -> None:
                        more=t("tokenizer.cost.more" if c.extra >= 0 else "tokenizer.cost.fewer"))
                      for name, c in costs.items())
     st.caption(t("tokenizer.cost.caption", n=len(PARALLEL), each=each))
-    downloads(cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
+    downloads(lambda: cost_frame(costs), "tokens-pt-en", key="tok_dl_cost")
     with st.expander(t("tokenizer.cost.sentences")):
         data_table(pd.DataFrame(PARALLEL, columns=[t("tokenizer.cost.pt"), t("tokenizer.cost.en")]), hide_index=True)
 
@@ -456,7 +456,7 @@ def embedding_result(token_id: int, look: tk.Lookup, around: tuple[int, tuple[st
     _show(strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id),
                                     scale=fmt_float(look.embed_scale, 2), k=FIRST_VALUES))
     model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:FIRST_VALUES]) + ", …]")
-    downloads(pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
+    downloads(lambda: pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
               f"embedding-row-{token_id}", key="tok_dl_row")
 
 
