@@ -71,16 +71,23 @@ def tokens_frame(tokens, generated_from: int | None = None) -> pd.DataFrame:
     return df
 
 
-def cells_frame(cut: att.Cropped, tokens, layer: int, head: int) -> pd.DataFrame:
+def hidden_label(cut: att.Cropped) -> str:
+    """How the column that sums the hidden middle of a long text is named (the visitor's language)."""
+    win = cut.window
+    return t("attention.hidden_tip", n=fmt_int(win.n_hidden)) + (f" ({win.hidden[0]}–{win.hidden[1] - 1})"
+                                                                 if win.hidden else "")
+
+
+def cells_frame(cut: att.Cropped, tokens, layer: int, head: int, hidden: str | None = None) -> pd.DataFrame:
     """Every cell the heatmap draws, with the exact weight (None where the mask hides the key).
 
     layer/head: 0-based indices, -1 for an average; the rows number them from 1, as the page shows them
     (ui.numbering), and keep -1 for an average. The column that sums the hidden middle of a long text has key_pos -1
-    and names the positions it sums.
+    and names the positions it sums (`hidden`: that name, made beforehand where the table is built outside the
+    page's run; else hidden_label).
     """
     win, rows = cut.window, []
-    hidden = t("attention.hidden_tip", n=fmt_int(win.n_hidden)) + (f" ({win.hidden[0]}–{win.hidden[1] - 1})"
-                                                                    if win.hidden else "")
+    hidden = hidden_label(cut) if hidden is None else hidden
     for r, q in enumerate(win.queries):
         for c, k in enumerate(win.keys):
             ok = bool(cut.allowed[r, c])

@@ -188,9 +188,11 @@ def data_downloads(info: mb.ModelInfo, tokens, cut: att.Cropped, layer: int, hea
     """The tokens and the drawn attention cells, as CSV and JSON, in a closed expander."""
     with st.expander(t("attention.dl.title"), icon=":material/download:"):
         st.caption(t("attention.dl.tokens", n=fmt_int(len(tokens))))
-        downloads(fig.tokens_frame(tokens, generated_from), f"{name}-tokens", key=f"{name}_dl_tokens")
+        downloads(lambda: fig.tokens_frame(tokens, generated_from), f"{name}-tokens", key=f"{name}_dl_tokens")
         st.caption(t("attention.dl.matrix", what=view_title(info, layer, head), n=fmt_int(cut.weights.size)))
-        downloads(fig.cells_frame(cut, tokens, layer, head), f"{name}-{file_part(layer, head)}", key=f"{name}_dl_cells")
+        hidden = fig.hidden_label(cut)  # in the visitor's language, now: the table is built on a click
+        downloads(lambda: fig.cells_frame(cut, tokens, layer, head, hidden=hidden), f"{name}-{file_part(layer, head)}",
+                  key=f"{name}_dl_cells")
 
 
 def heatmap_columns(n: int) -> int:

@@ -12,7 +12,7 @@ import streamlit as st
 
 from model_backend.lessons import decoding as dec
 from ui import a11y
-from ui.charts import OKABE_ITO, projection_on, show
+from ui.charts import OKABE_ITO, cached_chart, projection_on, show
 from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
 from ui.decoding.compute import BENCH_PROMPTS, LOOP_TOKENS
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
@@ -364,6 +364,7 @@ def shipped_frame(table: list[dict], width: int) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
+@cached_chart  # the shipped table's chart: built and converted once per language and projection mode, not per visit
 def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
     df = pd.DataFrame({"strategy": [strategy_label(r["strategy"], width) for r in table],
                        "rep": [r["repeated"] for r in table], "lp": [r["mean_logprob"] for r in table],
