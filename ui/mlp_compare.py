@@ -54,10 +54,16 @@ def compare_chart(df: pd.DataFrame) -> alt.Chart:
     return (base.mark_bar() + text).properties(height=320)
 
 
+@cached_chart
+def compare_view(d: int, f: int, act: str, gated: bool = True) -> alt.Chart:
+    """compare_chart of compare_frame: kept per sizes (a visit with a kept chart builds no table)."""
+    return compare_chart(compare_frame(d, f, act, gated))
+
+
 def compare_panel(info: mb.ModelInfo, gated: bool = True) -> None:
     """The picture and its caption, with every number read from the model's config."""
     d, f, act = info.d_model, info.d_ff, info.activation
-    show(compare_chart(compare_frame(d, f, act, gated)))
+    show(compare_view(d, f, act, gated))
     classic_w, ours_w = weights(d, f, gated)
     st.caption(t("mlp.cmp.caption", d=fmt_int(d), d4=fmt_int(4 * d), f=fmt_int(f), x=fmt_float(f / d, 1), act=act,
                  w_classic=fmt_int(classic_w), w_ours=fmt_int(ours_w)))

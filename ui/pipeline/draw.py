@@ -211,6 +211,14 @@ def drawn_row_sums(cells: pd.DataFrame) -> tuple[float, float]:
 
 
 @cached_chart
+def attention_view(tr: mb.Trace, layer: int, head: int) -> tuple[alt.Chart, pd.DataFrame, tuple[float, float]]:
+    """One head's heatmap, its cells and their drawn row sums, kept per trace, layer and head (the trace is a memo's
+    object: its digest is computed once), so a visit with a kept view builds no table of cells."""
+    cells = attention_frame(tr, layer, head)
+    return attention_chart(tr, layer, head, cells), cells, drawn_row_sums(cells)
+
+
+@cached_chart
 def attention_chart(tr: mb.Trace, layer: int, head: int, df: pd.DataFrame | None = None) -> alt.Chart:
     """[T, T] weights of one head, future cells greyed by the causal mask (they are masked, not zero)."""
     cells = attention_frame(tr, layer, head) if df is None else df
@@ -242,10 +250,8 @@ def attention_panel(tr: mb.Trace) -> None:
     head = layer_index(c2.selectbox(t("pipeline.att.head"), [head_no(h) for h in range(info.n_heads)],
                                     key="pipeline_att_head"))
     kind = t(f"pipeline.att.{info.layer_types[layer]}", window=fmt_int(info.sliding_window or 0))
-    cells = attention_frame(tr, layer, head)
-    _show(attention_chart(tr, layer, head, cells), "pipeline.att.caption", layer=layer_no(layer), head=head_no(head),
-          kind=kind, n=MAX_HEATMAP_TOKENS)
-    lo, hi = drawn_row_sums(cells)
+    chart, cells, (lo, hi) = attention_view(tr, layer, head)
+    _show(chart, "pipeline.att.caption", layer=layer_no(layer), head=head_no(head), kind=kind, n=MAX_HEATMAP_TOKENS)
     if len(tr.tokens) > MAX_HEATMAP_TOKENS:  # the crop leaves <bos> and the first tokens out: rows sum below 100%
         st.caption(t("pipeline.att.cropped", n=fmt_int(len(tr.tokens)), k=MAX_HEATMAP_TOKENS,
                      hidden=fmt_int(len(tr.tokens) - MAX_HEATMAP_TOKENS), lo=fmt_pct(lo), hi=fmt_pct(hi)))
