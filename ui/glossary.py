@@ -1,11 +1,10 @@
 """The glossary (PT <-> EN, from the term table) and the course text's pitfalls, one button on every page."""
 from __future__ import annotations
 
-import functools
-
 import pandas as pd
 import streamlit as st
 
+from model_backend.runtime.memo import cached
 from ui.i18n import LANGS, lang, t
 from ui.nav import available
 from ui.strings.terms import TERMS
@@ -30,7 +29,7 @@ def glossary_frame() -> pd.DataFrame:
     return _frame(lang())
 
 
-@functools.lru_cache(maxsize=len(LANGS))
+@cached(len(LANGS))
 def _frame(language: str) -> pd.DataFrame:  # `language` is lang(): t() below reads the same
     pt_first = language == "pt-BR"
     names = {"pt-BR": t("gloss.col.pt"), "en": t("gloss.col.en")}
