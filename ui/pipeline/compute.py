@@ -34,7 +34,7 @@ def softmax(prompt: str, tr: mb.Trace) -> SoftmaxView:
     return _softmax(prompt, backend.settings().max_prompt_tokens, _tr=tr)
 
 
-@backend.on_model(max_entries=128, queued=False)
+@backend.on_model(max_entries=64, queued=False)  # as many as the traces it reads
 def _softmax(model: mb.ModelBundle, prompt: str, max_tokens: int, _tr: mb.Trace) -> SoftmaxView:
     return pl.softmax_view(_tr.last_logits)
 

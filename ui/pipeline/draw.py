@@ -4,6 +4,8 @@ ui.pipeline.compute returned and never reaches the model; a panel with a control
 function (what to compute) and the panel in another."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -130,10 +132,10 @@ def overview(prompt: str, tr: mb.Trace, sm: SoftmaxView, chosen: mb.TokenInfo) -
     st.caption(t("pipeline.ov.caption", layers=info.n_layers))
 
 
-def tokens_frame(tr: mb.Trace) -> pd.DataFrame:
+def tokens_frame(tokens: Sequence[mb.TokenInfo]) -> pd.DataFrame:
     """One row per prompt token: what the tokens table shows, with stable column names for the files."""
-    return pd.DataFrame({"position": range(len(tr.tokens)), "token": [tok.display for tok in tr.tokens],
-                         "text": [tok.text for tok in tr.tokens], "id": [tok.id for tok in tr.tokens]})
+    return pd.DataFrame({"position": range(len(tokens)), "token": [tok.display for tok in tokens],
+                         "text": [tok.text for tok in tokens], "id": [tok.id for tok in tokens]})
 
 
 def vector_frame(values: np.ndarray) -> pd.DataFrame:
@@ -147,7 +149,8 @@ def tokens_panel(tr: mb.Trace) -> None:
                        t("pipeline.col.id"): [tok.id for tok in tr.tokens]})
     data_table(df, hide_index=True)
     st.caption(t("pipeline.tokens.caption", n=fmt_int(len(tr.tokens)), v=fmt_int(tr.info.vocab_size)))
-    downloads(lambda: tokens_frame(tr), "pipeline-tokens", key="pipeline_dl_tokens")
+    tokens = tr.tokens  # the function below keeps these, not the whole trace, until the visitor's next run
+    downloads(lambda: tokens_frame(tokens), "pipeline-tokens", key="pipeline_dl_tokens")
 
 
 @cached_chart
@@ -182,7 +185,8 @@ def embedding_panel(tr: mb.Trace) -> None:
         st.markdown(t("pipeline.emb.text", d=fmt_int(info.d_model), first=_numbers(row),
                       scale=fmt_float(info.embed_scale, 2)))
         _show(_strip(row), "pipeline.emb.caption", d=fmt_int(info.d_model), id=fmt_int(tok.id))
-    downloads(lambda: vector_frame(tr.embeddings[pos]), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
+    vector = np.array(tr.embeddings[pos])  # a copy of the row: the function keeps it, not the trace
+    downloads(lambda: vector_frame(vector), f"pipeline-embedding-{pos}", key="pipeline_dl_emb")
 
 
 def attention_frame(tr: mb.Trace, layer: int, head: int) -> pd.DataFrame:
