@@ -335,7 +335,7 @@ def draw_samples(final: np.ndarray, ids: np.ndarray, n: int, seed: int) -> Draw:
     generator = torch.Generator().manual_seed(int(seed))
     drawn = torch.multinomial(probs, num_samples=int(n), replacement=True, generator=generator)  # [n]
     counts = torch.bincount(drawn, minlength=probs.shape[0])  # [V]
-    shown = torch.as_tensor(np.asarray(ids, dtype=np.int64))
+    shown = torch.tensor(np.asarray(ids, dtype=np.int64))  # a copy: `ids` may be a shared memo's read-only array
     per = counts[shown]
     return Draw(n=int(n), seed=int(seed), ids=np.asarray(ids), probs=probs[shown].numpy().copy(),
                 counts=per.numpy().copy(), other_prob=float(max(0.0, 1.0 - float(probs[shown].sum()))),

@@ -203,6 +203,19 @@ def test_draws_are_seeded_and_follow_the_distribution():
     assert int((drawn == int(view.ids[0])).sum()) == int(a.counts[0])
 
 
+@pytest.mark.filterwarnings("error:The given NumPy array is not writable")  # torch says it once a process
+def test_draws_take_a_shared_memos_read_only_arrays():
+    """The page's chain view comes from a shared memo: its arrays are read-only. The draw copies them into torch
+    (CI's warnings summary showed torch's non-writable-array warning here) and gives the same counts."""
+    view = sv.chain_view(LOGITS, SamplingParams(temperature=1.0, top_k=10), top_n=10)
+    final, ids = np.array(view.final), np.array(view.ids)
+    want = sv.draw_samples(final, ids, 500, seed=3)
+    final.flags.writeable = False
+    ids.flags.writeable = False
+    got = sv.draw_samples(final, ids, 500, seed=3)
+    assert np.array_equal(got.counts, want.counts) and got.other_count == want.other_count
+
+
 def test_draws_never_pick_a_cut_token():
     view = sv.chain_view(LOGITS, SamplingParams(temperature=1.5, top_p=0.3), top_n=30)
     d = sv.draw_samples(view.final, view.ids, 2000, seed=1)

@@ -28,7 +28,7 @@ def spectrum(embedding: np.ndarray | torch.Tensor) -> Spectrum:
     Returns:
         Spectrum over k = 1..p//2 (k = 0, the mean, says nothing about a and is left out).
     """
-    e = torch.as_tensor(np.asarray(embedding, dtype=np.float64))  # [p, d]
+    e = torch.tensor(np.asarray(embedding, dtype=np.float64))  # [p, d], a copy (a shared memo's array is read-only)
     coeffs = torch.fft.rfft(e, dim=0)  # [p//2 + 1, d] complex
     power = (coeffs.abs() ** 2).sum(dim=1)[1:].numpy()  # [p//2]
     total = power.sum()
