@@ -66,15 +66,69 @@ def projection_on() -> bool:
     return bool(st.session_state.get("projection"))
 
 
+# Projection mode draws axis titles at 22 px. Streamlit lays a chart stretched to the page's width out to its height
+# *including* its axes and legend, so at that size a vertical title longer than the plot (or a frame grown with the
+# text) left the plot a strip and cut the title ("P(most likely token" on the temperature page). So there a chart
+# given a height in px gets PROJECTION_EXTRA_PX more (the frame's larger text), and at least CHAR_PX per character
+# of its longest y title (Source Sans at 22 px averages about 11 px a character; 13 leaves room) plus FRAME_PX for
+# the x axis's labels and title, a legend row and padding. A height per band (alt.Step) grows with its rows already.
+PROJECTION_EXTRA_PX = 100
+PROJECTION_CHAR_PX = 13
+PROJECTION_FRAME_PX = 150
+
+
+def _y_titles(chart) -> list[str]:
+    """The y-axis titles written out in a chart or its layers (a title left to Vega-Lite is not counted)."""
+    titles = []
+    layers = getattr(chart, "layer", alt.Undefined)
+    for part in [chart, *(layers if isinstance(layers, list) else [])]:
+        try:
+            title = part.encoding.y["title"]  # item access: `.title` is Altair's method-style setter
+        except (AttributeError, KeyError, TypeError):
+            continue
+        if isinstance(title, str):
+            titles.append(title)
+    return titles
+
+
+def projection_height(height: int, chart) -> int:
+    """A chart's height in px in projection mode (see PROJECTION_EXTRA_PX)."""
+    titles = _y_titles(chart)
+    need = PROJECTION_CHAR_PX * max(map(len, titles)) + PROJECTION_FRAME_PX if titles else 0
+    return max(height + PROJECTION_EXTRA_PX, need)
+
+
 def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
-    """Apply per-visitor chart settings (projection mode: much larger labels)."""
+    """Apply per-visitor chart settings (projection mode: much larger labels, and charts tall enough for them:
+    projection_height)."""
     if projection_on():
+        height = getattr(chart, "height", alt.Undefined)
+        if isinstance(height, (int, float)) and not isinstance(height, bool):
+            chart = chart.properties(height=projection_height(int(height), chart))
         chart = chart.configure_axis(labelFontSize=22, titleFontSize=22, labelLimit=320, labelColor="#000",
                                      titleColor="#000").configure_legend(
             labelFontSize=20, titleFontSize=20, labelColor="#000", titleColor="#000").configure_header(
             labelFontSize=20, titleFontSize=22, labelColor="#000", titleColor="#000").configure_title(
             fontSize=26, color="#000").configure_text(fontSize=20, color="#000")
     return chart
+
+
+# d3-format's number locale for pt-BR (Vega-Lite's config.locale): the axes, legends and tooltips that Vega formats in
+# the browser write 1.234,5 as the page's text does (ui.i18n.fmt_*); without it they wrote 1,234.5 on pt-BR pages.
+PT_BR_NUMBERS = {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$", ""]}
+
+
+def number_locale(language: str) -> dict | None:
+    """The Vega number locale for `language`, or None for Vega's own (en)."""
+    return {"number": PT_BR_NUMBERS} if language == "pt-BR" else None
+
+
+def localise(spec: dict, language: str) -> dict:
+    """`spec` (a fresh dict) with the visitor's number format (number_locale)."""
+    locale = number_locale(language)
+    if locale is not None:
+        spec.setdefault("config", {})["locale"] = locale
+    return spec
 
 
 class _NoFingerprint(Exception):
@@ -175,9 +229,10 @@ def cached_chart(builder):
 EXPORT_WIDTH = 760  # px: charts saved as images get this width when their spec does not set one
 
 
-def image_spec(chart: alt.TopLevelMixin) -> dict:
-    """The chart as a self-contained Vega-Lite spec for an image file: data inline, white background."""
-    spec = type(chart).to_dict(chart, validate=VALIDATE)
+def image_spec(chart: alt.TopLevelMixin, language: str = "en") -> dict:
+    """The chart as a self-contained Vega-Lite spec for an image file: data inline, white background, the numbers
+    written as in `language`."""
+    spec = localise(type(chart).to_dict(chart, validate=VALIDATE), language)
     if not any(k in spec for k in ("hconcat", "vconcat", "concat", "facet", "repeat")):
         spec.setdefault("width", EXPORT_WIDTH)
     spec.setdefault("config", {})["background"] = "white"
@@ -185,14 +240,15 @@ def image_spec(chart: alt.TopLevelMixin) -> dict:
     return spec
 
 
-def to_image(chart: alt.TopLevelMixin, fmt: str, data: pd.DataFrame | None = None) -> bytes:
+def to_image(chart: alt.TopLevelMixin, fmt: str, data: pd.DataFrame | None = None, language: str = "en") -> bytes:
     """Render the chart to PNG (twice the pixels, for print and slides) or SVG, on the server, without a browser.
-    With `data`: the chart drawn with these rows (a `show_frame` template holds none)."""
+    With `data`: the chart drawn with these rows (a `show_frame` template holds none). It runs when a button is
+    clicked, outside the page's run: the language is the one the run that drew the button had."""
     import vl_convert as vlc
 
     if data is not None:
         chart = chart.properties(data=data)
-    spec = image_spec(chart)
+    spec = image_spec(chart, language)
     if fmt == "png":
         return vlc.vegalite_to_png(spec, scale=2)
     return vlc.vegalite_to_svg(spec).encode("utf-8")
@@ -207,13 +263,13 @@ def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None, al
     """
     import streamlit as st
 
-    from ui.i18n import t
+    from ui.i18n import lang, t
 
     n = st.session_state.get("_chart_seq", 0)
     st.session_state["_chart_seq"] = n + 1
     with st.container(horizontal=True, horizontal_alignment=align, gap="small", key=f"chart_save_{n}"):
         for fmt in ("png", "svg"):
-            st.download_button(t(f"export.{fmt}"), functools.partial(to_image, chart, fmt, data), key=f"chart_save_{n}_{fmt}",
+            st.download_button(t(f"export.{fmt}"), functools.partial(to_image, chart, fmt, data, lang()), key=f"chart_save_{n}_{fmt}",
                                file_name=f"token-by-token-chart-{n + 1}.{fmt}",
                                mime="image/png" if fmt == "png" else "image/svg+xml", on_click="ignore",
                                type="tertiary", icon=":material/image:", help=t(f"export.{fmt}.help"))
@@ -321,8 +377,10 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = N
     import streamlit as st
 
     kwargs.setdefault("width", "stretch")
+    from ui.i18n import lang
+
     chart = _unchecked(finish(chart))  # the conversion calls chart.to_dict()
-    spec = vega_spec(chart)
+    spec = localise(vega_spec(chart), lang())
     summary = summary if summary is not None else chart_summary(chart, spec)
     describe(spec, [], summary, picks=kwargs.get("on_select") not in (None, "ignore"))
     shown = st.vega_lite_chart(spec=spec, **kwargs)
@@ -363,8 +421,10 @@ def show_frame(builder, df: pd.DataFrame | Callable[[], pd.DataFrame], *, save: 
         df, arrow, digest = converted(df)
     else:
         df, arrow, digest = _ARROWS.get((builder.__module__, builder.__qualname__, rows_key), lambda: converted(df))
+    from ui.i18n import lang
+
     key, chart = _template(builder, df)
-    spec = vega_spec(chart)
+    spec = localise(vega_spec(chart), lang())
     names = list(spec.get("datasets") or {})
     if len(names) != 1:
         raise ValueError(f"show_frame needs a chart with one table; {builder.__qualname__} has {len(names)}")
@@ -437,5 +497,8 @@ code, pre { font-size: 1.1rem !important; }
 [data-testid="stPageLink-NavLink"] { height: auto !important; }  /* a link in a page (home's path): the same */
 [data-testid="stPageLink-NavLink"] > span:last-child, [data-testid="stPageLink-NavLink"] > span:last-child * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; line-height: 1.25; }
+/* a primary button's label stays white on its blue (the black of the rules above: 3.3:1; white: 6.4:1) */
+[data-testid^="stBaseButton-primary"] [data-testid="stMarkdownContainer"] p,
+[data-testid^="stBaseButton-primary"] p { color: #fff !important; }
 </style>
 """

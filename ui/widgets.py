@@ -83,10 +83,22 @@ def data_table(df, **kwargs):
     st.table keeps hide_index and an int height (it scrolls past that). st.table reads its cells as
     Markdown, so it gets them escaped: token and visitor text reads as typed."""
     if st.session_state.get("projection"):
-        height = kwargs.get("height")
         return st.table(escape_frame(df), hide_index=kwargs.get("hide_index"),
-                        height=height if isinstance(height, int) else "content")
+                        height=projection_height(kwargs.get("height"), len(df)))
     return st.dataframe(df, **kwargs)
+
+
+DATAFRAME_ROW = 35  # px: a row of st.dataframe (Streamlit's default), header included
+PROJECTION_ROWS = 1.7  # st.table's rows in projection mode (text 1.1 × 22 px, wrapped cells) against st.dataframe's
+
+
+def projection_height(height, rows: int) -> int | str:
+    """st.table's height in projection mode for a table that st.dataframe would draw `height` px tall: its whole
+    content when that height held every row (the pipeline's softmax table hid its TOTAL row, and the loop's its last
+    row, behind a scroll bar on the projector), otherwise the same number of rows at projection's row height."""
+    if not isinstance(height, int) or isinstance(height, bool) or height >= DATAFRAME_ROW * (rows + 1):
+        return "content"
+    return round(height * PROJECTION_ROWS)
 
 
 def fragment_run() -> bool:

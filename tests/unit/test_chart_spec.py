@@ -109,7 +109,7 @@ def test_show_frame_sends_what_show_would_and_builds_each_chart_once(monkeypatch
         counted.__module__, counted.__qualname__ = builder.__module__, builder.__qualname__
         for rows in (df, df.iloc[:2], df):
             charts.show_frame(counted, rows, save=False)
-            want = charts.vega_spec(charts.finish(builder(rows)))
+            want = charts.localise(charts.vega_spec(charts.finish(builder(rows))), lang)
             got = sent.pop()
             assert got["description"] == a11y.short_name(want)  # the chart's accessible name, from the spec only
             assert json.dumps({**got, "datasets": None, "description": None}, sort_keys=True) == json.dumps(

@@ -283,16 +283,6 @@ def test_the_live_table_puts_stored_and_now_in_one_cell():
                                          f"{view.fmt_float(0.25, 2)} → {view.fmt_float(0.5, 2)}"]
 
 
-def test_projection_mode_makes_a_chart_tall_enough_for_its_y_title(monkeypatch):
-    title = "P(token), média da repetição"
-    monkeypatch.setattr(view, "projection_on", lambda: False)
-    assert view.chart_height(320, title) == 320
-    monkeypatch.setattr(view, "projection_on", lambda: True)
-    tall = view.chart_height(320, title)
-    # the plot (the height less the axes and legend) holds the vertical title at 22 px, ~11 px a character
-    assert tall - view.PROJECTION_FRAME_PX >= 11 * len(title) and view.chart_height(900, title) == 900
-
-
 def test_climb_names_how_the_feedback_curve_moves():
     assert view.climb([0.1, 0.4, 0.8, 0.9]) == "climbs"
     assert view.climb([0.1, 0.5, 0.4, 0.9]) == "rises"  # up overall, down once
@@ -330,7 +320,7 @@ def test_the_feedback_legend_stands_one_entry_a_row(monkeypatch):
         s = spec(on)
         legend = s["layer"][0]["encoding"]["color"]["legend"]
         assert legend["columns"] == 1 and legend["labelLimit"] == 0
-        assert s["height"] == view.chart_height(420, view.t("decoding.loop.axis.prob")) + row
+        assert s["height"] == 420 + row  # projection mode's room for the larger text: ui.charts.finish
         assert s["layer"][0]["encoding"]["x"]["axis"].get("titleAnchor") == ("end" if on else None)
         assert s["layer"][0]["encoding"]["x"]["scale"]["zero"] is False  # the axis starts at copy 1, not at 0
 

@@ -23,21 +23,6 @@ SENTENCES = {"pt-BR": "O gato sentou no tapete e olhou pela janela.",
              "en": "The cat sat on the mat and looked out of the window."}
 MAX_LABEL = 14
 COLOURS = {"kept": OKABE_ITO[0], "pruned": "#8c8c8c", "ended": OKABE_ITO[3], "winner": OKABE_ITO[1]}
-# Projection mode draws axis titles at 22 px (ui.charts.finish). A chart stretched to the page's width is laid
-# out to its height *including* axes and legend, so a vertical title longer than the plot is cut at the top:
-# such a chart gets CHAR_PX per character of its y title (Source Sans at 22 px averages about 11 px a
-# character; 13 leaves room) plus FRAME_PX for the x axis's labels and title, a legend on top and padding.
-PROJECTION_CHAR_PX = 13
-PROJECTION_FRAME_PX = 150
-
-
-def chart_height(height: int, y_title: str) -> int:
-    """`height`, or in projection mode at least what its vertical axis title needs to be drawn whole."""
-    if not projection_on():
-        return height
-    return max(height, PROJECTION_CHAR_PX * len(y_title) + PROJECTION_FRAME_PX)
-
-
 # ---------------------------------------------------------------- settings and links
 
 
@@ -230,7 +215,7 @@ def tree_chart(df: pd.DataFrame, edges: pd.DataFrame, selected: int | None) -> a
     root = alt.Chart(pd.DataFrame({"step": [0], "y": [0.0], "label": [t("decoding.tree.root")]})).mark_square(
         size=160, color="#111111").encode(x=x, y=y, tooltip=[alt.Tooltip("label:N", title=t("decoding.col.token"))])
     legend_rows = 60 if projection_on() else 30  # the legend's second row
-    height = chart_height(max(320, 40 * int(df.attrs.get("rows", 8))) + legend_rows, t("decoding.tree.axis.rank"))
+    height = max(320, 40 * int(df.attrs.get("rows", 8))) + legend_rows  # projection: ui.charts.finish adds room
     return alt.layer(lines, root, dots, words).properties(height=height)
 
 
@@ -319,7 +304,7 @@ def feedback_chart(means: pd.DataFrame, points: pd.DataFrame) -> alt.LayerChart:
         x=x, y=y, color=colour, tooltip=mean_tips)
     # Streamlit lays the chart out to its height *with* the legend (two rows and a title: ~80 px) and the x axis:
     # at 340 px the plot was ~145 px and the vertical title (~210 px at 15 px) was cut at both ends
-    height = chart_height(420, t("decoding.loop.axis.prob")) + (30 if large else 0)
+    height = 420 + (30 if large else 0)  # projection mode: ui.charts.finish makes room for its 22 px title
     return alt.layer(dots, line).properties(height=height)
 
 
@@ -379,7 +364,7 @@ def tradeoff_chart(table: list[dict], width: int) -> alt.LayerChart:
     dots = base.mark_circle(size=180).encode(color=alt.Color("strategy:N", title=t("decoding.col.strategy"),
                                                              legend=None))
     words = base.mark_text(align="left", dx=10, fontSize=14, color="#111111").encode(text="strategy:N")
-    return alt.layer(dots, words).properties(height=chart_height(300, t("decoding.axis.logprob")))
+    return alt.layer(dots, words).properties(height=300)
 
 
 def winner_note(run: dec.BeamRun) -> str:

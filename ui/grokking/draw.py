@@ -14,7 +14,7 @@ import streamlit as st
 from model_backend.lessons.grokking import MODEL_KINDS, BackgroundRun, GrokConfig
 from model_backend.lessons.grokking.live import MAX_RUNS
 from ui import a11y
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on, show
 from ui.export import downloads
 from ui.grokking.compute import (
     DEFAULTS,
@@ -274,7 +274,9 @@ def fourier_panel(key: str, view: Fourier) -> None:
         st.caption(t("grokking.spectrum.flat", step=fmt_int(step)))
 
     st.markdown(f"**{t('grokking.waves.header')}**")
-    cols = st.columns(len(view.waves))
+    # side by side, or one under another in projection mode: at 22 px the horizontal axis title is wider than a
+    # third of the page, and Vega shrank each plot to a sliver to fit it
+    cols = [st.container() for _ in view.waves] if projection_on() else st.columns(len(view.waves))
     for col, wave in zip(cols, view.waves):
         with col:
             show(waves_chart(wave, view.p, view.top))

@@ -374,10 +374,9 @@ def softmax_panel(sm: SoftmaxView, shown: tuple[str, ...]) -> None:
                        t("pipeline.col.logit"): [fmt_float(v, 2) for v in sm.logits] + ["", ""],
                        t("pipeline.col.prob"): [fmt_pct(p, 2) for p in sm.probs] + [fmt_pct(sm.rest_sum, 2),
                                                                                     fmt_pct(sm.total, 2)]})
-    left, right = st.columns([2, 3])
+    left, right = st.columns([1, 1] if projection_on() else [2, 3])  # projection's larger cells: "probability" whole
     with left:
-        extra = ROW if projection_on() else 0  # projection mode's taller header row
-        data_table(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3 + extra)
+        data_table(df, hide_index=True, row_height=ROW, height=ROW * (len(df) + 1) + 3)
     with right:  # two charts stacked (not side by side) so each fits a phone's width
         logit, prob = softmax_charts(sm, tuple(names))
         show(logit)

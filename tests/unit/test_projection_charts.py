@@ -1,0 +1,66 @@
+"""Projection mode's charts and tables are sized for their larger text, and a pt-BR page's charts write numbers as
+the page does (ui.charts.finish, ui.charts.localise, ui.widgets.projection_height)."""
+import altair as alt
+import pandas as pd
+import pytest
+import streamlit as st
+
+from ui import charts, widgets
+
+DF = pd.DataFrame({"x": [1, 2, 3], "y": [1000.5, 20000.0, 3.0]})
+
+
+@pytest.fixture(autouse=True)
+def _session():
+    st.session_state["lang"], st.session_state["projection"] = "en", False
+    yield
+    st.session_state["projection"] = False
+
+
+def _line(height, title):
+    chart = alt.Chart(DF).mark_line().encode(x="x:Q", y=alt.Y("y:Q", title=title))
+    return chart if height is None else chart.properties(height=height)
+
+
+def test_projection_mode_makes_a_chart_tall_enough_for_its_larger_text_and_its_y_title():
+    short, long = "loss", "P(token), média da repetição"
+    assert charts.finish(_line(240, long)).height == 240  # not in projection mode: as built
+    st.session_state["projection"] = True
+    assert charts.finish(_line(240, short)).height == 240 + charts.PROJECTION_EXTRA_PX
+    tall = charts.finish(_line(240, long)).height
+    # the plot (the height less the axes and legend) holds the vertical title at 22 px, ~11 px a character
+    assert tall - charts.PROJECTION_FRAME_PX >= 11 * len(long)
+    layered = charts.finish(alt.layer(_line(None, "a"), _line(None, long)).properties(height=200))
+    assert layered.height == tall  # the longest title of the layers counts
+    banded = charts.finish(alt.Chart(DF).mark_bar().encode(y="x:N", x="y:Q").properties(height=alt.Step(30)))
+    assert banded.height == alt.Step(30)  # a height per band is left alone
+
+
+def test_a_pt_br_chart_writes_its_numbers_as_the_page_does():
+    assert charts.localise({}, "en") == {}
+    spec = charts.localise({"config": {"axis": {}}}, "pt-BR")
+    assert spec["config"]["locale"]["number"]["decimal"] == "," and spec["config"]["axis"] == {}
+    chart = alt.Chart(DF).mark_bar().encode(x="x:O", y="y:Q")
+    pt = charts.to_image(chart, "svg", language="pt-BR").decode()
+    en = charts.to_image(chart, "svg", language="en").decode()
+    assert "20.000" in pt and "20,000" not in pt  # the y axis's ticks
+    assert "20,000" in en and "20.000" not in en
+
+
+def test_show_sends_the_visitors_number_format(monkeypatch):
+    sent = []
+    monkeypatch.setattr(st, "vega_lite_chart", lambda spec, **kwargs: sent.append(spec))
+    for language in ("pt-BR", "en"):
+        st.session_state["lang"] = language
+        charts.show(_line(200, "y"), save=False)
+    assert sent[0]["config"]["locale"] == charts.number_locale("pt-BR")
+    assert "locale" not in sent[1].get("config", {})
+
+
+@pytest.mark.parametrize("height,rows,want", [
+    (None, 5, "content"), ("stretch", 5, "content"),
+    (35 * 11 + 3, 10, "content"),  # a height that held every row: the whole table
+    (420, 30, round(420 * widgets.PROJECTION_ROWS)),  # a scrolling table: as many rows as before, taller ones
+])
+def test_projection_tables_keep_their_rows_visible(height, rows, want):
+    assert widgets.projection_height(height, rows) == want
