@@ -76,8 +76,10 @@ def side_by_side(prompt: str, width: int, new: int, seed: int, progress=_quiet
 
     The three runs (greedy, the beam search, the three sampled strategies) run at once (backend.at_once), so that
     the engine takes their steps together: one pass a step for their 1 + width + 3 rows instead of three (in-process,
-    60 tokens: 67-68 passes instead of 187, 8.9-10.8 s instead of 15-21 s, the same tokens and log-probabilities;
-    docs/engine-bench.md, "A step's own work, cut again; the decoding page's three runs at once"). The bar follows the run furthest behind."""
+    60 tokens, when each run still had a scoring pass of its own: 67-68 passes instead of 187, 8.9-10.8 s instead of
+    15-21 s, the same tokens and log-probabilities; docs/engine-bench.md, "A step's own work, cut again; the decoding
+    page's three runs at once"; since then the log-probabilities come from the runs' own steps, 5 passes fewer). The
+    bar follows the run furthest behind."""
     dtype = live_dtype()
     done = {"greedy": 0, "beam": 0, "sampled": 0}
 

@@ -180,7 +180,6 @@ def _budget_expr() -> str:
     return expr
 
 
-@cached_chart
 def chips_chart(df: pd.DataFrame, selected: int | None = None) -> alt.Chart:
     """Generated tokens as chips that wrap like text, filled by probability (viridis), % under each token."""
     budget = alt.param(name="budget", expr=_budget_expr())

@@ -144,7 +144,6 @@ def _budget_expr(scale: float = 1.0) -> str:
     return expr
 
 
-@cached_chart
 def chips_chart(df: pd.DataFrame, selectable: bool = False, selected: int | None = None) -> alt.Chart:
     """Tokens as coloured chips that wrap like text. The layout follows the chart's width.
 
