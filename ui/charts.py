@@ -107,7 +107,7 @@ def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
             chart = chart.properties(height=projection_height(int(height), chart))
         chart = chart.configure_axis(labelFontSize=22, titleFontSize=22, labelLimit=320, labelColor="#000",
                                      titleColor="#000").configure_legend(
-            labelFontSize=20, titleFontSize=20, labelColor="#000", titleColor="#000").configure_header(
+            labelFontSize=20, titleFontSize=20, labelColor="#000", titleColor="#000", labelLimit=0).configure_header(
             labelFontSize=20, titleFontSize=22, labelColor="#000", titleColor="#000").configure_title(
             fontSize=26, color="#000").configure_text(fontSize=20, color="#000")
     return chart

@@ -64,3 +64,9 @@ def test_show_sends_the_visitors_number_format(monkeypatch):
 ])
 def test_projection_tables_keep_their_rows_visible(height, rows, want):
     assert widgets.projection_height(height, rows) == want
+
+
+def test_projection_legends_write_their_labels_whole():
+    st.session_state["projection"] = True
+    legend = charts.finish(_line(200, "y")).to_dict()["config"]["legend"]
+    assert legend["labelLimit"] == 0 and legend["labelFontSize"] == 20  # Vega's default cut them at 160 px
