@@ -7,8 +7,9 @@ steps are batched with other visitors', and how much do 30 concurrent streams ga
   others (groups of 2, 4, 8, 16 and 32 visitors, each a thread, started at once, as a class presses). For each
   group size: prompts whose tokens are identical, steps whose logits are bitwise equal, the largest logit
   difference, and how many steps really ran batched.
-- throughput: one stream of --tokens greedy tokens alone, then --streams streams at once: tokens per second of all
-  streams together over one stream's.
+- throughput: one stream of 21 greedy tokens alone, then --streams streams at once, alternately for three rounds:
+  tokens per second of all streams together over one stream's (medians), for the engine's steps alone and for the
+  loop page's generation (stepping.generate: its sampling chain, candidates and statistics at each step too).
 Writes the "engine" key of bench/results.json. A script that prints figures, not a test.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -46,35 +48,25 @@ def prompts(n: int) -> list[str]:
 
 def greedy(bundle: mb.ModelBundle, text: str, steps: int) -> tuple[list[int], list[torch.Tensor]]:
     """The prefill, then `steps` decode steps through the engine, each batched with whoever waits at that moment
-    (prefills with prefills, steps with steps). The logits of every pass are kept, the prefill's first."""
+    (prefills with prefills, steps with steps), as one generation (`engine.run()`, as the pages' loops run: its
+    decode steps wait a moment for the other runs'). The logits of every pass are kept, the prefill's first."""
     ids = bundle.tokenizer(text, return_tensors="pt").input_ids.to(bundle.device)
-    out = bundle.prefill(ids)
-    past, token = out.past_key_values, int(out.logits[0, -1].argmax())
-    tokens, logits = [token], [out.logits[0, -1].float().cpu()]
-    for _ in range(steps):
-        out = bundle.decode(torch.tensor([[token]], device=bundle.device), past)
-        row = out.logits[0, -1].float().cpu()
-        logits.append(row)
-        token = int(row.argmax())
-        tokens.append(token)
+    with bundle.engine.run() as run:
+        out = bundle.prefill(ids, run=run)
+        past, token = out.past_key_values, int(out.logits[0, -1].argmax())
+        tokens, logits = [token], [out.logits[0, -1].float().cpu()]
+        for _ in range(steps):
+            out = bundle.decode(torch.tensor([[token]], device=bundle.device), past, run=run)
+            row = out.logits[0, -1].float().cpu()
+            logits.append(row)
+            token = int(row.argmax())
+            tokens.append(token)
     return tokens, logits
 
 
 def at_once(bundle: mb.ModelBundle, texts: list[str], steps: int) -> tuple[list, float]:
     """Every text in its own thread, all started together; their results and the wall time."""
-    results, barrier = [None] * len(texts), threading.Barrier(len(texts))
-
-    def visitor(i: int) -> None:
-        barrier.wait()
-        results[i] = greedy(bundle, texts[i], steps)
-
-    threads = [threading.Thread(target=visitor, args=(i,)) for i in range(len(texts))]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results, time.perf_counter() - started
+    return _at_once_fn(lambda text: greedy(bundle, text, steps), texts)
 
 
 def parity(bundle: mb.ModelBundle, texts: list[str], steps: int) -> dict:
@@ -105,19 +97,57 @@ def parity(bundle: mb.ModelBundle, texts: list[str], steps: int) -> dict:
     return out
 
 
-def throughput(bundle: mb.ModelBundle, texts: list[str], steps: int, streams: int) -> dict:
-    greedy(bundle, texts[0], 2)  # warm
+def _loop_generation(bundle: mb.ModelBundle, text: str, steps: int) -> int:
+    """The loop page's own greedy generation of steps + 1 tokens (stepping.generate: each step's sampling chain,
+    candidates and statistics too); the number of tokens it made."""
+    from model_backend.core import stepping
+    from model_backend.types import SamplingParams
+
+    return len(stepping.generate(bundle, text, SamplingParams(temperature=0.0, max_new_tokens=steps + 1)).steps)
+
+
+def throughput(bundle: mb.ModelBundle, texts: list[str], steps: int, streams: int, rounds: int = 3) -> dict:
+    """Tokens per second of `streams` streams at once over one stream alone, for the engine's steps alone (`greedy`)
+    and for the loop page's generation (its step work too). Alone and together alternate for `rounds` rounds (this
+    machine's speed drifts); the medians are compared."""
+    out = {"streams": streams, "tokens_each": steps + 1, "rounds": rounds}
+    for name, fn in (("engine_steps", lambda text: greedy(bundle, text, steps)),
+                     ("loop_generation", lambda text: _loop_generation(bundle, text, steps))):
+        fn(texts[0])  # warm
+        alone, together, passes = [], [], []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            fn(texts[1])
+            alone.append(time.perf_counter() - started)
+            before, widest_before = bundle.engine.passes, bundle.engine.widest
+            results, seconds = _at_once_fn(fn, [texts[i % len(texts)] for i in range(streams)])
+            together.append(seconds)
+            passes.append(bundle.engine.passes - before)
+        one = (steps + 1) / statistics.median(alone)
+        many = streams * (steps + 1) / statistics.median(together)
+        out[name] = {"alone_s": alone, "together_s": together, "passes_together": passes,
+                     "tokens_per_s_alone": one, "tokens_per_s_together": many, "ratio": many / one,
+                     "widest_batch": max(bundle.engine.widest, widest_before)}
+        print(f"  {name}: 1 stream {one:.1f} tokens/s; {streams} streams {many:.1f} tokens/s together "
+              f"({many / one:.1f}x; passes {passes})", flush=True)
+    return out
+
+
+def _at_once_fn(fn, texts: list[str]) -> tuple[list, float]:
+    """fn(text) for every text in its own thread, all started together; their results and the wall time."""
+    results, barrier = [None] * len(texts), threading.Barrier(len(texts))
+
+    def visitor(i: int) -> None:
+        barrier.wait()
+        results[i] = fn(texts[i])
+
+    threads = [threading.Thread(target=visitor, args=(i,)) for i in range(len(texts))]
     started = time.perf_counter()
-    greedy(bundle, texts[1], steps)
-    alone_s = time.perf_counter() - started
-    widest_before = bundle.engine.widest
-    _, together_s = at_once(bundle, [texts[i % len(texts)] for i in range(streams)], steps)
-    one = (steps + 1) / alone_s
-    many = streams * (steps + 1) / together_s
-    print(f"  1 stream: {one:.1f} tokens/s; {streams} streams: {many:.1f} tokens/s together ({many / one:.1f}x)")
-    return {"streams": streams, "tokens_each": steps + 1, "alone_s": alone_s, "together_s": together_s,
-            "tokens_per_s_alone": one, "tokens_per_s_together": many, "ratio": many / one,
-            "widest_batch": max(bundle.engine.widest, widest_before)}
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results, time.perf_counter() - started
 
 
 def main() -> None:
