@@ -150,3 +150,25 @@ def test_hostile_tokens_stay_one_line_each_and_are_kept_as_typed(monkeypatch):
     assert len(lines) == 5
     assert lines[0].endswith("a↵b") and lines[1].endswith("[U+202E]evil")
     assert lines[2].endswith("<img·src=x>") and lines[3].endswith("[x](y)`") and lines[4] == "▶ 10.0%  🙂"
+
+
+def test_the_flowchart_has_a_column_for_phones_and_projection_with_the_same_boxes_and_cycle():
+    """The two-row cycle was drawn at ~5 px a letter on a phone: the tall layout is one column, wrapped narrower, with
+    the same nine boxes, the same cycle (the append goes back to the sequence) and the same answers."""
+    import re
+    from types import SimpleNamespace
+
+    import streamlit as st
+
+    from ui.loop import draw
+
+    st.session_state["lang"], st.session_state["projection"] = "en", False
+    run = SimpleNamespace(done=False)
+    wide, tall = draw.flowchart(run, 262144), draw.flowchart(run, 262144, tall=True)
+    boxes = lambda dot: dict(re.findall(r'^([A-I]) \[label="([^"]*)"', dot, re.M))  # noqa: E731
+    assert set(boxes(wide)) == set(boxes(tall)) == set("ABCDEFGHI")
+    assert max(len(line) for label in boxes(tall).values() for line in label.split("\\n")) <= 18
+    assert "A -> B -> C -> D -> E -> F -> G;" in tall and "H -> A" in tall
+    assert 'G -> I [label="yes"]' in tall and 'G -> H [label="no"]' in tall
+    assert 'fillcolor="#' in tall.split("\nA [")[1].split("\n")[0]  # the running loop's box is coloured in both
+    assert ".st-key-loop_flow_tall { display: none; }" in draw.FLOW_CSS and "max-width: 640px" in draw.FLOW_CSS

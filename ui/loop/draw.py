@@ -348,41 +348,64 @@ def live(run: LoopRun, slots: Slots, chart: bool = True) -> None:
             st.info(t("loop.empty"), icon=":material/touch_app:")
 
 
-def flowchart(run: LoopRun, vocab: int) -> str:
-    """The course text's flowchart as Graphviz DOT, drawn as a two-row cycle.
+def flowchart(run: LoopRun, vocab: int, tall: bool = False) -> str:
+    """The course text's flowchart as Graphviz DOT: a two-row cycle (wide), or one column (tall: a phone, where the
+    wide one was drawn at ~5 px a letter, and projection mode, where it was ~10 px).
 
     The box where the loop is now is coloured: the sequence while it runs, the end once it stopped. The text is
     the same at every step (the run's numbers are in the caption, `flow_caption`): the browser lays a changed
     chart out again, ~0.4 s of a slow machine's time per "Next token" click.
     """
-    def q(key: str, **values) -> str:  # our own text, wrapped, with DOT's quote and newline escapes
-        return "\\n".join(textwrap.wrap(t(key, **values).replace('"', "'"), 24))
+    width = 18 if tall else 24
+
+    def q(key: str, wrap: int = width, **values) -> str:  # our own text, wrapped, with DOT's quote and newline escapes
+        return "\\n".join(textwrap.wrap(t(key, **values).replace('"', "'"), wrap))
 
     nodes = {
         "A": q("loop.flow.seq"),
         "B": q("loop.flow.pass"), "C": q("loop.flow.logits", v=fmt_int(vocab)), "D": q("loop.flow.softmax"),
-        "E": q("loop.flow.sample"), "F": q("loop.flow.token"), "G": q("loop.flow.check"),
+        "E": q("loop.flow.sample"), "F": q("loop.flow.token"),
+        "G": q("loop.flow.check", 14 if tall else width),  # a diamond: wider than its text
         "H": q("loop.flow.append"), "I": q("loop.flow.end"),
     }
     hot = "I" if run.done else "A"
-    lines = ['digraph { rankdir=TB; bgcolor="transparent"; nodesep=0.3; ranksep=0.35;',
+    lines = [f'digraph {{ rankdir=TB; bgcolor="transparent"; nodesep={0.5 if tall else 0.3}; ranksep='
+             f'{0.25 if tall else 0.35};',
              'node [shape=box, style="rounded,filled", fontname="sans-serif", '
              f'fontsize={18 if projection_on() else 13}, fillcolor="#ffffff"];']
     for name, label in nodes.items():
         shape = ", shape=diamond" if name == "G" else ""
         fill = f', fillcolor="{CHOSEN}"' if name == hot else ""
         lines.append(f'{name} [label="{label}"{shape}{fill}];')
-    lines += ["{rank=same; A; B; C; D;}", "{rank=same; H; G; F; E;}",
-              "A -> B -> C -> D; D -> E;",
-              "F -> E [dir=back]; G -> F [dir=back];",  # drawn right to left: E -> F -> G
-              f'H -> G [dir=back, label="{q("loop.flow.no")}"]; A -> H [dir=back];',
-              f'G -> I [label="{q("loop.flow.yes")}"];', "}"]
+    if tall:  # down the column; the two answers side by side under the check; back up to the sequence on the left
+        lines += ["A -> B -> C -> D -> E -> F -> G;", "{rank=same; I; H;}", "I -> H [style=invis];",  # the end left
+                  f'G -> I [label="{q("loop.flow.yes")}"]; G -> H [label="{q("loop.flow.no")}"];',
+                  "H -> A [constraint=false];", "}"]
+    else:
+        lines += ["{rank=same; A; B; C; D;}", "{rank=same; H; G; F; E;}",
+                  "A -> B -> C -> D; D -> E;",
+                  "F -> E [dir=back]; G -> F [dir=back];",  # drawn right to left: E -> F -> G
+                  f'H -> G [dir=back, label="{q("loop.flow.no")}"]; A -> H [dir=back];',
+                  f'G -> I [label="{q("loop.flow.yes")}"];', "}"]
     return "\n".join(lines)
 
 
+FLOW_CSS = ("<style>.st-key-loop_flow_tall { display: none; } @media (max-width: 640px) { "
+            ".st-key-loop_flow_wide { display: none; } .st-key-loop_flow_tall { display: block; } }</style>")
+
+
 def flow(run: LoopRun, facts: PromptFacts) -> None:
-    """The flowchart and its caption with this run's numbers."""
-    st.graphviz_chart(flowchart(run, facts.info.vocab_size), width="stretch")
+    """The flowchart and its caption with this run's numbers: in projection mode the tall one at its own size; else
+    the wide one, which a phone's screen swaps for the tall one (FLOW_CSS, our own static CSS)."""
+    vocab = facts.info.vocab_size
+    if projection_on():
+        st.graphviz_chart(flowchart(run, vocab, tall=True), width="content")
+    else:
+        st.html(FLOW_CSS)
+        with st.container(key="loop_flow_wide"):
+            st.graphviz_chart(flowchart(run, vocab), width="stretch")
+        with st.container(key="loop_flow_tall"):
+            st.graphviz_chart(flowchart(run, vocab, tall=True), width="stretch")
     st.caption(flow_caption(run, facts.n_tokens))
 
 
