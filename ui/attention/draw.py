@@ -357,7 +357,9 @@ def generated_result(prompt: str, n: int, tr: mb.Trace, first: int, gen: mb.Gene
 
 def mechanics_panel(info: mb.ModelInfo, m: att.Mechanics, n_tokens: int, max_tokens: int) -> None:
     basis, scale = m.scale_basis, fmt_float(m.scale, 4).replace(",", "{,}")  # a decimal comma, in LaTeX
-    st.latex(r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{" + str(basis) + r"}}\right)V")
+    # two lines: on one, a phone's screen cut the formula's last V
+    st.latex(r"\begin{aligned}\mathrm{Attention}(Q,K,V)&=\\&\mathrm{softmax}\!\left(\frac{QK^{\top}}{\sqrt{" + str(basis)
+             + r"}}\right)V\end{aligned}")
     st.latex(r"\frac{1}{\sqrt{" + str(basis) + "}} = " + scale)
     shapes = m.shapes()
     meaning = {name: t(f"attention.shape.{i}") for i, name in enumerate(shapes)}

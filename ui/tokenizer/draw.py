@@ -256,9 +256,10 @@ def cost_chart(costs: dict[str, tk.LanguageCost]) -> alt.Chart:
                alt.Tooltip("tokens:Q", title=t("tokenizer.cost.axis"))]
     colour = alt.Color("lang:N", scale=alt.Scale(domain=[pt, en], range=[OKABE_ITO[1], PRIMARY]),
                        legend=alt.Legend(title=None, orient="top"))
-    base = alt.Chart(df).encode(
-        x=alt.X("tokens:Q", title=t("tokenizer.cost.axis")),
-        y=alt.Y("tokenizer:N", title=None, sort=list(costs), axis=alt.Axis(labelLimit=300 if projection_on() else 160)),
+    most = int(df["tokens"].max()) if len(df) else 1
+    base = alt.Chart(df).encode(  # room right of the longest bar for its number (cut at "87" in projection mode)
+        x=alt.X("tokens:Q", title=t("tokenizer.cost.axis"), scale=alt.Scale(domain=[0, most * 1.15])),
+        y=alt.Y("tokenizer:N", title=None, sort=list(costs), axis=alt.Axis(labelLimit=300 if projection_on() else 200)),
         yOffset=alt.YOffset("lang:N", sort=[pt, en]),
         tooltip=tooltip,
     )
