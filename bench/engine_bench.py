@@ -103,7 +103,9 @@ def _loop_generation(bundle: mb.ModelBundle, text: str, steps: int) -> int:
     from model_backend.core import stepping
     from model_backend.types import SamplingParams
 
-    return len(stepping.generate(bundle, text, SamplingParams(temperature=0.0, max_new_tokens=steps + 1)).steps)
+    made = len(stepping.generate(bundle, text, SamplingParams(temperature=0.0, max_new_tokens=steps + 1)).steps)
+    assert made == steps + 1, f"stopped after {made} tokens (<eos>): the throughput counts {steps + 1}"
+    return made
 
 
 def throughput(bundle: mb.ModelBundle, texts: list[str], steps: int, streams: int, rounds: int = 3) -> dict:
@@ -114,20 +116,21 @@ def throughput(bundle: mb.ModelBundle, texts: list[str], steps: int, streams: in
     for name, fn in (("engine_steps", lambda text: greedy(bundle, text, steps)),
                      ("loop_generation", lambda text: _loop_generation(bundle, text, steps))):
         fn(texts[0])  # warm
-        alone, together, passes = [], [], []
+        alone, together, passes, widest = [], [], [], 0
         for _ in range(rounds):
             started = time.perf_counter()
             fn(texts[1])
             alone.append(time.perf_counter() - started)
-            before, widest_before = bundle.engine.passes, bundle.engine.widest
+            before, bundle.engine.widest = bundle.engine.passes, 1  # the widest pass of this round
             results, seconds = _at_once_fn(fn, [texts[i % len(texts)] for i in range(streams)])
             together.append(seconds)
             passes.append(bundle.engine.passes - before)
+            widest = max(widest, bundle.engine.widest)
         one = (steps + 1) / statistics.median(alone)
         many = streams * (steps + 1) / statistics.median(together)
         out[name] = {"alone_s": alone, "together_s": together, "passes_together": passes,
                      "tokens_per_s_alone": one, "tokens_per_s_together": many, "ratio": many / one,
-                     "widest_batch": max(bundle.engine.widest, widest_before)}
+                     "widest_batch": widest}
         print(f"  {name}: 1 stream {one:.1f} tokens/s; {streams} streams {many:.1f} tokens/s together "
               f"({many / one:.1f}x; passes {passes})", flush=True)
     return out

@@ -78,17 +78,32 @@ PROJECTION_FRAME_PX = 150
 
 
 def _y_titles(chart) -> list[str]:
-    """The y-axis titles written out in a chart or its layers (a title left to Vega-Lite is not counted)."""
+    """The lines of the y-axis titles written out in a chart and its layers, nested ones too (the channel's title or
+    its axis's; a title left to Vega-Lite is not counted)."""
     titles = []
     layers = getattr(chart, "layer", alt.Undefined)
-    for part in [chart, *(layers if isinstance(layers, list) else [])]:
-        try:
-            title = part.encoding.y["title"]  # item access: `.title` is Altair's method-style setter
-        except (AttributeError, KeyError, TypeError):
-            continue
+    for part in (layers if isinstance(layers, list) else []):
+        titles += _y_titles(part)
+    try:
+        y = chart.encoding.y
+    except AttributeError:
+        return titles
+    for source in (y, _item(y, "axis")):
+        title = _item(source, "title")  # item access: `.title` is Altair's method-style setter
+        if isinstance(title, alt.SchemaBase):  # a title given as a dict becomes a schema object
+            title = title.to_dict()
         if isinstance(title, str):
             titles.append(title)
+        elif isinstance(title, list):  # one title written on several lines
+            titles += [line for line in title if isinstance(line, str)]
     return titles
+
+
+def _item(obj, key: str):
+    try:
+        return obj[key]
+    except (KeyError, TypeError, AttributeError):
+        return None
 
 
 def projection_height(height: int, chart) -> int:
@@ -127,7 +142,7 @@ def localise(spec: dict, language: str) -> dict:
     """`spec` (a fresh dict) with the visitor's number format (number_locale)."""
     locale = number_locale(language)
     if locale is not None:
-        spec.setdefault("config", {})["locale"] = locale
+        spec.setdefault("config", {}).setdefault("locale", {}).update(locale)
     return spec
 
 
@@ -379,6 +394,8 @@ def show(chart: alt.TopLevelMixin, *, save: bool = True, summary: str | None = N
     kwargs.setdefault("width", "stretch")
     from ui.i18n import lang
 
+    if projection_on() and isinstance(kwargs.get("height"), int):  # Streamlit's height replaces the spec's
+        kwargs["height"] = projection_height(kwargs["height"], chart)
     chart = _unchecked(finish(chart))  # the conversion calls chart.to_dict()
     spec = localise(vega_spec(chart), lang())
     summary = summary if summary is not None else chart_summary(chart, spec)
@@ -498,7 +515,7 @@ code, pre { font-size: 1.1rem !important; }
 [data-testid="stPageLink-NavLink"] > span:last-child, [data-testid="stPageLink-NavLink"] > span:last-child * {
   white-space: normal !important; overflow: visible !important; text-overflow: clip !important; line-height: 1.25; }
 /* a primary button's label stays white on its blue (the black of the rules above: 3.3:1; white: 6.4:1) */
-[data-testid^="stBaseButton-primary"] [data-testid="stMarkdownContainer"] p,
-[data-testid^="stBaseButton-primary"] p { color: #fff !important; }
+[data-testid^="stBaseButton-primary"]:not(:disabled) p { color: #fff !important; }
+[data-testid^="stBaseButton-primary"]:disabled p { color: #595959 !important; }  /* grey on the page's white */
 </style>
 """

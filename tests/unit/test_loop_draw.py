@@ -171,4 +171,5 @@ def test_the_flowchart_has_a_column_for_phones_and_projection_with_the_same_boxe
     assert "A -> B -> C -> D -> E -> F -> G;" in tall and "H -> A" in tall
     assert 'G -> I [label="yes"]' in tall and 'G -> H [label="no"]' in tall
     assert 'fillcolor="#' in tall.split("\nA [")[1].split("\n")[0]  # the running loop's box is coloured in both
-    assert ".st-key-loop_flow_tall { display: none; }" in draw.FLOW_CSS and "max-width: 640px" in draw.FLOW_CSS
+    assert "min-width: 641px) { .st-key-loop_flow_tall { display: none; }" in draw.FLOW_CSS
+    assert "max-width: 640px) { .st-key-loop_flow_wide { display: none; }" in draw.FLOW_CSS

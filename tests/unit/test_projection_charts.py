@@ -70,3 +70,30 @@ def test_projection_legends_write_their_labels_whole():
     st.session_state["projection"] = True
     legend = charts.finish(_line(200, "y")).to_dict()["config"]["legend"]
     assert legend["labelLimit"] == 0 and legend["labelFontSize"] == 20  # Vega's default cut them at 160 px
+
+
+def test_the_y_titles_counted_are_every_way_a_chart_writes_one():
+    long = "P(token), média da repetição"
+    ways = [alt.Y("y:Q", title=long), alt.Y("y:Q", axis=alt.Axis(title=long)), alt.Y("y:Q", title=["a", long]),
+            {"field": "y", "type": "quantitative", "title": long}]
+    for y in ways:
+        chart = alt.Chart(DF).mark_line().encode(x="x:Q", y=y)
+        assert charts._y_titles(chart) == [long] or long in charts._y_titles(chart), y
+        nested = alt.layer(alt.layer(chart, _line(None, "a")), _line(None, "b"))
+        assert long in charts._y_titles(nested)
+    assert charts._y_titles(alt.Chart(DF).mark_line().encode(x="x:Q", y="y:Q")) == []  # Vega-Lite's own title
+
+
+def test_a_height_given_to_streamlit_grows_in_projection_mode_too(monkeypatch):
+    sent = []
+    monkeypatch.setattr(st, "vega_lite_chart", lambda spec, **kwargs: sent.append(kwargs))
+    charts.show(_line(None, "y"), save=False, height=180)
+    st.session_state["projection"] = True
+    charts.show(_line(None, "y"), save=False, height=180)
+    assert [k["height"] for k in sent] == [180, 180 + charts.PROJECTION_EXTRA_PX]
+
+
+def test_projection_buttons_keep_their_labels_readable():
+    css = charts.PROJECTION_CSS
+    assert '[data-testid^="stBaseButton-primary"]:not(:disabled) p { color: #fff' in css  # white on blue
+    assert '[data-testid^="stBaseButton-primary"]:disabled p { color: #595959' in css  # not white on the page's white

@@ -103,8 +103,8 @@ def publish_link(links: list[Param], box: bool = False) -> None:
 
 
 def table_height(rows: int) -> int:
-    """A table's height in px: its rows exactly, up to 420 (then it scrolls); projection mode's header is taller."""
-    return min(420, ROW * (rows + 1) + 3) + (ROW if projection_on() else 0)
+    """A table's height in px: its rows exactly, up to 420 (then it scrolls)."""
+    return min(420, ROW * (rows + 1) + 3)  # projection mode's taller rows: ui.widgets.projection_height
 
 
 def parse_stops(entries: list[str]) -> tuple[str, ...]:
@@ -372,7 +372,7 @@ def flowchart(run: LoopRun, vocab: int, tall: bool = False) -> str:
     lines = [f'digraph {{ rankdir=TB; bgcolor="transparent"; nodesep={0.5 if tall else 0.3}; ranksep='
              f'{0.25 if tall else 0.35};',
              'node [shape=box, style="rounded,filled", fontname="sans-serif", '
-             f'fontsize={18 if projection_on() else 13}, fillcolor="#ffffff"];']
+             f'fontsize={(16 if tall else 18) if projection_on() else 13}, fillcolor="#ffffff"];']
     for name, label in nodes.items():
         shape = ", shape=diamond" if name == "G" else ""
         fill = f', fillcolor="{CHOSEN}"' if name == hot else ""
@@ -390,8 +390,8 @@ def flowchart(run: LoopRun, vocab: int, tall: bool = False) -> str:
     return "\n".join(lines)
 
 
-FLOW_CSS = ("<style>.st-key-loop_flow_tall { display: none; } @media (max-width: 640px) { "
-            ".st-key-loop_flow_wide { display: none; } .st-key-loop_flow_tall { display: block; } }</style>")
+FLOW_CSS = ("<style>@media (min-width: 641px) { .st-key-loop_flow_tall { display: none; } } "
+            "@media (max-width: 640px) { .st-key-loop_flow_wide { display: none; } }</style>")
 
 
 def flow(run: LoopRun, facts: PromptFacts) -> None:

@@ -331,7 +331,7 @@ def ordered_sums(n: int, sums: tuple[nd.OrderedSum, ...], exact: float) -> None:
     bars = alt.Chart(df).mark_bar().encode(
         x=alt.X("error:Q", title=t("nondeterminism.col.error")),
         y=alt.Y("order:N", sort=labels, title=t("nondeterminism.col.order"),
-                axis=alt.Axis(labelLimit=340 if big else 170, titleAngle=0, titleAlign="right", titleBaseline="bottom",
+                axis=alt.Axis(labelLimit=420 if big else 170, titleAngle=0, titleAlign="right", titleBaseline="bottom",
                               titleX=-6, titleY=-6)),  # title above the labels: beside them it hit the long ones;
         # labels cut at 170 px leave a phone room for the bars (the table above has them whole)
         color=alt.Color("order:N", sort=labels, legend=None),
