@@ -217,3 +217,17 @@ def test_the_comparison_reads_the_counted_vocabulary(tiny_bundle, monkeypatch):
     entry = compute.Entry("test-sides-vocab", "tiny", tiny_bundle.tokenizer)
     (side,) = compute.sides("abc def", [entry])
     assert side.vocab == 12345 and asked == ["test-sides-vocab"]  # not len(tokenizer) on each run
+
+
+def test_the_token_table_is_as_tall_as_its_rows(tiny_bundle, monkeypatch):
+    """A short text's table had empty rows under its tokens (a fixed 280 px); a long one still scrolls at 280."""
+    import streamlit as st
+
+    heights = []
+    monkeypatch.setattr(draw, "data_table", lambda df, **kw: heights.append((len(df), kw["height"])))
+    monkeypatch.setattr(draw, "downloads", lambda *a, **kw: None)
+    monkeypatch.setattr(st, "subheader", lambda *a, **kw: None)
+    for text in ("ab", "abc def ghi jkl " * 10):
+        draw.table(tk.tokenize(tiny_bundle.tokenizer, text).pieces)
+    (short, fit), (long, cap) = heights
+    assert fit == draw.DATAFRAME_ROW * (short + 1) + 3 and long > 7 and cap == 280

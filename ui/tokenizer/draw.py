@@ -22,7 +22,7 @@ from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
 from ui.tokenizer.compute import CONTRAST, PARALLEL, PRESETS, Neighbours, Side
-from ui.widgets import data_table, model_text, show_error
+from ui.widgets import DATAFRAME_ROW, data_table, model_text, show_error
 
 MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
 MAX_LABEL = 18  # characters on a chip; the tooltip has the whole token
@@ -426,7 +426,8 @@ def table(shown) -> None:
     """Every token shown, in a table and its CSV."""
     table = token_table(shown)
     st.subheader(t("tokenizer.table.head"))
-    data_table(table, hide_index=True, height=280)
+    # its rows exactly, up to 280 px (then it scrolls): a short text's table had empty rows under its tokens
+    data_table(table, hide_index=True, height=min(280, DATAFRAME_ROW * (len(table) + 1) + 3))
     downloads(table, "tokens", key="tok_dl")
 
 
