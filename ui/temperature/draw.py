@@ -13,7 +13,17 @@ import streamlit as st
 import model_backend as mb
 from model_backend.core import stats
 from model_backend.lessons import temperature as sv
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, save_buttons, show
+from ui.charts import (
+    MASKED,
+    OKABE_ITO,
+    PRIMARY,
+    PT_BR_NUMBERS,
+    SEQUENTIAL,
+    cached_chart,
+    projection_on,
+    save_buttons,
+    show,
+)
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import decoding_link
@@ -138,7 +148,7 @@ def top_prob_chart(curve, seed_points: dict | None) -> alt.Chart:
 # ---------------------------------------------------------------- the chain, run in the browser
 
 # Vega-Lite's number locale for each language, so "19,4%" in pt-BR as fmt_pct writes it.
-VEGA_LOCALE = {"pt-BR": {"decimal": ",", "thousands": ".", "grouping": [3], "currency": ["R$", ""]},
+VEGA_LOCALE = {"pt-BR": PT_BR_NUMBERS,  # every chart's (ui.charts.localise); this chart's title formats numbers too
                "en": {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}}
 SLIDERS = (("T", "temperature_T", "temperature.ctl.t", 0.0, 2.0, 0.05),  # (param, state key, label, min, max, step)
            ("K", "temperature_k", "temperature.ctl.k", 0, 100, 1),
