@@ -91,7 +91,7 @@ live_class.rejoin_from_link()  # a student's phone back after a reload or a repl
 live_class.resume_teacher()  # and the teacher's browser, from its cookie
 sidebar()
 live_class.at(page_name)  # what this run is about to show (a following phone compares it with the teacher's view)
-if live_class.is_student() and page_name != "live":  # the class page's own round panel follows
+if live_class.is_student() and page_name != "live":  # the class page's own timer follows (student_status)
     with st.sidebar:
         live_class.follow()  # a student's phone: one small read every 0.5 s (no timer for anyone else)
 page.run()

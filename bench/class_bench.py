@@ -275,6 +275,12 @@ async def _press(store, code: str, token: str, teacher: Client, phones: list[Cli
     sent = await asyncio.gather(*(c.send_guess(number, ["Paris", "Lyon", "Roma"][i % 3] + f" {i}")
                                   for i, c in enumerate(phones)))
     await _wait(lambda: all(c.needles[COUNTS_AS] is not None for c in phones), 120)
+    for i, c in enumerate(phones):
+        if c.needles[COUNTS_AS] is None:  # say what that phone had: its page, and whether the room has its guess
+            sid = f"bench-phone-{i:03d}"
+            print(f"   phone {i} never showed its guess: room has {classroom.my_answer(store, code, sid, number)!r}; "
+                  f"page {c.page} {c.query[:80]!r}, last runs {[(round(t - sent[i], 2), p) for t, p, _ in c.finished[-3:]]}, "
+                  f"timers {len(c.timers)}, errors {c.errors[-2:]}", flush=True)
     times = [c.needles[COUNTS_AS] - t for c, t in zip(phones, sent) if c.needles[COUNTS_AS] is not None]
     last = max((c.needles[COUNTS_AS] for c in phones if c.needles[COUNTS_AS] is not None), default=None)
     await _wait(lambda: teacher.needles[counted] is not None, 30)

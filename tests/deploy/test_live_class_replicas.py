@@ -4,17 +4,20 @@ killed. No guess is lost; B's phones reconnect through nginx to A by themselves,
 their own address (a new session), show their guess again, change it, and get the model's answer at the reveal."""
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import signal
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 import classroom
 from classroom.redis_store import RedisStore
 from support import lb, redis_server, server
+from support.phone import Client
 from support.ports import free_port
 from tests.conftest import ARTIFACTS
 from tests.e2e.test_live_class_browser import _wait_text
@@ -79,13 +82,13 @@ def _keys_for(base, log, replicas, wanted: list[str]) -> list[str]:
     return [found[n].pop() for n in wanted]
 
 
-def _wait_for(check, timeout: float, what: str):
+def _wait_for(check, timeout: float, what: str, seen=None):
     end = time.time() + timeout
     while time.time() < end:
         if found := check():
             return found
         time.sleep(0.3)
-    raise AssertionError(f"no {what} after {timeout} s")
+    raise AssertionError(f"no {what} after {timeout} s" + (f": {seen()}" if seen else ""))
 
 
 def _context(browser, base, key, width):
@@ -100,6 +103,9 @@ def test_a_replica_dies_mid_round_and_no_guess_is_lost(cluster, browser):
     store = RedisStore.from_url(redis_url)  # the room as every replica sees it
     keys = _keys_for(base, log, replicas, ["A", "A", "B", "B"])  # the teacher, then three phones
     contexts = [_context(browser, base, keys[0], 1280)] + [_context(browser, base, k, 390) for k in keys[1:]]
+    console = []  # the browsers' own log (Streamlit's frontend says there when it reconnects, or drops a message)
+    for i, ctx in enumerate(contexts):
+        ctx.on("console", lambda msg, i=i: console.append(f"{time.strftime('%H:%M:%S')} {i} {msg.type}: {msg.text}"))
     try:
         teacher = contexts[0].new_page()
         teacher.goto(f"{base}/live?lang=en")
@@ -132,16 +138,20 @@ def test_a_replica_dies_mid_round_and_no_guess_is_lost(cluster, browser):
         a_port = replicas["A"][1].rsplit(":", 1)[1]
         for key in keys[2:]:  # B's phones reconnect through nginx, by themselves, and reach A. (A websocket's log
             # line is written when it closes; the browser asks for host-config just before it reopens one.)
-            _wait_for(lambda k=key: [r for r in lb.access_log(log) if r["key"] == k and r["uri"] == "/_stcore/host-config"
-                                     and r["upstream"].endswith(":" + a_port)], 90, f"{key}'s reconnect to A")
+            _wait_for(lambda k=key: [r for r in lb.access_log(log) if r["key"] == k
+                                     and r["uri"] == "/_stcore/host-config" and r["upstream"].endswith(":" + a_port)],
+                      90, f"{key}'s reconnect to A")
         for page, new_guess in zip(phones[1:], ["Madrid", "Paris"]):  # back in the room: each changes its guess
             box = page.get_by_label("Your guess")
             box.wait_for(timeout=90_000)
             _wait_text(page, "counts as this token", timeout=60)  # its guess, read back from the room
             box.fill(new_guess)
             page.get_by_role("button", name="Send guess").click()
-        _wait_for(lambda: classroom.tally_guesses(store, code).counts == {"Paris": 2, "Madrid": 1}, 60,
-                  "the two moved phones' new guesses in the room")
+        def counts() -> dict:
+            return classroom.tally_guesses(store, code).counts
+
+        _wait_for(lambda: counts() == {"Paris": 2, "Madrid": 1}, 60, "the two moved phones' new guesses in the room",
+                  lambda: f"the room holds {counts()}")
         _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
         teacher.get_by_role("button", name="Reveal the model's answer").click()
         _wait_text(teacher, r"of 3 guesses counted as the model's most likely token", timeout=90)
@@ -149,6 +159,107 @@ def test_a_replica_dies_mid_round_and_no_guess_is_lost(cluster, browser):
             _wait_text(page, "probability of", timeout=30)
         counted = classroom.tally_guesses(store, code)
         assert counted.counts == {"Paris": 2, "Madrid": 1} and counted.total == 3  # in the room's store itself
+    except Exception:
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        for i, ctx in enumerate(contexts):  # what each browser showed when the test failed
+            for page in ctx.pages:
+                try:
+                    page.screenshot(path=str(ARTIFACTS / "screenshots" / f"live-replicas-{i}.png"), full_page=True,
+                                    timeout=5000)
+                except Exception:  # noqa: BLE001 - a page that cannot draw: the failure above is the one to see
+                    pass
+        raise
     finally:
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "live-replicas-console.log").write_text("\n".join(console) + "\n")
         for ctx in contexts:
             ctx.close()
+
+
+def test_a_press_before_a_new_sessions_first_run_has_drawn_the_board_counts(cluster):
+    """A phone back from a replica that died still shows its old page when its new session starts; its student may
+    press "Send guess" before that session's first run has drawn the board. The press counts: the board is not in a
+    fragment (Streamlit drops a fragment's rerun that a new session has not registered yet). Played on Streamlit's
+    own websocket: the press is sent right behind the new session's first rerun, with the form's ids from a first
+    session at the same address."""
+    _, replicas, _, redis_url = cluster
+    store = RedisStore.from_url(redis_url)
+    code, token = classroom.create_room(store)
+    sid = secrets.token_urlsafe(12)
+    classroom.join(store, code, sid)
+    classroom.start_round(store, code, token, "guess", PROMPT)
+    a_url = replicas["A"][1]  # A: the other test of this module kills B
+    query = f"class={classroom.normalize_code(code)}&me={sid}&lang=en"
+
+    async def play():
+        before = Client(a_url, "live", query)  # the page the phone showed: its form's ids
+        task = asyncio.create_task(before.run())
+        for _ in range(600):
+            if before.guess_form(1) and before.ready.is_set():
+                break
+            await asyncio.sleep(0.1)
+        task.cancel()
+        assert before.guess_form(1), f"no guess form on the class page: {before.errors}"
+        after = Client(a_url, "live", query)  # the new session
+        after.hash, after.widgets = before.hash, dict(before.widgets)
+        task = asyncio.create_task(after.run())
+        end = time.time() + 60
+        while after.ws is None and not task.done() and time.time() < end:  # run() sends the session's first rerun
+            await asyncio.sleep(0.001)  # as soon as the socket is open
+        assert after.ws is not None and not task.done(), f"the new session's socket never opened: {after.errors}"
+        await after.send_guess(1, "Madrid")
+        try:
+            end = time.time() + 60
+            while time.time() < end and classroom.my_answer(store, code, sid, 1) != "Madrid":
+                await asyncio.sleep(0.2)
+        finally:
+            task.cancel()
+        assert not after.errors, after.errors
+
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's event loop
+        pool.submit(asyncio.run, asyncio.wait_for(play(), 240)).result()
+    assert classroom.my_answer(store, code, sid, 1) == "Madrid"
+
+
+def test_a_phones_board_follows_the_room_and_runs_no_page_while_nothing_changes(cluster):
+    """A student's board is drawn by the page's run, and its timer runs the page again when a round opens; the
+    timer draws the student's answer from the room, one written behind the board's back too (a second tab), with
+    no page run. While nothing changes, the timer runs and the page does not."""
+    _, replicas, _, redis_url = cluster
+    store = RedisStore.from_url(redis_url)
+    code, token = classroom.create_room(store)
+    sid = secrets.token_urlsafe(12)
+    classroom.join(store, code, sid)
+    query = f"class={classroom.normalize_code(code)}&me={sid}&lang=en"
+    counts_as = b"Your guess counts as this token"
+
+    async def until(check, timeout: float, what: str):
+        end = time.time() + timeout
+        while time.time() < end:
+            if check():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no {what} after {timeout} s")
+
+    async def play():
+        phone = Client(replicas["A"][1], "live", query)
+        task = asyncio.create_task(phone.run())
+        try:
+            await until(phone.ready.is_set, 120, "first run of the class page")
+            classroom.start_round(store, code, token, "guess", PROMPT)
+            await until(lambda: phone.guess_form(1), 60, "guess form after the round opened")
+            await asyncio.sleep(1)
+            runs = len(phone.page_runs)
+            phone.needles[counts_as] = None
+            classroom.guess(store, code, sid, "Lisboa", round_number=1)
+            await until(lambda: phone.needles[counts_as] is not None, 60, "guess written behind the board's back")
+            ticks = len(phone.finished)
+            await asyncio.sleep(3)
+            assert len(phone.page_runs) == runs, "the page ran again while the round stayed the same"
+            assert len(phone.finished) - ticks >= 3, "the phone's timer stopped"
+            assert not phone.errors, phone.errors
+        finally:
+            task.cancel()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, asyncio.wait_for(play(), 240)).result()

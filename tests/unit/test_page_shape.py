@@ -8,7 +8,7 @@ MAX_PAGE_LINES = 100  # counted as `wc -l` counts them
 LESSONS = {"why", "attention", "grokking", "hallucination", "nondeterminism", "decoding", "pipeline", "loop",
            "temperature", "tokenizer", "home"}  # every lesson page, and home
 PAGE_OF = {"live_class": "live"}  # a package whose page file has another name
-ROUNDS = {"live_class"}  # the live class's round panels are timers that reread the room and write to it on clicks:
+ROUNDS = {"live_class"}  # the live class's round panels reread the room and write to it on clicks:
 # its draw calls compute's functions from them (ui/live_class/__init__.py); every other rule holds for it too
 
 

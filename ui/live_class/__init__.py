@@ -7,8 +7,9 @@ browser sees of them, one module per role:
 - `follow`: a following phone's timer, which opens the teacher's page with her settings, or reruns only the
   fragment that draws what she changed; and `lead`, which tells the room where the teacher is;
 - `compute` and `draw`: the live-class page (pages/live.py), in the lesson pages' shape: compute holds the room's
-  writes and the model's calls and draws nothing; draw holds the Streamlit and chart code. Its round panels are
-  timers that reread the room, so draw calls compute's functions from them (the lesson pages' draw does not;
+  writes and the model's calls and draws nothing; draw holds the Streamlit and chart code. The teacher's
+  round panels are timers that reread the room, and a student's board is drawn again when its timer finds the
+  room changed, so draw calls compute's functions from them (the lesson pages' draw does not;
   tests/unit/test_page_shape.py says so).
 The names app.py, the pages, ui.share and the tests use are exported here.
 """

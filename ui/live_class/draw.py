@@ -1,7 +1,9 @@
 """The live-class page (pages/live.py): the code, the QR code and the count for the projector; the round, the
-histogram and the reveal for the teacher; the guess box or the vote for a student. Its round panels are fragments
-that reread the room every ROUND_S seconds (a student's every FOLLOW_S, and it follows the teacher:
-follow.follow_step), and write to it on the teacher's and the students' clicks through compute. Students' text
+histogram and the reveal for the teacher; the guess box or the vote for a student. The teacher's round panels are
+fragments that reread the room every ROUND_S seconds. A student's board (the text, the guess box, the vote) is
+drawn by the page's run; a timer (student_status, every FOLLOW_S, which also follows the teacher:
+follow.follow_step) draws what the student's answer counts as and the reveal, and runs the page again when the
+round changed. They write to the room on the teacher's and the students' clicks through compute. Students' text
 (nicknames, guesses) is data: it is drawn with st.text, st.code or inside charts, never as Markdown or HTML."""
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from ui.live_class.follow import FOLLOW_S, follow_step
 from ui.live_class.place import MESSAGE_VALUES, SAMPLE_CODE, STATE, current, error, store, url_marks
 from ui.live_class.sidebar import start_button
 from ui.untrusted import escape_markdown
-from ui.widgets import model_text, show_error
+from ui.widgets import fragment_run, model_text, show_error
 
 ROUND_S = 1.0  # how often the teacher's panels reread the answers and the phones seen (a student's: FOLLOW_S)
 
@@ -373,54 +375,108 @@ def revealed(r: room.Round, rows: pd.DataFrame, total: int) -> None:
 def student_round(me: dict) -> None:
     st.text(t("live.side.student", code=me["code"]))
     student_board(me)
+    student_status(me)
 
 
-@st.fragment(run_every=FOLLOW_S)
+DRAWN = "live_drawn_round"  # session_state: round_mark of the round this phone's board last drew to its end
+ASKED = "live_redraws"  # session_state: (the room's round_mark, how many page runs the timer asked for it)
+MAX_REDRAWS = 3  # page runs the timer asks for one state of the room before it gives up (a board that stops early)
+
+
+def shows_answer(r: room.Round) -> bool:
+    """Whether a student's board shows the round (else it says to wait)."""
+    return r.number > 0 and (r.open or bool(r.revealed))
+
+
+def round_mark(r: room.Round | None) -> tuple:
+    """What of the room decides a student's board: the round, open or closed, revealed or not (None: the room
+    could not be read)."""
+    return ("gone",) if r is None else (r.number, r.kind, r.open, bool(r.revealed))
+
+
+def my_answer(me: dict, r: room.Round) -> str | None:
+    """This student's answer to round `r` as the room holds it (None: no answer, or the room could not say)."""
+    try:
+        return room.my_answer(store(), me["code"], me["sid"], r.number)
+    except (room.ClassroomError, ValueError):
+        return None
+
+
 def student_board(me: dict) -> None:
-    """A student's round, reread every FOLLOW_S seconds, as often as a lesson page's follow timer: the same timer
-    follows the teacher (follow_step), and the class's first move is from this page to hers (bench class_bench,
-    page_switch_p95_s)."""
-    follow_step()
+    """A student's round as the page's run draws it: the text, and while the round is open the guess box and the
+    model's likely tokens to tap, or the vote. Not a fragment: a press in a fragment that a new session has not
+    drawn yet (a phone back from a replica that died, in its page's first run) is dropped by Streamlit
+    (AppSession.request_rerun: "does not exist anymore"), and the guess with it; a press outside any fragment runs
+    the page, and is never dropped. Its last step records the round it drew (for student_status)."""
     try:
         r = room.current_round(store(), me["code"])
     except room.ClassroomError as exc:
         error(exc)
+        st.session_state[DRAWN] = round_mark(None)
         return
-    if r.number == 0 or (not r.open and not r.revealed):
+    if not shows_answer(r):
         st.info(t("live.student.wait"), icon=":material/hourglass_top:")
+    elif r.kind == "vote":
+        vote_form(me, r)
+    else:
+        guess_form(me, r)
+    st.session_state[DRAWN] = round_mark(r)
+
+
+@st.fragment(run_every=FOLLOW_S)
+def student_status(me: dict) -> None:
+    """A student's timer, every FOLLOW_S seconds, as often as a lesson page's follow timer. It follows the teacher
+    (follow_step; the class's first move is from this page to hers: bench class_bench, page_switch_p95_s); it runs
+    the page again when the round is another than the board last drew to its end (a new round, the reveal; a page
+    run cut short heals so, MAX_REDRAWS times at most for one state of the room); and it draws, from the room, what
+    the student's answer counts as and, after the reveal, what the model measured."""
+    follow_step()
+    try:
+        r = room.current_round(store(), me["code"])
+    except room.ClassroomError:
+        r = None
+    seen = round_mark(r)
+    if fragment_run() and seen != st.session_state.get(DRAWN):
+        asked = st.session_state.get(ASKED)
+        times = asked[1] + 1 if asked and asked[0] == seen else 1
+        if times <= MAX_REDRAWS:  # beyond: the board never reaches its end for this (a model that cannot load stops
+            st.session_state[ASKED] = (seen, times)  # the run); no page run a tick, the next change tries again
+            st.rerun(scope="app")
+    if r is None or not shows_answer(r):
         return
     if r.kind == "vote":
-        student_vote(me, r)
-        return
+        vote_status(me, r)
+    else:
+        guess_status(me, r)
+
+
+def guess_form(me: dict, r: room.Round) -> None:
+    """A guessing round's text, and while it is open the guess box and the model's likely tokens to tap."""
     st.markdown(t("live.student.prompt"))
     model_text(r.prompt)
-    mine = st.session_state.get(f"live_mine_{r.number}")
-    if mine is None:  # a new session (a reload, another replica): the room still has this phone's guess
+    if not r.open:
+        return
+    with st.form(f"live_guess_{r.number}", clear_on_submit=False):
+        text = st.text_input(t("live.student.guess"), max_chars=40, key=f"live_guess_text_{r.number}")
+        sent = st.form_submit_button(t("live.student.send"), type="primary")
+    tapped = None
+    if r.options:  # or tap one of the model's likely tokens
+        st.caption(t("live.student.tap", n=lv.CANDIDATE_POOL))
+        for i, (col, option) in enumerate(zip(st.columns(len(r.options)), r.options)):
+            info = guess_info(r.prompt, option)
+            if col.button(escape_markdown(info.display if info else option), key=f"live_tap_{r.number}_{i}",
+                          width="stretch"):
+                tapped = option
+    if sent or tapped is not None:
         try:
-            mine = room.my_answer(store(), me["code"], me["sid"], r.number)
-        except (room.ClassroomError, ValueError):
-            mine = None
-        if mine is not None:
-            st.session_state[f"live_mine_{r.number}"] = mine
-    if r.open:
-        with st.form(f"live_guess_{r.number}", clear_on_submit=False):
-            text = st.text_input(t("live.student.guess"), max_chars=40, key=f"live_guess_text_{r.number}")
-            sent = st.form_submit_button(t("live.student.send"), type="primary")
-        tapped = None
-        if r.options:  # or tap one of the model's likely tokens
-            st.caption(t("live.student.tap", n=lv.CANDIDATE_POOL))
-            for i, (col, option) in enumerate(zip(st.columns(len(r.options)), r.options)):
-                info = guess_info(r.prompt, option)
-                if col.button(escape_markdown(info.display if info else option), key=f"live_tap_{r.number}_{i}",
-                              width="stretch"):
-                    tapped = option
-        if sent or tapped is not None:
-            try:
-                mine = room.guess(store(), me["code"], me["sid"], text if tapped is None else tapped,
-                                  round_number=r.number)
-                st.session_state[f"live_mine_{r.number}"] = mine
-            except (room.ClassroomError, ValueError) as exc:
-                error(exc)
+            room.guess(store(), me["code"], me["sid"], text if tapped is None else tapped, round_number=r.number)
+        except (room.ClassroomError, ValueError) as exc:
+            error(exc)
+
+
+def guess_status(me: dict, r: room.Round) -> None:
+    """What the student's guess counts as, and after the reveal the probability the model gave it."""
+    mine = my_answer(me, r)
     if mine:
         info = guess_info(r.prompt, mine)
         if info is not None:
@@ -438,31 +494,31 @@ def student_board(me: dict) -> None:
         st.info(t("live.student.missed"), icon=":material/schedule:")
 
 
-def student_vote(me: dict, r: room.Round) -> None:
-    """A student's vote: the text, the options to tap, and after the reveal the answer and their own vote."""
+def vote_form(me: dict, r: room.Round) -> None:
+    """A vote's text, and while it is open the options to pick."""
     opts = r.options or []
     st.markdown(t("live.student.vote.fact" if opts == FACT_OPTIONS else "live.student.vote.temperature"))
     model_text(r.prompt)
-    key = f"live_mine_{r.number}"
-    mine = st.session_state.get(key)
-    if mine is None:
+    if not r.open:
+        return
+    mine = my_answer(me, r)
+    labels = {o: option_label(o, opts) for o in opts}
+    with st.form(f"live_vote_{r.number}", clear_on_submit=False):
+        choice = st.radio(t("live.student.vote"), opts, index=opts.index(mine) if mine in opts else None,
+                          format_func=labels.get, key=f"live_vote_choice_{r.number}")
+        sent = st.form_submit_button(t("live.student.vote.send"), type="primary")
+    if sent and choice is not None:
         try:
-            mine = room.my_answer(store(), me["code"], me["sid"], r.number)
-        except (room.ClassroomError, ValueError):
-            mine = None
-    if r.open:
-        labels = {o: option_label(o, opts) for o in opts}
-        with st.form(f"live_vote_{r.number}", clear_on_submit=False):
-            choice = st.radio(t("live.student.vote"), opts, index=opts.index(mine) if mine in opts else None,
-                              format_func=labels.get, key=f"live_vote_choice_{r.number}")
-            sent = st.form_submit_button(t("live.student.vote.send"), type="primary")
-        if sent and choice is not None:
-            try:
-                mine = room.guess(store(), me["code"], me["sid"], choice, round_number=r.number)
-            except (room.ClassroomError, ValueError) as exc:
-                error(exc)
+            room.guess(store(), me["code"], me["sid"], choice, round_number=r.number)
+        except (room.ClassroomError, ValueError) as exc:
+            error(exc)
+
+
+def vote_status(me: dict, r: room.Round) -> None:
+    """The student's vote, and after the reveal the answer and the class's votes."""
+    opts = r.options or []
+    mine = my_answer(me, r)
     if mine is not None:
-        st.session_state[key] = mine
         st.text(t("live.student.vote.mine", v=option_label(mine, opts)) +
                 (" " + t("live.student.vote.open") if r.open else ""))
     if r.revealed:

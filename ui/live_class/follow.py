@@ -48,8 +48,8 @@ def lead(page_name: str) -> None:
 
 @st.fragment(run_every=FOLLOW_S)
 def follow() -> None:
-    """On a student's phone (every page but the class page, whose round panel does the same): one small read every
-    FOLLOW_S seconds; a new version of the teacher's view opens it."""
+    """On a student's phone (every page but the class page, whose timer student_status does the same): one small
+    read every FOLLOW_S seconds; a new version of the teacher's view opens it."""
     follow_step()
 
 
