@@ -10,7 +10,6 @@ import secrets
 import signal
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -19,7 +18,7 @@ from classroom.redis_store import RedisStore
 from support import lb, redis_server, server
 from support.phone import Client
 from support.ports import free_port
-from tests.conftest import ARTIFACTS
+from tests.conftest import ARTIFACTS, run_async
 from tests.e2e.test_live_class_browser import _wait_text
 
 NGINX = lb.find_nginx()
@@ -216,8 +215,7 @@ def test_a_press_before_a_new_sessions_first_run_has_drawn_the_board_counts(clus
             task.cancel()
         assert not after.errors, after.errors
 
-    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's event loop
-        pool.submit(asyncio.run, asyncio.wait_for(play(), 240)).result()
+    run_async(asyncio.wait_for(play(), 240))  # on a thread of its own: Playwright holds this one's event loop
     assert classroom.my_answer(store, code, sid, 1) == "Madrid"
 
 
@@ -261,5 +259,4 @@ def test_a_phones_board_follows_the_room_and_runs_no_page_while_nothing_changes(
         finally:
             task.cancel()
 
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, asyncio.wait_for(play(), 240)).result()
+    run_async(asyncio.wait_for(play(), 240))
