@@ -127,7 +127,7 @@ def test_a_replica_dies_mid_round_and_no_guess_is_lost(cluster, browser):
             box = page.get_by_label("Your guess")
             box.fill(guess)
             page.get_by_role("button", name="Send guess").click()
-            _wait_text(page, "counts as this token")
+            _wait_text(page, "counts as this token", timeout=120)  # the first waits for a cold tokenizer
         _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
 
         b_proc = replicas["B"][0]
