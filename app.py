@@ -54,10 +54,14 @@ def _bound(widget, label: str, options: list | None, state_key: str, default, **
             return
         st.session_state[state_key] = st.session_state[wkey]
 
+    # The current value is also the widget's default: a browser that holds no value of its own for it (the widget
+    # drawn again after a run it was not in) shows that default, and sends it back with the next full run. With the
+    # first option as default, a student whose language or projection mode came from the link saw Portuguese and
+    # projection off, and their next press ("Send guess" is a full run) switched the page to them.
     if options is None:
-        widget(label, key=wkey, on_change=copy, **kwargs)
+        widget(label, key=wkey, value=st.session_state[wkey], on_change=copy, **kwargs)
     else:
-        widget(label, options, key=wkey, on_change=copy, **kwargs)
+        widget(label, options, index=options.index(st.session_state[wkey]), key=wkey, on_change=copy, **kwargs)
 
 
 def sidebar() -> None:
