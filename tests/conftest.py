@@ -26,10 +26,34 @@ SLOW_UNIT_TIMEOUT_S = 1200  # a unit test marked slow (the grokking script run t
 # about one of the two cores, waiting on servers and browsers. Each stream is one worker, and its tests keep their
 # order. "model": the tiers that run the model in the test's own process (unit, integration, app, and the AppTest
 # files of adversarial); "browser": the tiers that drive servers and Chromium (e2e, deploy, and adversarial's
-# browser files). Two streams and not more: the servers and the in-process models of both fit in CI's 24 GiB
-# (docs/testing.md has the measured peak), and one stream of each kind keeps that so.
+# browser files, whose names say "browser"). Two streams and not more: the servers and the in-process models of both
+# fit in CI's 24 GiB (docs/testing.md has the measured peak), and one stream of each kind keeps that so.
+# xdist's own loadgroup reads a group from a suffix its worker appends to the test's node id; pytest 9 keeps the id
+# elsewhere, so that suffix never appears and every test was its own group: both workers ran both kinds. The
+# scheduler below takes `--dist loadgroup` instead and groups by the node id's path, which the controller has.
 STREAM = {"unit": "model", "integration": "model", "app": "model", "e2e": "browser", "deploy": "browser"}
 BROWSER_FIXTURES = {"browser", "server_url"}
+
+
+def stream_of(nodeid: str) -> str:
+    """The stream a test runs in, from its node id alone (xdist's controller collects nothing)."""
+    parts = nodeid.split("::")[0].split("/")
+    tier = parts[1] if len(parts) > 2 and parts[0] == "tests" else None
+    return STREAM.get(tier) or ("browser" if "browser" in parts[-1] else "model")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class StreamScheduling(LoadScopeScheduling):
+        """One work unit a stream: each of the two workers runs one stream, in the suite's order."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            return stream_of(nodeid)
+
+    return StreamScheduling(config, log)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -39,8 +63,9 @@ def pytest_collection_modifyitems(config, items):
         if tier is None:
             continue
         item.add_marker(getattr(pytest.mark, tier))
-        stream = STREAM.get(tier) or ("browser" if BROWSER_FIXTURES & set(item.fixturenames) else "model")
-        item.add_marker(pytest.mark.xdist_group(stream))
+        if BROWSER_FIXTURES & set(item.fixturenames) and stream_of(item.nodeid) != "browser":
+            raise pytest.UsageError(f"{item.nodeid} drives a server and a browser: put it in tests/e2e, or name its "
+                                    "file *browser*, so that it runs in the browser stream (tests/conftest.py)")
         if item.get_closest_marker("timeout") is None:
             slow = tier == "unit" and item.get_closest_marker("slow") is not None
             item.add_marker(pytest.mark.timeout(SLOW_UNIT_TIMEOUT_S if slow else TIER_TIMEOUT_S[tier]))
