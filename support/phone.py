@@ -117,6 +117,23 @@ class Client:
         await self.ws.send(msg.SerializeToString())
         return t
 
+    def button(self, key: str) -> tuple[str, str] | None:
+        """(id, its fragment or "") of the button drawn with the widget key `key`, once drawn."""
+        return next(((i, w[2]) for i, w in self.widgets.items() if w[0] == "button" and i.endswith(f"-{key}")), None)
+
+    async def press(self, key: str) -> float:
+        """What a browser sends when this tab presses the button with the widget key `key`: a run (its fragment's,
+        when the button is in one) with the button's trigger. Returns when it was sent (perf_counter)."""
+        button, fragment = self.button(key)
+        msg = rerun_msg(self.page, self.query, "en")
+        state = msg.rerun_script
+        state.page_script_hash, state.fragment_id = self.hash, fragment
+        pressed = state.widget_states.widgets.add()
+        pressed.id, pressed.trigger_value = button, True
+        t = time.perf_counter()
+        await self.ws.send(msg.SerializeToString())
+        return t
+
     async def _tick(self, fragment_id: str, interval: float) -> None:
         """What a browser does for `run_every`: ask for the fragment's run every `interval` seconds."""
         while True:

@@ -92,6 +92,25 @@ def test_a_guessing_round_from_start_to_reveal():
         assert "<script>" not in md.value
 
 
+def test_reveal_waits_for_an_answer_and_a_second_press_after_another_tab_revealed_does_nothing():
+    import classroom as room
+    t, code = teacher()
+    t.text_area(key="live_round_prompt").set_value("O gato subiu no")
+    t.button(key="live_round_start").click().run()
+    assert t.button(key="live_reveal_1").disabled  # no answer yet
+    s = student(code)
+    s.text_input(key="live_guess_text_1").set_value("telhado")
+    s.button[[x.label for x in s.button].index("Enviar palpite")].click().run()
+    t.run()
+    assert not t.button(key="live_reveal_1").disabled
+    payload, me = {"top": [], "guessed": []}, t.session_state[STATE]
+    room.reveal(room.open_store(), code, me["token"], payload)  # her other tab revealed it
+    t.button(key="live_reveal_1").click().run()  # this tab still showed the button
+    assert not t.exception and not t.warning
+    assert room.tally(room.open_store(), code).rounds == 1  # revealed and scored once
+    assert not [b for b in t.button if b.key == "live_reveal_1"]
+
+
 def test_the_teacher_hides_a_guess_from_the_projector():
     t, code = teacher()
     s = student(code, nick="Bo")

@@ -219,6 +219,50 @@ def test_a_press_before_a_new_sessions_first_run_has_drawn_the_board_counts(clus
     assert classroom.my_answer(store, code, sid, 1) == "Madrid"
 
 
+def test_the_teachers_reveal_pressed_before_a_new_sessions_first_run_counts(cluster):
+    """The teacher's tab, back from a replica that died, may press "Reveal" before its new session's first run has
+    drawn the round: the press counts ("Reveal" is drawn by the page's run, not by the round's fragment). Played as
+    the student's press above, with the teacher's cookie."""
+    _, replicas, _, redis_url = cluster
+    store = RedisStore.from_url(redis_url)
+    code, token = classroom.create_room(store)
+    sid = secrets.token_urlsafe(12)
+    classroom.join(store, code, sid)
+    classroom.start_round(store, code, token, "guess", PROMPT)
+    classroom.guess(store, code, sid, "Paris", round_number=1)
+    a_url = replicas["A"][1]
+    cookie = f"tbt_teacher={classroom.normalize_code(code)}.{token}"
+
+    async def play():
+        before = Client(a_url, "live", "lang=en", cookie=cookie)
+        task = asyncio.create_task(before.run())
+        for _ in range(600):
+            if before.button("live_reveal_1") and before.ready.is_set():
+                break
+            await asyncio.sleep(0.1)
+        task.cancel()
+        assert before.button("live_reveal_1"), f"no Reveal on the teacher's class page: {before.errors}"
+        after = Client(a_url, "live", "lang=en", cookie=cookie)
+        after.hash, after.widgets = before.hash, dict(before.widgets)
+        task = asyncio.create_task(after.run())
+        end = time.time() + 60
+        while after.ws is None and not task.done() and time.time() < end:
+            await asyncio.sleep(0.001)
+        assert after.ws is not None and not task.done(), f"the new session's socket never opened: {after.errors}"
+        await after.press("live_reveal_1")
+        try:
+            end = time.time() + 60
+            while time.time() < end and not classroom.current_round(store, code).revealed:
+                await asyncio.sleep(0.2)
+        finally:
+            task.cancel()
+        assert not after.errors, after.errors
+
+    run_async(asyncio.wait_for(play(), 240))
+    r = classroom.current_round(store, code)
+    assert not r.open and r.revealed["top"], r
+
+
 def test_a_phones_board_follows_the_room_and_runs_no_page_while_nothing_changes(cluster):
     """A student's board is drawn by the page's run, and its timer runs the page again when a round opens; the
     timer draws the student's answer from the room, one written behind the board's back too (a second tab), with

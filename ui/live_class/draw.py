@@ -1,6 +1,6 @@
 """The live-class page (pages/live.py): the code, the QR code and the count for the projector; the round, the
 histogram and the reveal for the teacher; the guess box or the vote for a student. The teacher's round panels are
-fragments that reread the room every ROUND_S seconds. A student's board (the text, the guess box, the vote) is
+fragments that reread the room every ROUND_S seconds; her "Reveal" is drawn by the page's run (reveal_button). A student's board (the text, the guess box, the vote) is
 drawn by the page's run; a timer (student_status, every FOLLOW_S, which also follows the teacher:
 follow.follow_step) draws what the student's answer counts as and the reveal, and runs the page again when the
 round changed. They write to the room on the teacher's and the students' clicks through compute. Students' text
@@ -12,7 +12,6 @@ import secrets
 import altair as alt
 import pandas as pd
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 import classroom as room
 from model_backend.lessons import live as lv
@@ -189,6 +188,68 @@ def teacher_round(me: dict) -> None:
         except (room.ClassroomError, ValueError) as exc:
             error(exc)
     round_board(me)
+    reveal_button(me)
+
+
+TEACHER_DRAWN = "live_teacher_drawn"  # session_state: teacher_mark of the round reveal_button last drew
+REVEAL_ERROR = "live_reveal_error"  # session_state: what a press of "Reveal" could not do, for the page's run to say
+
+
+def teacher_mark(r: room.Round | None, total: int) -> tuple:
+    """What of the room decides the teacher's "Reveal": the round, open or not, and whether any answer is in."""
+    return (*round_mark(r), total > 0)
+
+
+def reveal_button(me: dict) -> None:
+    """"Reveal", while a round is open (disabled until an answer is in). Drawn by the page's run, not by the round's
+    fragment: a press in a fragment that a new session has not drawn yet (the teacher's tab back from a replica that
+    died) is dropped by Streamlit, as a student's guess was (student_board); a press outside it runs the page. The
+    reveal itself is the button's callback, so the run it starts draws the revealed round."""
+    failed = st.session_state.pop(REVEAL_ERROR, None)
+    if failed is not None:
+        error(failed)
+    try:
+        r = room.current_round(store(), me["code"])
+        total = room.tally_guesses(store(), me["code"]).total
+    except room.ClassroomError:
+        st.session_state[TEACHER_DRAWN] = teacher_mark(None, 0)
+        return  # the round's panel says so
+    if r.number and r.open:
+        st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not total,
+                  help=None if total else t("live.round.reveal.help"), on_click=_reveal, args=(me, r.number))
+    st.session_state[TEACHER_DRAWN] = teacher_mark(r, total)
+
+
+def _reveal(me: dict, number: int) -> None:
+    """"Reveal" pressed for round `number`: close it with what the model measured (a guess) or the sealed answer (a
+    vote). Nothing when that round is no longer open (another of the teacher's tabs revealed it)."""
+    try:
+        r = room.current_round(store(), me["code"])
+        if r.number != number or not r.open:
+            return
+        if r.kind == "vote":
+            room.reveal(store(), me["code"], me["token"], room.sealed(store(), me["code"], me["token"]) or {})
+        else:
+            rows = token_rows(r.prompt, room.tally_guesses(store(), me["code"]).counts)
+            payload, matched, class_top = reveal_payload(r.prompt, rows)
+            room.reveal(store(), me["code"], me["token"], payload, matched=matched, class_top=class_top)
+    except room.RoundClosed:
+        pass  # revealed meanwhile, by another tab of hers
+    except room.ClassroomError as exc:
+        st.session_state[REVEAL_ERROR] = exc
+
+
+def redraw_when(seen: tuple, drawn_key: str) -> None:
+    """On a timer's run: run the page again when `seen` (what the room says now) differs from what the page's last
+    run drew to its end (session_state[drawn_key]); MAX_REDRAWS times at most for one state of the room (a run that
+    stops early, e.g. a model that cannot load, would otherwise ask every tick; the next change tries again)."""
+    if not fragment_run() or seen == st.session_state.get(drawn_key):
+        return
+    asked = st.session_state.get(ASKED)
+    times = asked[1] + 1 if asked and asked[0] == seen else 1
+    if times <= MAX_REDRAWS:
+        st.session_state[ASKED] = (seen, times)
+        st.rerun(scope="app")
 
 
 def option_label(option: str, options: list[str]) -> str:
@@ -203,7 +264,8 @@ def option_label(option: str, options: list[str]) -> str:
 
 @st.fragment(run_every=ROUND_S)
 def round_board(me: dict) -> None:
-    """The projector's round: the class's histogram, live; "Reveal"; then the model beside it, and the score."""
+    """The projector's round, reread every ROUND_S: the class's histogram, live; after the reveal the model beside it,
+    and the score. Runs the page again when what reveal_button drew is out of date (redraw_when)."""
     try:
         r = room.current_round(store(), me["code"])
         answers = room.tally_guesses(store(), me["code"])
@@ -211,6 +273,7 @@ def round_board(me: dict) -> None:
     except room.ClassroomError as exc:
         error(exc)
         return
+    redraw_when(teacher_mark(r, answers.total), TEACHER_DRAWN)
     if r.number == 0:
         st.info(t("live.round.none"), icon=":material/lightbulb:")
         return
@@ -225,17 +288,6 @@ def round_board(me: dict) -> None:
         if len(rows):
             show(class_chart(rows), save=False)
         answer_list(me, r.number)
-        if st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not answers.total,
-                     help=None if answers.total else t("live.round.reveal.help")):
-            payload, matched, class_top = reveal_payload(r.prompt, rows)
-            try:
-                room.reveal(store(), me["code"], me["token"], payload, matched=matched, class_top=class_top)
-            except room.ClassroomError as exc:
-                error(exc)
-            try:
-                st.rerun(scope="fragment")
-            except StreamlitAPIException:  # the whole page ran (a test's click): rerun it
-                st.rerun()
         return
     revealed(r, rows, answers.total)
     st.text(t("live.tally", r=score.rounds, c=score.class_wins, m=score.model_wins))
@@ -266,17 +318,6 @@ def vote_board(me: dict, r: room.Round, answers: room.Answers) -> None:
         st.text(t("live.vote.open", k=answers.total))
         show(vote_chart(df), save=False)
         answer_list(me, r.number)
-        if st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not answers.total,
-                     help=None if answers.total else t("live.round.reveal.help")):
-            try:
-                payload = room.sealed(store(), me["code"], me["token"]) or {}
-                room.reveal(store(), me["code"], me["token"], payload)
-            except room.ClassroomError as exc:
-                error(exc)
-            try:
-                st.rerun(scope="fragment")
-            except StreamlitAPIException:
-                st.rerun()
         return
     show(vote_chart(df), save=False)
     vote_revealed(r, answers)
@@ -436,13 +477,7 @@ def student_status(me: dict) -> None:
         r = room.current_round(store(), me["code"])
     except room.ClassroomError:
         r = None
-    seen = round_mark(r)
-    if fragment_run() and seen != st.session_state.get(DRAWN):
-        asked = st.session_state.get(ASKED)
-        times = asked[1] + 1 if asked and asked[0] == seen else 1
-        if times <= MAX_REDRAWS:  # beyond: the board never reaches its end for this (a model that cannot load stops
-            st.session_state[ASKED] = (seen, times)  # the run); no page run a tick, the next change tries again
-            st.rerun(scope="app")
+    redraw_when(round_mark(r), DRAWN)
     if r is None or not shows_answer(r):
         return
     if r.kind == "vote":
