@@ -42,6 +42,7 @@ def stream_of(nodeid: str) -> str:
     return STREAM.get(tier) or ("browser" if "browser" in parts[-1] else "model")
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: `-p no:xdist` has no such hook
 def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") != "loadgroup":
         return None

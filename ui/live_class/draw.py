@@ -203,8 +203,9 @@ def teacher_mark(r: room.Round | None, total: int) -> tuple:
 def reveal_button(me: dict) -> None:
     """"Reveal", while a round is open (disabled until an answer is in). Drawn by the page's run, not by the round's
     fragment: a press in a fragment that a new session has not drawn yet (the teacher's tab back from a replica that
-    died) is dropped by Streamlit, as a student's guess was (student_board); a press outside it runs the page. The
-    reveal itself is the button's callback, so the run it starts draws the revealed round."""
+    died) is dropped by Streamlit, as a student's guess was (student_board); a press outside it runs the page. Read
+    from the button's value, not an on_click callback: Streamlit calls a callback only for a widget that an earlier
+    run of the session drew, and a press sent before the new session's first run had drawn it would be skipped."""
     failed = st.session_state.pop(REVEAL_ERROR, None)
     if failed is not None:
         error(failed)
@@ -214,15 +215,17 @@ def reveal_button(me: dict) -> None:
     except room.ClassroomError:
         st.session_state[TEACHER_DRAWN] = teacher_mark(None, 0)
         return  # the round's panel says so
-    if r.number and r.open:
-        st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not total,
-                  help=None if total else t("live.round.reveal.help"), on_click=_reveal, args=(me, r.number))
     st.session_state[TEACHER_DRAWN] = teacher_mark(r, total)
+    if r.number and r.open and st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not total,
+                                         help=None if total else t("live.round.reveal.help")):
+        _reveal(me, r.number)
+        st.rerun()  # the round's panel above drew the open round: draw it revealed
 
 
 def _reveal(me: dict, number: int) -> None:
     """"Reveal" pressed for round `number`: close it with what the model measured (a guess) or the sealed answer (a
-    vote). Nothing when that round is no longer open (another of the teacher's tabs revealed it)."""
+    vote). Nothing when that round is no longer open (another of the teacher's tabs revealed it); a room error is
+    said by the next run (REVEAL_ERROR)."""
     try:
         r = room.current_round(store(), me["code"])
         if r.number != number or not r.open:
