@@ -113,6 +113,20 @@ def projection_height(height: int, chart) -> int:
     return max(height + PROJECTION_EXTRA_PX, need)
 
 
+def wrapped_labels(labels: list[str], width: int = 24) -> str:
+    """A legend's or axis's `labelExpr` that draws each of `labels` on lines of at most `width` characters (Vega draws
+    a text given as an array one element a line). A bottom legend starts where the plot does, after the y axis, so on
+    a 390 px phone a label longer than ~30 characters ran past the screen's edge."""
+    import textwrap
+
+    expr = "datum.label"
+    for label in labels:
+        lines = textwrap.wrap(label, width, break_long_words=False) or [label]
+        if len(lines) > 1:
+            expr = f"datum.label === {json.dumps(label)} ? {json.dumps(lines)} : {expr}"
+    return expr
+
+
 def finish(chart: alt.TopLevelMixin) -> alt.TopLevelMixin:
     """Apply per-visitor chart settings (projection mode: much larger labels, and charts tall enough for them:
     projection_height)."""

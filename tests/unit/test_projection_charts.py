@@ -97,3 +97,24 @@ def test_projection_buttons_keep_their_labels_readable():
     css = charts.PROJECTION_CSS
     assert '[data-testid^="stBaseButton-primary"]:not(:disabled) p { color: #fff' in css  # white on blue
     assert '[data-testid^="stBaseButton-primary"]:disabled p { color: #595959' in css  # not white on the page's white
+
+
+def test_long_legend_labels_are_drawn_on_lines_a_phone_holds():
+    import json
+
+    labels = ["embedding (antes de qualquer camada)", "depois da camada", "depois da última camada e da norma final"]
+    expr = charts.wrapped_labels(labels, 24)
+    assert json.dumps(["embedding (antes de", "qualquer camada)"]) in expr
+    assert json.dumps(["depois da última camada", "e da norma final"]) in expr
+    assert json.dumps("depois da camada") not in expr  # short enough: drawn as it is (datum.label)
+    assert expr.endswith("datum.label")
+
+
+def test_the_t_by_p_grid_is_larger_on_a_projector():
+    from ui.temperature.draw import grid_chart, grid_frame
+
+    sizes = ((1, 2), (3, 40))
+    plain = grid_chart(grid_frame(sizes))
+    st.session_state["projection"] = True
+    big = grid_chart(grid_frame(sizes))
+    assert big.height.step > plain.height.step and big.layer[1].mark.fontSize > plain.layer[1].mark.fontSize

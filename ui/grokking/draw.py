@@ -65,8 +65,9 @@ def _encodings(df: pd.DataFrame, value: str, x_max: int | None = None) -> dict:
     splits = [t("grokking.split.train"), t("grokking.split.test")]
     enc = {
         "x": _step_x(x_max or (df["step"].max() if len(df) else 2)),
-        "color": alt.Color("split:N", title=t("grokking.axis.split"),
-                           scale=alt.Scale(domain=splits, range=[TRAIN_COLOR, TEST_COLOR])),
+        "color": alt.Color("split:N", title=t("grokking.axis.split"),  # below: a right legend left a phone's plot narrow
+                           scale=alt.Scale(domain=splits, range=[TRAIN_COLOR, TEST_COLOR]),
+                           legend=alt.Legend(orient="bottom")),
         "tooltip": [alt.Tooltip("split:N", title=t("grokking.axis.split")),
                     alt.Tooltip("step_label:N", title=t("grokking.tip.step")),
                     alt.Tooltip(f"{value}_label:N", title=t("grokking.tip.value"))],
@@ -75,7 +76,8 @@ def _encodings(df: pd.DataFrame, value: str, x_max: int | None = None) -> dict:
     if len(runs) > 1:  # the earlier run dashed, the latest solid
         enc["tooltip"].insert(0, alt.Tooltip("run:N", title=t("grokking.axis.run")))
         enc["strokeDash"] = alt.StrokeDash("run:N", title=t("grokking.axis.run"),
-                                           scale=alt.Scale(domain=runs, range=[[6, 4], [1, 0]][-len(runs):]))
+                                           scale=alt.Scale(domain=runs, range=[[6, 4], [1, 0]][-len(runs):]),
+                                           legend=alt.Legend(orient="bottom"))
     return enc
 
 
@@ -127,7 +129,7 @@ def accuracy_chart(df: pd.DataFrame, memo: int | None, jump: int | None, selecte
     if pickable:
         pick = alt.selection_point(name="pick", fields=["step"], nearest=True, on="click", clear=False)
         layers.append(alt.Chart(df).mark_point(opacity=0, size=80).encode(y=y, **enc).add_params(pick))
-    return alt.layer(*layers).properties(height=300)
+    return alt.layer(*layers).properties(height=340)  # the legend below takes ~40 px of it
 
 
 @cached_chart
@@ -135,7 +137,7 @@ def loss_chart(df: pd.DataFrame) -> alt.Chart:
     """Train and test loss against step, both axes logarithmic."""
     df = _columns(df, "loss")
     y = alt.Y("loss:Q", title=t("grokking.axis.loss"), scale=alt.Scale(type="log"), axis=alt.Axis(format="~g"))
-    return alt.Chart(df).mark_line(strokeWidth=2.5).encode(y=y, **_encodings(df, "loss")).properties(height=240)
+    return alt.Chart(df).mark_line(strokeWidth=2.5).encode(y=y, **_encodings(df, "loss")).properties(height=300)
 
 
 def curves_table(curves: dict, run: str | None = None) -> pd.DataFrame:

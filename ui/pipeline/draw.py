@@ -15,7 +15,7 @@ import model_backend as mb
 from model_backend.core.mlp import MlpView
 from model_backend.core.tokens import visible
 from model_backend.lessons.pipeline import OutputLayer, SoftmaxView, residual_norms, visible_keys
-from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show
+from ui.charts import MASKED, OKABE_ITO, PRIMARY, SEQUENTIAL, cached_chart, projection_on, show, wrapped_labels
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_floats, fmt_int, fmt_pct, fmt_pcts, t
 from ui.numbering import head_no, layer_index, layer_no
@@ -336,7 +336,8 @@ def residual_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame, np.ndarray]:
     kinds = [names[k] for k in RESIDUAL_KINDS]
     points_chart = base.mark_point(filled=True, size=90).encode(
         color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[OKABE_ITO[2], PRIMARY, OKABE_ITO[1]]),
-                        title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400)))
+                        title=None, legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=400,
+                                                         labelExpr=wrapped_labels(kinds))))
     return (base.mark_line(color=PRIMARY) + points_chart).properties(height=320), df, norms
 
 

@@ -422,15 +422,16 @@ def grid_chart(df: pd.DataFrame) -> alt.Chart:
     y = alt.Y("T:O", title=t("temperature.axis.t"))
     tip = [alt.Tooltip("T:O", title="T"), alt.Tooltip("p:O", title="top-p"),
            alt.Tooltip("label:N", title=t("temperature.dark.size"))]
+    big = projection_on()  # a projector's rows and numbers as large as its axis labels (22 px): every T labelled
     cells = alt.Chart(df).mark_rect(stroke="white").encode(
         x=x, y=y, tooltip=tip, color=alt.Color("size:Q", title=t("temperature.dark.size"),
                                                scale=alt.Scale(type="log", scheme=SEQUENTIAL),
-                                               legend=alt.Legend(orient="bottom")))
+                                               legend=alt.Legend(orient="bottom", titleLimit=600)))
     max_size = float(df["size"].max())
-    text = alt.Chart(df).mark_text(fontSize=13).encode(
+    text = alt.Chart(df).mark_text(fontSize=20 if big else 13).encode(
         x=x, y=y, text="label:N", tooltip=tip,
         color=alt.condition(f"datum.size > {max_size ** 0.75:.0f}", alt.value("black"), alt.value("white")))
-    return (cells + text).properties(height=alt.Step(34))
+    return (cells + text).properties(height=alt.Step(48 if big else 34))
 
 
 def draw_chart(draw: sv.Draw, names: list[str]) -> alt.Chart:
