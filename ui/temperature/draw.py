@@ -351,16 +351,18 @@ def entropy_chart(curve, temperature: float, view: sv.ChainView) -> alt.Chart:
     y = alt.Y("H:Q", title=t("temperature.axis.entropy"))
     tip = [alt.Tooltip("T:Q", title="T", format=".2f"), alt.Tooltip("label:N", title=t("temperature.axis.entropy")),
            alt.Tooltip("kind:N", title=t("temperature.curve.kind"))]
+    legend = alt.Legend(orient="bottom", direction="vertical")  # one row ran past a 390 px phone's edge
     color = alt.Color("kind:N", title=None, scale=alt.Scale(domain=[before, after], range=[PRIMARY, OKABE_ITO[5]]),
-                      legend=alt.Legend(orient="bottom"))
+                      legend=legend)
     shape = alt.Shape("kind:N", title=None, scale=alt.Scale(domain=[before, after], range=["circle", "diamond"]),
-                      legend=alt.Legend(orient="bottom"))  # the two dots differ in shape too (greyscale)
+                      legend=legend)  # the two dots differ in shape too (greyscale)
     line = alt.Chart(df).mark_line(strokeWidth=3).encode(x=x, y=y, color=color, tooltip=tip)
     dots = alt.Chart(pts).mark_point(size=160, filled=True).encode(x=x, y=y, color=color, shape=shape, tooltip=tip)
-    greedy = alt.Chart(pd.DataFrame([{"T": 0.0, "H": 0.0, "label": t("temperature.greedy.mark")}])).mark_text(
-        align="left", dx=2, dy=-6, baseline="bottom").encode(x=x, y=y, text="label:N",
-                                                             tooltip=[alt.Tooltip("label:N", title="T = 0")])
-    return alt.layer(line, dots, greedy).properties(height=260)
+    mark = t("temperature.greedy.mark")  # "T = 0: greedy", on two lines: on a phone one line crossed the curve
+    greedy = alt.Chart(pd.DataFrame([{"T": 0.0, "H": 0.0, "label": mark, "lines": mark.replace(": ", ":\n", 1)}])).mark_text(
+        align="left", dx=2, dy=-22, baseline="bottom", lineBreak="\n").encode(
+            x=x, y=y, text="lines:N", tooltip=[alt.Tooltip("label:N", title="T = 0")])
+    return alt.layer(line, dots, greedy).properties(height=320)  # the legend's two rows take ~60 px of it
 
 
 def stage_table(view: sv.ChainView, params: mb.SamplingParams) -> pd.DataFrame:
