@@ -1,17 +1,14 @@
 """Token by Token: the entry point. Builds the navigation and the shared sidebar, then runs the page."""
-import json
 import logging
-from pathlib import Path
 
 import streamlit as st
 
 from model_backend import model_catalog
-from ui import a11y, backend, charts, live_class
+from ui import a11y, backend, charts, live_class, nav
 from ui.i18n import LANG_NAMES, LANGS, lang, t
-from ui.nav import available
-from ui.widgets import fragment_run, reset_prompt_widgets
+from ui.widgets import fragment_run, prompt_presets, reset_prompt_widgets
 
-PRESETS = json.loads((Path(__file__).parent / "assets" / "presets.json").read_text(encoding="utf-8"))["prompts"]
+PRESETS = prompt_presets()
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
@@ -85,9 +82,7 @@ def sidebar() -> None:
         a11y.page_setup()  # <html lang>, focus and motion styles, the live region (takes no room)
 
 
-pages = {name: st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name, default=(name == "home"))
-         for name, icon in available()}
-pages["live"] = st.Page("pages/live.py", title=t("nav.live"), icon=":material/groups:", url_path="live")  # not a lesson
+pages = nav.pages()  # the lesson pages and the class page, built once per language (ui.nav)
 page = st.navigation(list(pages.values()))
 page_name = next((name for name, p in pages.items() if p is page), page.url_path or "home")
 st.session_state["_chart_seq"] = 0  # ui.charts numbers each chart's image buttons from here, at every full run

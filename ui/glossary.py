@@ -6,7 +6,7 @@ import streamlit as st
 
 from model_backend.runtime.memo import cached
 from ui.i18n import LANGS, lang, t
-from ui.nav import available
+from ui.nav import available, link
 from ui.strings.terms import TERMS
 
 # Where each term is shown at work (a page of the path), None when no page is about it.
@@ -53,5 +53,4 @@ def button(page: str) -> None:
         for key, where in PITFALLS:
             st.markdown(t(f"gloss.pit.{key}"))
             if where in pages and where != page:
-                st.page_link(f"pages/{where}.py", label=t("gloss.see", page=t(f"nav.{where}")),
-                             icon=":material/arrow_forward:")
+                link(where, label=t("gloss.see", page=t(f"nav.{where}")), icon=":material/arrow_forward:")

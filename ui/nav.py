@@ -1,11 +1,13 @@
 """The guided path: the pages in pipeline order. app.py builds the navigation from this list."""
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import streamlit as st
 
-from ui.i18n import t
+from model_backend.runtime.memo import cached
+from ui.i18n import lang, t
 
 ROOT = Path(__file__).resolve().parent.parent
 # (file stem in pages/, icon). Order = the order a class walks through the pipeline.
@@ -24,9 +26,38 @@ PATH = [
 ]
 
 
-def available() -> list[tuple[str, str]]:
-    """The pages of the path whose file exists (pages are added one issue at a time)."""
-    return [(name, icon) for name, icon in PATH if (ROOT / "pages" / f"{name}.py").is_file()]
+@cached(1)
+def available() -> tuple[tuple[str, str], ...]:
+    """The pages of the path whose file exists (pages are added one issue at a time), looked up once."""
+    return tuple((name, icon) for name, icon in PATH if (ROOT / "pages" / f"{name}.py").is_file())
+
+
+LIVE = ("live", ":material/groups:")  # the class page: in the navigation, not a lesson of the path
+
+
+@cached(8)
+def _pages_in(language: str) -> dict[str, st.Page]:
+    """The app's pages with titles in `language`, built once per language and shared. st.Page and st.page_link given
+    a file resolve its real path (file-system calls), and each run of every page built all the pages and drew several
+    links: with a class's 30 phones opening a page at once, ~15% of the server's busy samples (py-spy) were those
+    calls and the interpreter lock handed around them."""
+    return {name: st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name,
+                          default=(name == "home")) for name, icon in (*available(), LIVE)}
+
+
+def _pages() -> dict[str, st.Page]:
+    return _pages_in(lang())
+
+
+def pages() -> dict[str, st.Page]:
+    """The pages for st.navigation in this run: copies of the shared ones (st.navigation marks the page it returns
+    as callable once, per object)."""
+    return {name: copy.copy(page) for name, page in _pages().items()}
+
+
+def link(name: str, **kwargs) -> None:
+    """st.page_link to our page `name` (a file stem of pages/), without resolving its path again."""
+    st.page_link(_pages()[name], **kwargs)
 
 
 def next_page_link(current: str) -> None:
@@ -35,7 +66,7 @@ def next_page_link(current: str) -> None:
     if current in names and names.index(current) + 1 < len(names):
         nxt = names[names.index(current) + 1]
         st.divider()
-        st.page_link(f"pages/{nxt}.py", label=t("nav.next", page=t(f"nav.{nxt}")), icon=":material/arrow_forward:")
+        link(nxt, label=t("nav.next", page=t(f"nav.{nxt}")), icon=":material/arrow_forward:")
 
 
 LINK_FROM = "via"  # a query key that marks a link from another page: its values win over the visitor's earlier ones
@@ -47,5 +78,4 @@ def decoding_link(prompt: str | None, source: str) -> None:
     query = {LINK_FROM: source}
     if prompt:
         query["prompt"] = prompt
-    st.page_link("pages/decoding.py", label=t("decoding.link.from_loop"), icon=":material/alt_route:",
-                 query_params=query)
+    link("decoding", label=t("decoding.link.from_loop"), icon=":material/alt_route:", query_params=query)

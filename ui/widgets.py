@@ -1,8 +1,12 @@
 """Small widgets every page uses: the prompt box, errors, model text shown as text."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import streamlit as st
 
+from model_backend.runtime.memo import cached
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui import glossary
 from ui.i18n import fmt_int, t
@@ -47,6 +51,13 @@ def model_text(text: str, wrap: bool = True) -> None:
     """Text from the visitor or the model, shown verbatim as text (never Markdown or HTML). wrap=False: a line
     longer than the box scrolls sideways instead of wrapping (a list whose lines must stay one line each)."""
     st.code(text if text else " ", language=None, wrap_lines=wrap)
+
+
+@cached(1)
+def prompt_presets() -> tuple[str, ...]:
+    """The sidebar's prompt examples (assets/presets.json), read once (app.py runs again at every page run)."""
+    path = Path(__file__).resolve().parent.parent / "assets" / "presets.json"
+    return tuple(json.loads(path.read_text(encoding="utf-8"))["prompts"])
 
 
 def reset_prompt_widgets() -> None:

@@ -11,7 +11,7 @@ from ui import weights_view
 from ui.charts import PRIMARY, show
 from ui.export import downloads
 from ui.i18n import fmt_int, fmt_pct, t
-from ui.nav import available
+from ui.nav import available, link
 from ui.share import Param
 from ui.untrusted import escape_markdown
 
@@ -25,7 +25,7 @@ def path() -> None:
     """The guided path: every lesson page, numbered in the order the course reads them."""
     st.subheader(t("home.path"))
     for number, (name, icon) in enumerate(available()[1:], start=1):
-        st.page_link(f"pages/{name}.py", label=f"{number}. {t(f'nav.{name}')}", icon=icon)
+        link(name, label=f"{number}. {t(f'nav.{name}')}", icon=icon)
 
 
 def guess(df: pd.DataFrame, vocab_size: int) -> None:

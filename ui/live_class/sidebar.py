@@ -7,6 +7,7 @@ import streamlit as st
 import classroom as room
 from ui.i18n import t
 from ui.live_class.place import MESSAGE_VALUES, PAGE, STATE, current, keep_teacher, store
+from ui.nav import link
 from ui.widgets import fragment_run
 
 
@@ -19,7 +20,7 @@ def sidebar_panel() -> None:
             if ended := st.session_state.get("_live_ended"):
                 st.info(t("live.side.ended", code=ended, **MESSAGE_VALUES), icon=":material/event_busy:")
             start_button("live_start")
-            st.page_link(PAGE, label=t("live.side.join"), icon=":material/login:")
+            link("live", label=t("live.side.join"), icon=":material/login:")
             return
         if me["role"] == "teacher":
             st.text(t("live.side.teacher", code=me["code"]))
@@ -28,7 +29,7 @@ def sidebar_panel() -> None:
             st.session_state.setdefault("live_following", me.get("following", True))
             st.toggle(t("live.side.follow"), key="live_following", on_change=_follow_changed,
                       help=t("live.side.follow.help"))
-        st.page_link(PAGE, label=t("live.side.open"), icon=":material/co_present:")
+        link("live", label=t("live.side.open"), icon=":material/co_present:")
         leave_help = t("live.side.leave.teacher", h=room.ROOM_TTL_S // 3600) if me["role"] == "teacher" else None
         if st.button(t("live.side.leave"), key="live_leave", width="stretch", help=leave_help):
             if me["role"] == "teacher":
