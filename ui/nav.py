@@ -35,17 +35,25 @@ def available() -> tuple[tuple[str, str], ...]:
 LIVE = ("live", ":material/groups:")  # the class page: in the navigation, not a lesson of the path
 
 
-@cached(8)
-def _pages_in(language: str) -> dict[str, st.Page]:
-    """The app's pages with titles in `language`, built once per language and shared. st.Page and st.page_link given
-    a file resolve its real path (file-system calls), and each run of every page built all the pages and drew several
-    links: with a class's 30 phones opening a page at once, ~15% of the server's busy samples (py-spy) were those
-    calls and the interpreter lock handed around them."""
+def _build() -> dict[str, st.Page]:
     return {name: st.Page(f"pages/{name}.py", title=t(f"nav.{name}"), icon=icon, url_path=name,
                           default=(name == "home")) for name, icon in (*available(), LIVE)}
 
 
+@cached(8)
+def _pages_in(language: str) -> dict[str, st.Page]:
+    """The app's pages with titles in `language` (the session's, which t() reads), built once per language and
+    shared. st.Page and st.page_link given a file resolve its real path (file-system calls), and each run of every
+    page built all the pages and drew several links: with a class's 30 phones opening a page at once, ~15% of the
+    server's busy samples (py-spy) were those calls and the interpreter lock handed around them."""
+    return _build()
+
+
 def _pages() -> dict[str, st.Page]:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx() is None:  # outside a run (bare mode, a test) st.Page builds empty pages: never keep them
+        return _build()
     return _pages_in(lang())
 
 
@@ -53,6 +61,11 @@ def pages() -> dict[str, st.Page]:
     """The pages for st.navigation in this run: copies of the shared ones (st.navigation marks the page it returns
     as callable once, per object)."""
     return {name: copy.copy(page) for name, page in _pages().items()}
+
+
+def page(name: str) -> st.Page | str:
+    """Our page `name` for st.switch_page: the shared page object, or its file when `name` is not one of ours."""
+    return _pages().get(name, f"pages/{name}.py")
 
 
 def link(name: str, **kwargs) -> None:

@@ -175,90 +175,68 @@ def test_a_replica_dies_mid_round_and_no_guess_is_lost(cluster, browser):
             ctx.close()
 
 
-def test_a_press_before_a_new_sessions_first_run_has_drawn_the_board_counts(cluster):
-    """A phone back from a replica that died still shows its old page when its new session starts; its student may
-    press "Send guess" before that session's first run has drawn the board. The press counts: the board is not in a
-    fragment (Streamlit drops a fragment's rerun that a new session has not registered yet). Played on Streamlit's
-    own websocket: the press is sent right behind the new session's first rerun, with the form's ids from a first
-    session at the same address."""
-    _, replicas, _, redis_url = cluster
+def _a_round(redis_url: str) -> tuple[RedisStore, str, str, str]:
+    """A room in the module's redis-server with one student and a guessing round open: (store, code, token, sid)."""
     store = RedisStore.from_url(redis_url)
     code, token = classroom.create_room(store)
     sid = secrets.token_urlsafe(12)
     classroom.join(store, code, sid)
     classroom.start_round(store, code, token, "guess", PROMPT)
-    a_url = replicas["A"][1]  # A: the other test of this module kills B
-    query = f"class={classroom.normalize_code(code)}&me={sid}&lang=en"
+    return store, code, token, sid
 
-    async def play():
-        before = Client(a_url, "live", query)  # the page the phone showed: its form's ids
-        task = asyncio.create_task(before.run())
-        for _ in range(600):
-            if before.guess_form(1) and before.ready.is_set():
-                break
-            await asyncio.sleep(0.1)
-        task.cancel()
-        assert before.guess_form(1), f"no guess form on the class page: {before.errors}"
-        after = Client(a_url, "live", query)  # the new session
-        after.hash, after.widgets = before.hash, dict(before.widgets)
-        task = asyncio.create_task(after.run())
+
+async def _press_behind_a_new_sessions_first_run(url: str, query: str, drawn, press, done, cookie: str | None = None):
+    """A tab back from a replica that died still shows its old page when its new session starts, and takes presses
+    at once. Played on Streamlit's own websocket: a first session at this address draws the class page (`drawn(tab)`
+    says the widget is there: its id); a new session opens, and `press(tab)` is sent as soon as its socket is open,
+    right behind its first rerun, with the first session's ids; then up to 60 s for `done()`."""
+    before = Client(url, "live", query, cookie=cookie)  # the page the tab showed: its widgets' ids
+    task = asyncio.create_task(before.run())
+    for _ in range(600):
+        if drawn(before) and before.ready.is_set():
+            break
+        await asyncio.sleep(0.1)
+    task.cancel()
+    assert drawn(before), f"the widget to press is not on the class page: {before.errors}"
+    after = Client(url, "live", query, cookie=cookie)  # the new session
+    after.hash, after.widgets = before.hash, dict(before.widgets)
+    task = asyncio.create_task(after.run())
+    end = time.time() + 60
+    while after.ws is None and not task.done() and time.time() < end:  # run() sends the session's first rerun
+        await asyncio.sleep(0.001)  # as soon as the socket is open
+    assert after.ws is not None and not task.done(), f"the new session's socket never opened: {after.errors}"
+    await press(after)
+    try:
         end = time.time() + 60
-        while after.ws is None and not task.done() and time.time() < end:  # run() sends the session's first rerun
-            await asyncio.sleep(0.001)  # as soon as the socket is open
-        assert after.ws is not None and not task.done(), f"the new session's socket never opened: {after.errors}"
-        await after.send_guess(1, "Madrid")
-        try:
-            end = time.time() + 60
-            while time.time() < end and classroom.my_answer(store, code, sid, 1) != "Madrid":
-                await asyncio.sleep(0.2)
-        finally:
-            task.cancel()
-        assert not after.errors, after.errors
+        while time.time() < end and not done():
+            await asyncio.sleep(0.2)
+    finally:
+        task.cancel()
+    assert not after.errors, after.errors
 
-    run_async(asyncio.wait_for(play(), 240))  # on a thread of its own: Playwright holds this one's event loop
+
+def test_a_press_before_a_new_sessions_first_run_has_drawn_the_board_counts(cluster):
+    """A student may press "Send guess" before the new session's first run has drawn the board. The press counts:
+    the board is not in a fragment (Streamlit drops a fragment's rerun that a new session has not registered yet)."""
+    _, replicas, _, redis_url = cluster
+    store, code, token, sid = _a_round(redis_url)
+    query = f"class={classroom.normalize_code(code)}&me={sid}&lang=en"
+    run_async(asyncio.wait_for(_press_behind_a_new_sessions_first_run(  # A: the other test of this module kills B
+        replicas["A"][1], query, lambda tab: tab.guess_form(1), lambda tab: tab.send_guess(1, "Madrid"),
+        lambda: classroom.my_answer(store, code, sid, 1) == "Madrid"), 240))  # a thread of its own: see run_async
     assert classroom.my_answer(store, code, sid, 1) == "Madrid"
 
 
 def test_the_teachers_reveal_pressed_before_a_new_sessions_first_run_counts(cluster):
-    """The teacher's tab, back from a replica that died, may press "Reveal" before its new session's first run has
-    drawn the round: the press counts ("Reveal" is drawn by the page's run, not by the round's fragment). Played as
-    the student's press above, with the teacher's cookie."""
+    """The teacher's tab may press "Reveal" before its new session's first run has drawn the round: the press counts
+    ("Reveal" is drawn by the page's run, not by the round's fragment, and read from the button's value)."""
     _, replicas, _, redis_url = cluster
-    store = RedisStore.from_url(redis_url)
-    code, token = classroom.create_room(store)
-    sid = secrets.token_urlsafe(12)
-    classroom.join(store, code, sid)
-    classroom.start_round(store, code, token, "guess", PROMPT)
+    store, code, token, sid = _a_round(redis_url)
     classroom.guess(store, code, sid, "Paris", round_number=1)
-    a_url = replicas["A"][1]
     cookie = f"tbt_teacher={classroom.normalize_code(code)}.{token}"
-
-    async def play():
-        before = Client(a_url, "live", "lang=en", cookie=cookie)
-        task = asyncio.create_task(before.run())
-        for _ in range(600):
-            if before.button("live_reveal_1") and before.ready.is_set():
-                break
-            await asyncio.sleep(0.1)
-        task.cancel()
-        assert before.button("live_reveal_1"), f"no Reveal on the teacher's class page: {before.errors}"
-        after = Client(a_url, "live", "lang=en", cookie=cookie)
-        after.hash, after.widgets = before.hash, dict(before.widgets)
-        task = asyncio.create_task(after.run())
-        end = time.time() + 60
-        while after.ws is None and not task.done() and time.time() < end:
-            await asyncio.sleep(0.001)
-        assert after.ws is not None and not task.done(), f"the new session's socket never opened: {after.errors}"
-        await after.press("live_reveal_1")
-        try:
-            end = time.time() + 60
-            while time.time() < end and not classroom.current_round(store, code).revealed:
-                await asyncio.sleep(0.2)
-        finally:
-            task.cancel()
-        assert not after.errors, after.errors
-
-    run_async(asyncio.wait_for(play(), 240))
+    run_async(asyncio.wait_for(_press_behind_a_new_sessions_first_run(
+        replicas["A"][1], "lang=en", lambda tab: tab.button("live_reveal_1"), lambda tab: tab.press("live_reveal_1"),
+        lambda: bool(classroom.current_round(store, code).revealed), cookie=cookie), 240))
     r = classroom.current_round(store, code)
     assert not r.open and r.revealed["top"], r
 

@@ -77,7 +77,7 @@ def _encodings(df: pd.DataFrame, value: str, x_max: int | None = None) -> dict:
         enc["tooltip"].insert(0, alt.Tooltip("run:N", title=t("grokking.axis.run")))
         enc["strokeDash"] = alt.StrokeDash("run:N", title=t("grokking.axis.run"),
                                            scale=alt.Scale(domain=runs, range=[[6, 4], [1, 0]][-len(runs):]),
-                                           legend=alt.Legend(orient="bottom"))
+                                           legend=alt.Legend(orient="bottom", direction="vertical"))
     return enc
 
 

@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import classroom as room
+from ui import nav
 from ui.i18n import lang
 from ui.live_class.place import current, store
 from ui.share import Param, parse
@@ -92,7 +93,7 @@ def follow_step() -> None:
     target = me["target"][0]
     st.session_state.pop(f"_restored_{target}", None)  # the page reads the query values again
     st.session_state.pop("loop_from_link", None)
-    st.switch_page(f"pages/{target}.py", query_params=query)
+    st.switch_page(nav.page(target), query_params=query)  # the shared page: no path resolved on 30 phones at once
 
 
 class InFragment(NamedTuple):
