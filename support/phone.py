@@ -31,8 +31,9 @@ class Client:
         try:
             async with connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
                                additional_headers=headers, open_timeout=300) as ws:
-                self.ws = ws
                 await ws.send(rerun_msg(self.page, self.query, "en").SerializeToString())
+                self.ws = ws  # after the session's first rerun: a press sent as soon as `ws` is set comes behind it
+                # (sent before it, Streamlit merges the two requests and keeps no trigger the later one lacks)
                 async for data in ws:
                     if isinstance(data, bytes):
                         self._on(ForwardMsg.FromString(data), data)
