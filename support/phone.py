@@ -33,7 +33,8 @@ class Client:
                                additional_headers=headers, open_timeout=300) as ws:
                 await ws.send(rerun_msg(self.page, self.query, "en").SerializeToString())
                 self.ws = ws  # after the session's first rerun: a press sent as soon as `ws` is set comes behind it
-                # (sent before it, Streamlit merges the two requests and keeps no trigger the later one lacks)
+                # (sent before it, the first rerun reached the server second, cut the press's run short and carried
+                # no trigger: the press was lost, as a browser, which sends the first rerun first, never loses it)
                 async for data in ws:
                     if isinstance(data, bytes):
                         self._on(ForwardMsg.FromString(data), data)
