@@ -31,7 +31,11 @@ class Client:
         try:
             async with connect(self.url, subprotocols=["streamlit"], max_size=None, ping_interval=None,
                                additional_headers=headers, open_timeout=300) as ws:
-                await ws.send(rerun_msg(self.page, self.query, "en").SerializeToString())
+                first = rerun_msg(self.page, self.query, "en")
+                # a tab that already shows a page (`hash` set: back from a replica that died) asks for that page by
+                # its hash, as Streamlit's frontend does when it reconnects; a fresh tab does not know the hashes
+                first.rerun_script.page_script_hash = self.hash
+                await ws.send(first.SerializeToString())
                 self.ws = ws  # after the session's first rerun: a press sent as soon as `ws` is set comes behind it
                 # (sent before it, the first rerun reached the server second, cut the press's run short and carried
                 # no trigger: the press was lost, as a browser, which sends the first rerun first, never loses it)

@@ -57,31 +57,37 @@ def keep_teacher() -> None:
 
 def resume_teacher() -> None:
     """A new session in the teacher's browser (a reload, a replica that died) leads the room again, from the
-    cookie. Tried once per session, so that "Leave" sticks; a room that ended says so to the teacher alone."""
+    cookie, until a run of the session has written what it found, so that "Leave" sticks; a room that ended says so
+    to the teacher alone. Written last, the class before the mark that the cookie was read: Streamlit may stop a run
+    before any write to st.session_state (a press's run starts beside the first run: fastReruns), and a run stopped
+    there leaves the class in her hands, or nothing for the next run to try again (the mark written first lost her
+    class, and the Reveal she pressed: tests/unit/test_live_resume.py)."""
     if current() is not None or st.session_state.get("_live_cookie_read"):
         return
-    st.session_state["_live_cookie_read"] = True
     try:
         raw = str(st.context.cookies.get(TEACHER_COOKIE) or "")
     except Exception:  # noqa: BLE001 - no browser context (AppTest)
         raw = ""
     code, _, token = raw.partition(".")
-    if not token:
-        return
+    writes: dict = {}
     try:
-        code = room.normalize_code(code)
+        code = room.normalize_code(code) if token else ""
     except room.ClassroomError:
-        st.session_state["_live_cookie"] = ""  # not a code at all: forget it
-        return
-    try:
-        canonical = room.resume(store(), code, token)
-    except (room.ClassroomError, ValueError) as exc:
-        st.session_state["_live_cookie"] = ""  # gone, or not this room's token: forget it
-        if isinstance(exc, room.RoomNotFound):
-            st.session_state["_live_ended"] = room.format_code(code)  # a real code (normalized): safe to show
-        return
-    st.session_state[STATE] = {"code": canonical, "role": "teacher", "token": token}
-    st.session_state["_live_cookie"] = raw  # the room lives on: so does the cookie
+        code, writes["_live_cookie"] = "", ""  # not a code at all: forget it
+    if code:
+        try:
+            canonical = room.resume(store(), code, token)
+        except (room.ClassroomError, ValueError) as exc:
+            writes["_live_cookie"] = ""  # gone, or not this room's token: forget it
+            if isinstance(exc, room.RoomNotFound):
+                writes["_live_ended"] = room.format_code(code)  # a real code (normalized): safe to show
+        else:
+            writes[STATE] = {"code": canonical, "role": "teacher", "token": token}
+            writes["_live_cookie"] = raw  # the room lives on: so does the cookie
+    for key, value in writes.items():
+        st.session_state[key] = value
+    st.session_state["_live_cookie_read"] = True
+
 
 MARKS = ("class", "me")  # a student's room code and id in the URL: a new session (a reload, a replica that died)
 # comes back as the same student by itself. The id only lets its holder answer as that student, in that room.
