@@ -25,3 +25,77 @@ def wrap(widths: list[float], budget: float, gap: float = 0.5) -> list[tuple[flo
         out.append((x, row))
         x += w + gap
     return out
+
+
+# --- labels beside the points of a scatter plot -----------------------------------------------------------------
+
+LABEL_WIDTH_PX = 300  # the plot's width on a 390 px phone (the narrowest screen): labels placed apart there stay
+# apart on a wider one, where points move apart and labels keep their size
+LABEL_GAP_PX = 7  # from a point's centre to its label
+
+
+def padded_domain(values, pad: float = 0.06) -> tuple[float, float]:
+    """A scale's domain around `values`, `pad` of their range wider on each side (±1 around a single value)."""
+    lo, hi = float(min(values)), float(max(values))
+    if hi - lo < 1e-12:
+        return lo - 1.0, hi + 1.0
+    return lo - pad * (hi - lo), hi + pad * (hi - lo)
+
+
+LABEL_SCALES = (1.0, 1.3, 1.7, 2.2, 2.8, 3.4)  # the plot's width as a multiple of LABEL_WIDTH_PX (a projector's
+# is about 2.7): a name's place is checked at each, as points move apart and names keep their size
+
+
+def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_px: float = LABEL_WIDTH_PX,
+                   x_domain: tuple[float, float] | None = None, y_domain: tuple[float, float] | None = None,
+                   point_px: float = 5.5, scales: tuple[float, ...] = LABEL_SCALES
+                   ) -> list[tuple[float, float, str] | None]:
+    """Where each point's name goes so that no two names, and no name and another point, overlap on a plot
+    `width_px` (times each of `scales`) x `height_px` with these domains (padded_domain by default): (dx, dy,
+    align) in pixels from the point, or None where no place is free (the name is left out; the point keeps its
+    tooltip). Greedy, in the points' order: beside the point to the right, else to the left, then a line above or
+    below, then two lines."""
+    x_lo, x_hi = x_domain or padded_domain(xs)
+    y_lo, y_hi = y_domain or padded_domain(ys)
+    px = [(float(x) - x_lo) / (x_hi - x_lo) * width_px for x in xs]
+    py = [(1.0 - (float(y) - y_lo) / (y_hi - y_lo)) * height_px for y in ys]
+    line = font_px * 1.15
+    placed: list[tuple[int, float, float, float]] = []  # (point, left edge from the point, top, width) of each name
+
+    def free(i: int, left: float, top: float, w: float) -> bool:
+        for k in scales:
+            box = (px[i] * k + left, top, px[i] * k + left + w, top + line)
+            if box[0] < 0 or box[2] > width_px * k:
+                return False
+            if any(_overlap(box, (px[j] * k + jl, jt, px[j] * k + jl + jw, jt + line)) for j, jl, jt, jw in placed):
+                return False
+            if any(j != i and _overlap(box, (px[j] * k - point_px, py[j] - point_px, px[j] * k + point_px,
+                                            py[j] + point_px)) for j in range(len(px))):
+                return False
+        return True
+
+    out: list[tuple[float, float, str] | None] = []
+    for i, label in enumerate(labels):
+        w = label_units(str(label)) * UNIT_PX * font_px / 16
+        found = None
+        for dy in (0.0, -line, line, -2 * line, 2 * line):
+            top = py[i] + dy - line / 2
+            if top < 0 or top + line > height_px:
+                continue
+            for side in (1, -1):
+                left = LABEL_GAP_PX if side == 1 else -LABEL_GAP_PX - w
+                if free(i, left, top, w):
+                    found = (left, top, w, (LABEL_GAP_PX * side, dy, "left" if side == 1 else "right"))
+                    break
+            if found:
+                break
+        if found is None:
+            out.append(None)
+            continue
+        placed.append((i, *found[:3]))
+        out.append(found[3])
+    return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

@@ -206,6 +206,12 @@ STRINGS = {
     "tokenizer.map.few": ("Escreva pelo menos 3 palavras, separadas por vírgulas.",
                           "Write at least 3 words, separated by commas."),
     "tokenizer.map.capped": ("Só as primeiras {n} palavras entram no mapa.", "Only the first {n} words go on the map."),
+    "tokenizer.map.hidden": (
+        "{n} palavras ficaram sem nome no mapa, onde o nome cobriria outro: toque num ponto ou passe o mouse sobre "
+        "ele para ver a palavra.",
+        "{n} words have no name on the map, where the name would cover another: tap a point or hover over it to see "
+        "its word.",
+    ),
     "tokenizer.map.caption": (
         "A linha de embedding de cada palavra (com espaço antes; com vários tokens, a média) projetada nos dois "
         "eixos principais. O eixo PC1 guarda {a} da variação entre estas palavras, o PC2 {b}: é uma sombra "

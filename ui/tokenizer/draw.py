@@ -17,7 +17,7 @@ from model_backend.core.tokens import visible
 from model_backend.lessons import tokenizer as tk
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on, show
-from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
+from ui.chip_layout import BUDGETS, LABEL_WIDTH_PX, UNIT_PX, label_units, padded_domain, scatter_labels, wrap
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
@@ -320,14 +320,39 @@ def neighbours_chart(df: pd.DataFrame) -> alt.Chart:
     return bars.properties(height=alt.Step(36 if projection_on() else 24))
 
 
+MAP_HEIGHT = 420  # the word map's plot, in pixels
+MAP_FONT = (15, 22)  # its names' size; in projection mode, as large as the axes' labels
+MAP_WIDTH = (LABEL_WIDTH_PX, 560)  # the narrowest plot the names are placed for: a phone; a projector 1024 px
+# wide with the sidebar open
+
+
+def map_labels(df: pd.DataFrame) -> pd.DataFrame:
+    """df (word, x, y, tokens) with where each word's name goes (ldx, ldy, lalign) and the name itself (label:
+    empty where it would cover another name or point: chip_layout.scatter_labels)."""
+    on = projection_on()
+    places = scatter_labels(df["x"], df["y"], df["word"], MAP_HEIGHT, MAP_FONT[on], width_px=MAP_WIDTH[on])
+    return df.assign(label=[w if p else "" for w, p in zip(df["word"], places)],
+                     ldx=[p[0] if p else 0.0 for p in places], ldy=[p[1] if p else 0.0 for p in places],
+                     lalign=[p[2] if p else "left" for p in places])
+
+
 @cached_chart
 def map_chart(df: pd.DataFrame) -> alt.Chart:
-    """The words' embeddings on their first two principal components (df: word, x, y, tokens)."""
+    """The words' embeddings on their first two principal components (df: map_labels' columns), each name placed
+    where it covers no other (on the narrowest screen; chip_layout.scatter_labels), with a line to its point when
+    it sits above or below it."""
     tooltip = [alt.Tooltip("word:N", title=t("tokenizer.map.word")), alt.Tooltip("tokens:Q", title=t("tokenizer.m.tokens")),
                alt.Tooltip("x:Q", format=".3f", title="PC1"), alt.Tooltip("y:Q", format=".3f", title="PC2")]
-    base = alt.Chart(df).encode(x=alt.X("x:Q", title="PC1"), y=alt.Y("y:Q", title="PC2"), tooltip=tooltip)
-    return (base.mark_circle(size=90, color=PRIMARY) + base.mark_text(align="left", dx=7, fontSize=15).encode(
-        text="word:N")).properties(height=420)
+    base = alt.Chart(df).encode(
+        x=alt.X("x:Q", title="PC1", scale=alt.Scale(domain=list(padded_domain(df["x"])), nice=False, zero=False)),
+        y=alt.Y("y:Q", title="PC2", scale=alt.Scale(domain=list(padded_domain(df["y"])), nice=False, zero=False)),
+        tooltip=tooltip)
+    names = base.mark_text(dx=alt.expr("datum.ldx"), dy=alt.expr("datum.ldy"), align=alt.expr("datum.lalign"),
+                           fontSize=MAP_FONT[projection_on()]).encode(text="label:N")
+    leaders = base.mark_rule(color="#8a8f98", strokeWidth=1, x2Offset=alt.expr("datum.ldx"),
+                             y2Offset=alt.expr("datum.ldy"), opacity=alt.expr("datum.ldy === 0 ? 0 : 1")).encode(
+        x2="x:Q", y2="y:Q")  # from a point to its name, where the name sits a line or two away
+    return (leaders + base.mark_circle(size=90, color=PRIMARY) + names).properties(height=MAP_HEIGHT)
 
 
 # --- the sections -------------------------------------------------------------------------------
@@ -510,6 +535,9 @@ def map_ask() -> tuple[str, ...] | None:
 
 def map_result(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, ...]) -> None:
     df = pd.DataFrame({"word": words, "x": proj.coords[:, 0], "y": proj.coords[:, 1], "tokens": counts})
-    _show(map_chart(df), t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0)))
+    placed = map_labels(df)
+    caption = t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0))
+    hidden = int((placed["label"] == "").sum())
+    _show(map_chart(placed), caption + (" " + t("tokenizer.map.hidden", n=fmt_int(hidden)) if hidden else ""))
     downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
               key="tok_dl_map")
