@@ -118,3 +118,33 @@ def test_the_t_by_p_grid_is_larger_on_a_projector():
     st.session_state["projection"] = True
     big = grid_chart(grid_frame(sizes))
     assert big.height.step > plain.height.step and big.layer[1].mark.fontSize > plain.layer[1].mark.fontSize
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "en"])
+@pytest.mark.parametrize("projection", [False, True])
+def test_the_chains_stage_names_are_all_drawn_level_where_they_fit_and_slanted_where_not(language, projection):
+    """On a 390 px phone the chain's five columns are ~47 px wide: Vega left out the names that did not fit
+    ("penalidade", "top-k"). Now every name is drawn, slanted on a narrow plot, level on a wide one."""
+    import re
+
+    import numpy as np
+    import vl_convert as vlc
+
+    from model_backend.lessons.temperature import chain_view
+    from model_backend.types import SamplingParams
+    from ui.i18n import t
+    from ui.temperature.draw import chain_heatmap
+
+    st.session_state["lang"], st.session_state["projection"] = language, projection
+    logits = np.linspace(4.0, -4.0, 40, dtype=np.float32)
+    view = chain_view(logits, SamplingParams(temperature=0.7, top_k=10, top_p=0.9, repetition_penalty=1.2),
+                      context_ids=(0, 1), top_n=6)
+    chart = charts.finish(chain_heatmap(view, [f"t{i}" for i in range(6)]))
+    names = [t(f"temperature.stage.{n}") for n in ("raw", "repetition_penalty", "temperature", "top_k", "top_p")]
+    for width, slanted in ((250, True), (1400, False)):
+        spec = chart.to_dict()
+        spec["width"] = width
+        svg = vlc.vegalite_to_svg(spec)
+        for name in names:
+            assert f">{name}<" in svg, (name, width)  # drawn, whole
+        assert bool(re.search(r"rotate\(-40", svg)) is slanted, width

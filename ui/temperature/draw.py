@@ -404,7 +404,13 @@ def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
             rows.append({"stage": t(f"temperature.stage.{name}"), "col": col, "token": tok, "rank": i, "p": p,
                          "cut": p == 0, "label": fmt_pct(p) if p > 0 else t("temperature.heat.cut")})
     df = pd.DataFrame(rows)
-    x = alt.X("stage:N", sort=[t(f"temperature.stage.{n}") for n in order], title=None, axis=alt.Axis(labelAngle=0, orient="top", labelLimit=120))
+    big = projection_on()  # a projector's numbers and rows as large as its axis labels (22 px)
+    stages = [t(f"temperature.stage.{n}") for n in order]
+    need = max(map(len, stages)) * (22 if big else 11) * 0.6 + 8  # px: the longest name, level
+    narrow = f"width / {len(order)} < {need:.0f}"  # a column narrower (a phone; a projector): names slanted, none cut
+    x = alt.X("stage:N", sort=stages, title=None, axis=alt.Axis(
+        orient="top", labelLimit=240, labelOverlap=False, labelAngle=alt.expr(f"{narrow} ? -40 : 0"),
+        labelAlign=alt.expr(f"{narrow} ? 'left' : 'center'"), labelBaseline=alt.expr(f"{narrow} ? 'middle' : 'bottom'")))
     y = alt.Y("token:N", sort=list(names), title=t("temperature.axis.token"), axis=alt.Axis(labelOverlap=False))
     tip = [alt.Tooltip("token:N", title=t("temperature.axis.token")), alt.Tooltip("stage:N", title=t("temperature.chain.col.stage")),
            alt.Tooltip("label:N", title=t("temperature.axis.prob"))]
@@ -412,10 +418,10 @@ def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
         "p:Q", title=t("temperature.axis.prob"), scale=alt.Scale(scheme=SEQUENTIAL, domain=[0, 1]),
         legend=alt.Legend(format="%", orient="bottom")))
     cells = alt.Chart(df).mark_rect(stroke="white").encode(x=x, y=y, color=color, tooltip=tip)
-    text = alt.Chart(df).mark_text(fontSize=12).encode(
+    text = alt.Chart(df).mark_text(fontSize=18 if big else 12).encode(
         x=x, y=y, text="label:N", tooltip=tip,
         color=alt.condition("datum.cut || datum.p > 0.55", alt.value("black"), alt.value("white")))
-    return (cells + text).properties(height=alt.Step(26))
+    return (cells + text).properties(height=alt.Step(34 if big else 26))
 
 
 @cached_chart
