@@ -327,10 +327,18 @@ def _grid_headers(info: mb.ModelInfo, columns: list[int], nr: int, nc: int) -> a
                          "label": [t("attention.grid.head_short", n=head_no(h)) if h != AVG else t("attention.grid.avg")
                                    for h in heads]})
     tips = [alt.Tooltip("label:N", title=t("attention.col.layer")), alt.Tooltip("kind:N", title=" ")]
-    sliding = alt.Chart(top).transform_filter("!datum.full").mark_text(fontSize=_size(13), color="#333333").encode(
+    # On a narrow plot (a phone: 19 columns of ~16 px) two-digit numbers ran into each other: each number is as
+    # large as its column holds (two digits), and "avg" goes a line higher, over the last layer's number
+    column = f"(width / {len(columns)})"
+    narrow = f"{column} < {len(t('attention.grid.avg')) * _size(13) * 0.6 + 4:.0f}"
+    top = top.assign(avg=[c == AVG for c in columns])
+    sliding = alt.Chart(top).transform_filter("!datum.full").mark_text(
+        fontSize=alt.expr(f"datum.avg ? {_size(13)} : min({_size(13)}, ({column} - 2) / 1.25)"),
+        dy=alt.expr(f"datum.avg && {narrow} ? {-_size(13)} : 0"), color="#333333").encode(
         x="x:Q", y="y:Q", text="label:N", tooltip=tips)
     full = alt.Chart(top).transform_filter("datum.full").mark_text(
-        fontSize=_size(14), fontWeight="bold", color=MARK).encode(x="x:Q", y="y:Q", text="label:N", tooltip=tips)
+        fontSize=alt.expr(f"min({_size(14)}, ({column} - 2) / 1.25)"), fontWeight="bold", color=MARK).encode(
+        x="x:Q", y="y:Q", text="label:N", tooltip=tips)
     side_text = alt.Chart(side).mark_text(fontSize=_size(12), align="right", dx=-2).encode(
         x="x:Q", y="y:Q", text="label:N", tooltip=[alt.Tooltip("label:N", title=t("attention.col.head"))])
     return alt.layer(sliding, full, side_text)

@@ -152,3 +152,37 @@ def test_the_heatmap_text_names_where_the_last_query_looks_most(tr, limit):
             assert ("sliding-window" in text) == bool(far), text
     finally:
         st.session_state.pop("lang", None)
+
+
+@pytest.mark.parametrize("width", [300, 760])
+def test_the_grids_layer_numbers_do_not_run_into_each_other_on_a_phone(tr, width):
+    """Every head at once, all 18 layers and their average: 19 columns of ~16 px on a 390 px phone, where "10" to
+    "18" and "média" ran together. Each number is drawn no wider than its column, and "média" a line higher."""
+    import dataclasses
+    import re
+
+    import altair as alt
+    import pandas as pd
+    import streamlit as st
+    import vl_convert as vlc
+
+    st.session_state["lang"], st.session_state["projection"] = "pt-BR", False
+    info = dataclasses.replace(tr.info, n_layers=18, n_heads=4, layer_types=tuple(
+        "full_attention" if (i + 1) % 6 == 0 else "sliding_attention" for i in range(18)))
+    columns = fig.grid_columns(18, fig.AVG)
+    nr = nc = 6
+    span = pd.DataFrame({"x": [-0.5, len(columns) * (nc + 1)]})
+    frame = alt.Chart(span).mark_point(opacity=0).encode(x=alt.X("x:Q", scale=alt.Scale(nice=False, zero=False)))
+    spec = alt.layer(frame, fig._grid_headers(info, columns, nr, nc)).properties(
+        width=width, height=60).configure_axis(disable=True).to_dict()
+    svg = vlc.vegalite_to_svg(spec)
+    texts = re.findall(r'<text([^>]*?)transform="translate\(([-\d.]+),([-\d.]+)\)"[^>]*?font-size="([\d.]+)px"'
+                       r'[^>]*>([^<]+)<', svg)
+    top = [(float(x), float(y), float(size), label) for attrs, x, y, size, label in texts
+           if 'text-anchor="end"' not in attrs]  # the heads' names on the left are right-aligned
+    assert {label for *_, label in top} >= {str(n) for n in range(1, 19)} | {"média"}
+    for i, a in enumerate(top):
+        for b in top[i + 1:]:
+            if abs(a[1] - b[1]) < min(a[2], b[2]):  # on one line: apart by half their widths at least
+                half = (len(a[3]) * a[2] + len(b[3]) * b[2]) * 0.55 / 2
+                assert abs(a[0] - b[0]) >= half, (a, b)
