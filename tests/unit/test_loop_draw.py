@@ -152,7 +152,7 @@ def test_hostile_tokens_stay_one_line_each_and_are_kept_as_typed(monkeypatch):
     assert lines[2].endswith("<img·src=x>") and lines[3].endswith("[x](y)`") and lines[4] == "▶ 10.0%  🙂"
 
 
-def test_the_flowchart_has_a_column_for_phones_and_projection_with_the_same_boxes_and_cycle():
+def test_the_flowchart_has_a_column_for_phones_and_rows_for_projection_with_the_same_boxes_and_cycle():
     """The two-row cycle was drawn at ~5 px a letter on a phone: the tall layout is one column, wrapped narrower, with
     the same nine boxes, the same cycle (the append goes back to the sequence) and the same answers."""
     import re
@@ -164,12 +164,17 @@ def test_the_flowchart_has_a_column_for_phones_and_projection_with_the_same_boxe
 
     st.session_state["lang"], st.session_state["projection"] = "en", False
     run = SimpleNamespace(done=False)
-    wide, tall = draw.flowchart(run, 262144), draw.flowchart(run, 262144, tall=True)
+    wide, tall, rows = (draw.flowchart(run, 262144, layout) for layout in ("wide", "tall", "rows"))
     boxes = lambda dot: dict(re.findall(r'^([A-I]) \[label="([^"]*)"', dot, re.M))  # noqa: E731
-    assert set(boxes(wide)) == set(boxes(tall)) == set("ABCDEFGHI")
+    assert set(boxes(wide)) == set(boxes(tall)) == set(boxes(rows)) == set("ABCDEFGHI")
     assert max(len(line) for label in boxes(tall).values() for line in label.split("\\n")) <= 18
+    assert max(len(line) for label in boxes(rows).values() for line in label.split("\\n")) <= 15
     assert "A -> B -> C -> D -> E -> F -> G;" in tall and "H -> A" in tall
     assert 'G -> I [label="yes"]' in tall and 'G -> H [label="no"]' in tall
     assert 'fillcolor="#' in tall.split("\nA [")[1].split("\n")[0]  # the running loop's box is coloured in both
+    # projection mode: three rows of three (the column was ~1,100 px tall), the same cycle and answers
+    assert "{rank=same; A; B; C;}" in rows and "{rank=same; F; E; D;}" in rows and "{rank=same; H; G;}" in rows
+    assert "A -> B -> C; C -> D;" in rows and "F -> E [dir=back]; E -> D [dir=back];" in rows and "F -> G;" in rows
+    assert 'H -> G [dir=back, label="no"]; A -> H [dir=back];' in rows and 'G -> I [label="yes"]' in rows
     assert "min-width: 641px) { .st-key-loop_flow_tall { display: none; }" in draw.FLOW_CSS
     assert "max-width: 640px) { .st-key-loop_flow_wide { display: none; }" in draw.FLOW_CSS

@@ -348,15 +348,17 @@ def live(run: LoopRun, slots: Slots, chart: bool = True) -> None:
             st.info(t("loop.empty"), icon=":material/touch_app:")
 
 
-def flowchart(run: LoopRun, vocab: int, tall: bool = False) -> str:
-    """The course text's flowchart as Graphviz DOT: a two-row cycle (wide), or one column (tall: a phone, where the
-    wide one was drawn at ~5 px a letter, and projection mode, where it was ~10 px).
+def flowchart(run: LoopRun, vocab: int, layout: str = "wide") -> str:
+    """The course text's flowchart as Graphviz DOT: a two-row cycle ("wide"), one column ("tall": a phone, where
+    the wide one was drawn at ~5 px a letter), or three rows of three ("rows": projection mode, where the wide one
+    was drawn at ~10 px a letter and the column, ~1,100 px tall, did not fit a 720 px projector; three rows: ~640 px,
+    ~14 px a letter at 1280 px).
 
     The box where the loop is now is coloured: the sequence while it runs, the end once it stopped. The text is
     the same at every step (the run's numbers are in the caption, `flow_caption`): the browser lays a changed
     chart out again, ~0.4 s of a slow machine's time per "Next token" click.
     """
-    width = 18 if tall else 24
+    width = {"wide": 24, "tall": 18, "rows": 15}[layout]
 
     def q(key: str, wrap: int = width, **values) -> str:  # our own text, wrapped, with DOT's quote and newline escapes
         return "\\n".join(textwrap.wrap(t(key, **values).replace('"', "'"), wrap))
@@ -365,22 +367,29 @@ def flowchart(run: LoopRun, vocab: int, tall: bool = False) -> str:
         "A": q("loop.flow.seq"),
         "B": q("loop.flow.pass"), "C": q("loop.flow.logits", v=fmt_int(vocab)), "D": q("loop.flow.softmax"),
         "E": q("loop.flow.sample"), "F": q("loop.flow.token"),
-        "G": q("loop.flow.check", 14 if tall else width),  # a diamond: wider than its text
+        "G": q("loop.flow.check", 24 if layout == "wide" else 14),  # a diamond: wider than its text
         "H": q("loop.flow.append"), "I": q("loop.flow.end"),
     }
     hot = "I" if run.done else "A"
-    lines = [f'digraph {{ rankdir=TB; bgcolor="transparent"; nodesep={0.5 if tall else 0.3}; ranksep='
-             f'{0.25 if tall else 0.35};',
-             'node [shape=box, style="rounded,filled", fontname="sans-serif", '
-             f'fontsize={(16 if tall else 18) if projection_on() else 13}, fillcolor="#ffffff"];']
+    size = {"wide": 18, "tall": 16, "rows": 18}[layout] if projection_on() else 13
+    lines = [f'digraph {{ rankdir=TB; bgcolor="transparent"; nodesep={dict(wide=0.3, tall=0.5, rows=0.2)[layout]}; ranksep='
+             f'{0.25 if layout == "tall" else 0.35};',
+             f'node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize={size}, fillcolor="#ffffff"];']
     for name, label in nodes.items():
         shape = ", shape=diamond" if name == "G" else ""
         fill = f', fillcolor="{CHOSEN}"' if name == hot else ""
         lines.append(f'{name} [label="{label}"{shape}{fill}];')
-    if tall:  # down the column; the two answers side by side under the check; back up to the sequence on the left
+    if layout == "tall":  # down the column; the answers side by side under the check; back up to the sequence
         lines += ["A -> B -> C -> D -> E -> F -> G;", "{rank=same; I; H;}", "I -> H [style=invis];",  # the end left
                   f'G -> I [label="{q("loop.flow.yes")}"]; G -> H [label="{q("loop.flow.no")}"];',
                   "H -> A [constraint=false];", "}"]
+    elif layout == "rows":  # left to right, right to left, then the check; "no" goes back up to the sequence
+        lines += ["{rank=same; A; B; C;}", "{rank=same; F; E; D;}", "{rank=same; H; G;}",
+                  "A -> B -> C; C -> D;",
+                  "F -> E [dir=back]; E -> D [dir=back];",  # drawn right to left: D -> E -> F
+                  "F -> G;",
+                  f'H -> G [dir=back, label="{q("loop.flow.no")}"]; A -> H [dir=back];',
+                  f'G -> I [label="{q("loop.flow.yes")}"];', "}"]
     else:
         lines += ["{rank=same; A; B; C; D;}", "{rank=same; H; G; F; E;}",
                   "A -> B -> C -> D; D -> E;",
@@ -395,17 +404,17 @@ FLOW_CSS = ("<style>@media (min-width: 641px) { .st-key-loop_flow_tall { display
 
 
 def flow(run: LoopRun, facts: PromptFacts) -> None:
-    """The flowchart and its caption with this run's numbers: in projection mode the tall one at its own size; else
+    """The flowchart and its caption with this run's numbers: in projection mode the three rows at their own size; else
     the wide one, which a phone's screen swaps for the tall one (FLOW_CSS, our own static CSS)."""
     vocab = facts.info.vocab_size
     if projection_on():
-        st.graphviz_chart(flowchart(run, vocab, tall=True), width="content")
+        st.graphviz_chart(flowchart(run, vocab, "rows"), width="content")
     else:
         st.html(FLOW_CSS)
         with st.container(key="loop_flow_wide"):
             st.graphviz_chart(flowchart(run, vocab), width="stretch")
         with st.container(key="loop_flow_tall"):
-            st.graphviz_chart(flowchart(run, vocab, tall=True), width="stretch")
+            st.graphviz_chart(flowchart(run, vocab, "tall"), width="stretch")
     st.caption(flow_caption(run, facts.n_tokens))
 
 
