@@ -69,6 +69,9 @@ def test_a_run_stopped_at_any_write_leaves_the_next_run_to_resume_the_class(teac
         place.resume_teacher()  # the press's run, or the next one
         me = state.get(place.STATE)
         assert me == {"code": room.format_code(room.normalize_code(code)), "role": "teacher", "token": token}, stop_at
+        place.leave(me)  # and "Leave" sticks, however far the first run got
+        place.resume_teacher()
+        assert place.STATE not in state and state["_live_cookie"] == "", stop_at
 
 
 def test_leave_sticks_for_the_rest_of_the_session(teacher):
@@ -76,9 +79,9 @@ def test_leave_sticks_for_the_rest_of_the_session(teacher):
     cookies[place.TEACHER_COOKIE] = f"{room.normalize_code(code)}.{token}"
     place.resume_teacher()
     assert state[place.STATE]["role"] == "teacher" and state["_live_cookie_read"]
-    del state[place.STATE]  # "Leave"
+    place.leave(state[place.STATE])
     place.resume_teacher()
-    assert place.STATE not in state
+    assert place.STATE not in state and state["_live_cookie"] == ""
 
 
 @pytest.mark.parametrize("cookie, ended", [

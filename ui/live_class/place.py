@@ -57,8 +57,8 @@ def keep_teacher() -> None:
 
 def resume_teacher() -> None:
     """A new session in the teacher's browser (a reload, a replica that died) leads the room again, from the
-    cookie, until a run of the session has written what it found, so that "Leave" sticks; a room that ended says so
-    to the teacher alone. Written last, the class before the mark that the cookie was read: Streamlit may stop a run
+    cookie, until a run of the session has written what it found or "Leave" marked the cookie read (leave: so
+    that it sticks); a room that ended says so to the teacher alone. Written last, the class before the mark that the cookie was read: Streamlit may stop a run
     before any write to st.session_state (a press's run starts beside the first run: fastReruns), and a run stopped
     there leaves the class in her hands, or nothing for the next run to try again (the mark written first lost her
     class, and the Reveal she pressed: tests/unit/test_live_resume.py)."""
@@ -87,6 +87,16 @@ def resume_teacher() -> None:
     for key, value in writes.items():
         st.session_state[key] = value
     st.session_state["_live_cookie_read"] = True
+
+
+def leave(me: dict) -> None:
+    """"Leave": this session is out of the class for good. Its teacher's cookie is not read again (the mark first,
+    as resume_teacher writes it last: a first run stopped before the mark would otherwise lead the room again at
+    the next run), and removed from the browser."""
+    st.session_state["_live_cookie_read"] = True
+    if me.get("role") == "teacher":
+        st.session_state["_live_cookie"] = ""  # this browser no longer leads the room
+    st.session_state.pop(STATE, None)
 
 
 MARKS = ("class", "me")  # a student's room code and id in the URL: a new session (a reload, a replica that died)

@@ -6,7 +6,7 @@ import streamlit as st
 
 import classroom as room
 from ui.i18n import t
-from ui.live_class.place import MESSAGE_VALUES, PAGE, STATE, current, keep_teacher, store
+from ui.live_class.place import MESSAGE_VALUES, PAGE, STATE, current, keep_teacher, leave, store
 from ui.nav import link
 from ui.widgets import fragment_run
 
@@ -32,9 +32,7 @@ def sidebar_panel() -> None:
         link("live", label=t("live.side.open"), icon=":material/co_present:")
         leave_help = t("live.side.leave.teacher", h=room.ROOM_TTL_S // 3600) if me["role"] == "teacher" else None
         if st.button(t("live.side.leave"), key="live_leave", width="stretch", help=leave_help):
-            if me["role"] == "teacher":
-                st.session_state["_live_cookie"] = ""  # this browser no longer leads the room
-            st.session_state.pop(STATE, None)
+            leave(me)
             st.rerun()
 
 
