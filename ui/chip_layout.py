@@ -42,8 +42,9 @@ def padded_domain(values, pad: float = 0.06) -> tuple[float, float]:
     return lo - pad * (hi - lo), hi + pad * (hi - lo)
 
 
-LABEL_SCALES = (1.0, 1.3, 1.7, 2.2, 2.8, 3.4)  # the plot's width as a multiple of LABEL_WIDTH_PX (a projector's
-# is about 2.7): a name's place is checked at each, as points move apart and names keep their size
+LABEL_SCALES = (1.0, 1.3, 1.7, 2.2, 2.8, 3.4, 4.5, 6.0)  # the plot's width as a multiple of LABEL_WIDTH_PX (a
+# projector's is about 2.7, a 1920 px screen's about 4.7): a name's place is checked at each, as points move apart
+# and names keep their size
 
 
 def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_px: float = LABEL_WIDTH_PX,
@@ -54,23 +55,31 @@ def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_
     `width_px` (times each of `scales`) x `height_px` with these domains (padded_domain by default): (dx, dy,
     align) in pixels from the point, or None where no place is free (the name is left out; the point keeps its
     tooltip). Greedy, in the points' order: beside the point to the right, else to the left, then a line above or
-    below, then two lines."""
+    below, then two lines, with the line from the point to the name clear of other names and points too."""
     x_lo, x_hi = x_domain or padded_domain(xs)
     y_lo, y_hi = y_domain or padded_domain(ys)
     px = [(float(x) - x_lo) / (x_hi - x_lo) * width_px for x in xs]
     py = [(1.0 - (float(y) - y_lo) / (y_hi - y_lo)) * height_px for y in ys]
     line = font_px * 1.15
-    placed: list[tuple[int, float, float, float]] = []  # (point, left edge from the point, top, width) of each name
+    names: list[tuple[int, float, float, float]] = []  # each name placed: (point, left edge from it, top, width)
+    leaders: list[tuple[int, float, float, float]] = []  # each line to a name: (point, start y, end dx, end dy)
 
-    def free(i: int, left: float, top: float, w: float) -> bool:
+    def clear(i: int, left: float, top: float, w: float, dy: float, dx_end: float) -> bool:
+        """Whether point i's name (and the line to it, when dy) would cover no other name, line or point, at every
+        scale."""
+        start = py[i] + (point_px if dy > 0 else -point_px)  # the line starts at the point's edge
         for k in scales:
             box = (px[i] * k + left, top, px[i] * k + left + w, top + line)
             if box[0] < 0 or box[2] > width_px * k:
                 return False
-            if any(_overlap(box, (px[j] * k + jl, jt, px[j] * k + jl + jw, jt + line)) for j, jl, jt, jw in placed):
+            others = [(px[j] * k + jl, jt, px[j] * k + jl + jw, jt + line) for j, jl, jt, jw in names]
+            others += [(px[j] * k - point_px, py[j] - point_px, px[j] * k + point_px, py[j] + point_px)
+                       for j in range(len(px)) if j != i]
+            if any(_overlap(box, o) for o in others):
                 return False
-            if any(j != i and _overlap(box, (px[j] * k - point_px, py[j] - point_px, px[j] * k + point_px,
-                                            py[j] + point_px)) for j in range(len(px))):
+            if any(_crosses((px[j] * k, y0, px[j] * k + ex, py[j] + ey), box) for j, y0, ex, ey in leaders):
+                return False
+            if dy and any(_crosses((px[i] * k, start, px[i] * k + dx_end, py[i] + dy), o) for o in others):
                 return False
         return True
 
@@ -84,7 +93,7 @@ def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_
                 continue
             for side in (1, -1):
                 left = LABEL_GAP_PX if side == 1 else -LABEL_GAP_PX - w
-                if free(i, left, top, w):
+                if clear(i, left, top, w, dy, LABEL_GAP_PX * side):
                     found = (left, top, w, (LABEL_GAP_PX * side, dy, "left" if side == 1 else "right"))
                     break
             if found:
@@ -92,9 +101,31 @@ def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_
         if found is None:
             out.append(None)
             continue
-        placed.append((i, *found[:3]))
+        names.append((i, *found[:3]))
+        if found[3][1]:
+            leaders.append((i, py[i] + (point_px if found[3][1] > 0 else -point_px), found[3][0], found[3][1]))
         out.append(found[3])
     return out
+
+
+def _crosses(segment: tuple[float, float, float, float], box: tuple[float, float, float, float]) -> bool:
+    """Whether the segment (x0, y0, x1, y1) passes through the inside of the box (left, top, right, bottom)
+    (Liang-Barsky clipping)."""
+    x0, y0, x1, y1 = segment
+    t0, t1 = 0.0, 1.0
+    for p, q in ((x0 - x1, x0 - box[0]), (x1 - x0, box[2] - x0), (y0 - y1, y0 - box[1]), (y1 - y0, box[3] - y0)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        r = q / p
+        if p < 0:
+            t0 = max(t0, r)
+        else:
+            t1 = min(t1, r)
+        if t0 >= t1:
+            return False
+    return True
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ui.chip_layout import LABEL_WIDTH_PX, UNIT_PX, label_units, padded_domain, scatter_labels
+from ui.chip_layout import LABEL_WIDTH_PX, UNIT_PX, _crosses, label_units, padded_domain, scatter_labels
 
 HEIGHT, FONT = 420, 15
 
@@ -16,7 +16,7 @@ def boxes(xs, ys, labels, places, width):
     px = [(x - x_lo) / (x_hi - x_lo) * width for x in xs]
     py = [(1 - (y - y_lo) / (y_hi - y_lo)) * HEIGHT for y in ys]
     line = FONT * 1.15
-    names, points = [], [(x - 5.5, y - 5.5, x + 5.5, y + 5.5) for x, y in zip(px, py)]
+    names, points, leaders = [], [(x - 5.5, y - 5.5, x + 5.5, y + 5.5) for x, y in zip(px, py)], []
     for i, place in enumerate(places):
         if place is None:
             continue
@@ -24,7 +24,9 @@ def boxes(xs, ys, labels, places, width):
         w = label_units(labels[i]) * UNIT_PX * FONT / 16
         left = px[i] + dx if align == "left" else px[i] + dx - w
         names.append((i, (left, py[i] + dy - line / 2, left + w, py[i] + dy + line / 2)))
-    return names, points
+        if dy:  # the line map_chart draws from the point to its name, from the point's edge
+            leaders.append((i, (px[i], py[i] + (5.5 if dy > 0 else -5.5), px[i] + dx, py[i] + dy)))
+    return names, points, leaders
 
 
 def overlap(a, b):
@@ -36,18 +38,28 @@ WORDS = ("rei rainha homem mulher menino menina gato cachorro cavalo Paris Londr
 
 
 @pytest.mark.parametrize("seed", range(8))
-@pytest.mark.parametrize("width", [LABEL_WIDTH_PX, 450, 620, 800, 1000])
+@pytest.mark.parametrize("width", [LABEL_WIDTH_PX, 450, 620, 800, 1000, 1400, 1800])
 def test_no_name_covers_another_name_or_point(seed, width):
     rng = np.random.default_rng(seed)
     xs, ys = rng.normal(size=len(WORDS)), rng.normal(size=len(WORDS))
     places = scatter_labels(xs, ys, WORDS, HEIGHT, FONT)
-    names, points = boxes(xs, ys, WORDS, places, width)
+    names, points, leaders = boxes(xs, ys, WORDS, places, width)
     assert len(names) >= len(WORDS) // 2  # most names find a place
     for k, (i, a) in enumerate(names):
         assert all(not overlap(a, b) for _, b in names[k + 1:]), (WORDS[i], seed, width)
         assert all(not overlap(a, p) for j, p in enumerate(points) if j != i), (WORDS[i], seed, width)
         if width == LABEL_WIDTH_PX:
             assert a[0] >= 0 and a[2] <= width and a[1] >= 0 and a[3] <= HEIGHT, WORDS[i]
+    for i, segment in leaders:  # a line to a name crosses no other name and no other point
+        assert not any(_crosses(segment, b) for j, b in names if j != i), (WORDS[i], seed, width)
+        assert not any(_crosses(segment, p) for j, p in enumerate(points) if j != i), (WORDS[i], seed, width)
+
+
+def test_a_segment_crosses_a_box_only_through_its_inside():
+    box = (10.0, 10.0, 20.0, 20.0)
+    assert _crosses((0, 15, 30, 15), box) and _crosses((12, 12, 13, 13), box) and _crosses((0, 0, 30, 30), box)
+    assert not _crosses((0, 0, 9, 30), box) and not _crosses((0, 25, 30, 25), box)
+    assert not _crosses((0, 10, 30, 10), box)  # along an edge: outside
 
 
 def test_a_crowd_on_one_spot_names_as_many_as_fit_and_leaves_out_the_rest():

@@ -207,10 +207,16 @@ STRINGS = {
                           "Write at least 3 words, separated by commas."),
     "tokenizer.map.capped": ("Só as primeiras {n} palavras entram no mapa.", "Only the first {n} words go on the map."),
     "tokenizer.map.hidden": (
-        "{n} palavras ficaram sem nome no mapa, onde o nome cobriria outro: toque num ponto ou passe o mouse sobre "
-        "ele para ver a palavra.",
-        "{n} words have no name on the map, where the name would cover another: tap a point or hover over it to see "
-        "its word.",
+        "{n} palavras não aparecem escritas no mapa, por falta de espaço livre ao lado do ponto: toque no ponto ou "
+        "passe o mouse sobre ele para ver a palavra.",
+        "{n} words are not written on the map, for lack of free room beside their point: tap a point or hover over "
+        "it to see the word.",
+    ),
+    "tokenizer.map.hidden.one": (
+        "Uma palavra não aparece escrita no mapa, por falta de espaço livre ao lado do ponto: toque no ponto ou "
+        "passe o mouse sobre ele para ver a palavra.",
+        "One word is not written on the map, for lack of free room beside its point: tap a point or hover over it to "
+        "see the word.",
     ),
     "tokenizer.map.caption": (
         "A linha de embedding de cada palavra (com espaço antes; com vários tokens, a média) projetada nos dois "

@@ -538,6 +538,8 @@ def map_result(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, .
     placed = map_labels(df)
     caption = t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0))
     hidden = int((placed["label"] == "").sum())
-    _show(map_chart(placed), caption + (" " + t("tokenizer.map.hidden", n=fmt_int(hidden)) if hidden else ""))
+    if hidden:
+        caption += " " + (t("tokenizer.map.hidden.one") if hidden == 1 else t("tokenizer.map.hidden", n=fmt_int(hidden)))
+    _show(map_chart(placed), caption)
     downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
               key="tok_dl_map")
