@@ -141,7 +141,7 @@ def test_the_chains_stage_names_are_all_drawn_level_where_they_fit_and_slanted_w
                       context_ids=(0, 1), top_n=6)
     chart = charts.finish(chain_heatmap(view, [f"t{i}" for i in range(6)]))
     names = [t(f"temperature.stage.{n}") for n in ("raw", "repetition_penalty", "temperature", "top_k", "top_p")]
-    for width, slanted in ((250, True), (1400, False)):
+    for width, slanted in ((250, True), (450, True), (1400, False)):  # 450: 90 px columns, "temperatura" ~100 px
         spec = chart.to_dict()
         spec["width"] = width
         svg = vlc.vegalite_to_svg(spec)

@@ -404,9 +404,9 @@ def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
             rows.append({"stage": t(f"temperature.stage.{name}"), "col": col, "token": tok, "rank": i, "p": p,
                          "cut": p == 0, "label": fmt_pct(p) if p > 0 else t("temperature.heat.cut")})
     df = pd.DataFrame(rows)
-    big = projection_on()  # a projector's numbers and rows as large as its axis labels (22 px)
+    big = projection_on()  # a projector's numbers and rows larger, as its axis labels are (22 px, 14 px else)
     stages = [t(f"temperature.stage.{n}") for n in order]
-    need = max(map(len, stages)) * (22 if big else 11) * 0.6 + 8  # px: the longest name, level
+    need = max(map(len, stages)) * (22 if big else 14) * 0.6 + 8  # px: the longest name, level (ui.charts' sizes)
     narrow = f"width / {len(order)} < {need:.0f}"  # a column narrower (a phone; a projector): names slanted, none cut
     x = alt.X("stage:N", sort=stages, title=None, axis=alt.Axis(
         orient="top", labelLimit=240, labelOverlap=False, labelAngle=alt.expr(f"{narrow} ? -40 : 0"),
