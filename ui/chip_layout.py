@@ -54,13 +54,14 @@ def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_
     """Where each point's name goes so that no two names, and no name and another point, overlap on a plot
     `width_px` (times each of `scales`) x `height_px` with these domains (padded_domain by default): (dx, dy,
     align) in pixels from the point, or None where no place is free (the name is left out; the point keeps its
-    tooltip). Greedy, in the points' order: beside the point to the right, else to the left, then a line above or
-    below, then two lines, with the line from the point to the name clear of other names and points too."""
+    tooltip). Greedy, in the points' order: beside the point to the right, else to the left, else just above or
+    below it, then one or two lines up or down beside it, where the line from the point to the name (map_chart
+    draws it) must be clear of other names and points too."""
     x_lo, x_hi = x_domain or padded_domain(xs)
     y_lo, y_hi = y_domain or padded_domain(ys)
     px = [(float(x) - x_lo) / (x_hi - x_lo) * width_px for x in xs]
     py = [(1.0 - (float(y) - y_lo) / (y_hi - y_lo)) * height_px for y in ys]
-    line = font_px * 1.15
+    line = font_px * 1.3  # a name's height with a margin: Vega's glyphs reach past 1.15 of the font size
     names: list[tuple[int, float, float, float]] = []  # each name placed: (point, left edge from it, top, width)
     leaders: list[tuple[int, float, float, float]] = []  # each line to a name: (point, start y, end dx, end dy)
 
@@ -86,24 +87,29 @@ def scatter_labels(xs, ys, labels, height_px: float, font_px: float = 15, width_
     out: list[tuple[float, float, str] | None] = []
     for i, label in enumerate(labels):
         w = label_units(str(label)) * UNIT_PX * font_px / 16
+        touch = point_px + line / 2 + 1  # from the point's centre to a name's middle, just above or below it
+        # (dx, dy, align) in order: beside, right then left; just above, just below (centred, no line); then one and
+        # two lines up or down, right then left, with a line to the point
+        places = [(LABEL_GAP_PX, 0.0, "left"), (-LABEL_GAP_PX, 0.0, "right"), (0.0, -touch, "center"),
+                  (0.0, touch, "center")]
+        places += [(LABEL_GAP_PX * side, dy, "left" if side == 1 else "right")
+                   for dy in (-line, line, -2 * line, 2 * line) for side in (1, -1)]
         found = None
-        for dy in (0.0, -line, line, -2 * line, 2 * line):
+        for dx, dy, align in places:
             top = py[i] + dy - line / 2
+            left = {"left": dx, "right": dx - w, "center": -w / 2}[align]
             if top < 0 or top + line > height_px:
                 continue
-            for side in (1, -1):
-                left = LABEL_GAP_PX if side == 1 else -LABEL_GAP_PX - w
-                if clear(i, left, top, w, dy, LABEL_GAP_PX * side):
-                    found = (left, top, w, (LABEL_GAP_PX * side, dy, "left" if side == 1 else "right"))
-                    break
-            if found:
+            if clear(i, left, top, w, dy if dx else 0.0, dx):
+                found = (left, top, w, (dx, dy, align))
                 break
         if found is None:
             out.append(None)
             continue
         names.append((i, *found[:3]))
-        if found[3][1]:
-            leaders.append((i, py[i] + (point_px if found[3][1] > 0 else -point_px), found[3][0], found[3][1]))
+        dx, dy, _ = found[3]
+        if dx and dy:
+            leaders.append((i, py[i] + (point_px if dy > 0 else -point_px), dx, dy))
         out.append(found[3])
     return out
 

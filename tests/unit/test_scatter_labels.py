@@ -15,16 +15,16 @@ def boxes(xs, ys, labels, places, width):
     (x_lo, x_hi), (y_lo, y_hi) = padded_domain(xs), padded_domain(ys)
     px = [(x - x_lo) / (x_hi - x_lo) * width for x in xs]
     py = [(1 - (y - y_lo) / (y_hi - y_lo)) * HEIGHT for y in ys]
-    line = FONT * 1.15
+    line = FONT * 1.3
     names, points, leaders = [], [(x - 5.5, y - 5.5, x + 5.5, y + 5.5) for x, y in zip(px, py)], []
     for i, place in enumerate(places):
         if place is None:
             continue
         dx, dy, align = place
         w = label_units(labels[i]) * UNIT_PX * FONT / 16
-        left = px[i] + dx if align == "left" else px[i] + dx - w
+        left = {"left": px[i] + dx, "right": px[i] + dx - w, "center": px[i] - w / 2}[align]
         names.append((i, (left, py[i] + dy - line / 2, left + w, py[i] + dy + line / 2)))
-        if dy:  # the line map_chart draws from the point to its name, from the point's edge
+        if dx and dy:  # the line map_chart draws from the point to its name, from the point's edge
             leaders.append((i, (px[i], py[i] + (5.5 if dy > 0 else -5.5), px[i] + dx, py[i] + dy)))
     return names, points, leaders
 

@@ -350,8 +350,8 @@ def map_chart(df: pd.DataFrame) -> alt.Chart:
     names = base.mark_text(dx=alt.expr("datum.ldx"), dy=alt.expr("datum.ldy"), align=alt.expr("datum.lalign"),
                            fontSize=MAP_FONT[projection_on()]).encode(text="label:N")
     leaders = base.mark_rule(color="#8a8f98", strokeWidth=1, x2Offset=alt.expr("datum.ldx"),
-                             y2Offset=alt.expr("datum.ldy"), opacity=alt.expr("datum.ldy === 0 ? 0 : 1")).encode(
-        x2="x:Q", y2="y:Q")  # from a point to its name, where the name sits a line or two away
+                             y2Offset=alt.expr("datum.ldy"), opacity=alt.expr("datum.ldx === 0 || datum.ldy === 0 ? 0 : 1")).encode(
+        x2="x:Q", y2="y:Q")  # from a point to its name, where the name sits a line or two away beside it
     return (leaders + base.mark_circle(size=90, color=PRIMARY) + names).properties(height=MAP_HEIGHT)
 
 
