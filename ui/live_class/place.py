@@ -57,11 +57,11 @@ def keep_teacher() -> None:
 
 def resume_teacher() -> None:
     """A new session in the teacher's browser (a reload, a replica that died) leads the room again, from the
-    cookie, until a run of the session has written what it found or "Leave" marked the cookie read (leave: so
-    that it sticks); a room that ended says so to the teacher alone. Written last, the class before the mark that the cookie was read: Streamlit may stop a run
-    before any write to st.session_state (a press's run starts beside the first run: fastReruns), and a run stopped
-    there leaves the class in her hands, or nothing for the next run to try again (the mark written first lost her
-    class, and the Reveal she pressed: tests/unit/test_live_resume.py)."""
+    cookie, until a run of the session has written what it found or "Leave" marked the cookie read (leave: so that
+    it sticks); a room that ended says so to the teacher alone. Written last, the class before the mark that the
+    cookie was read: Streamlit may stop a run before any write to st.session_state (a press's run starts beside the
+    first run: fastReruns), and a run stopped there leaves the class in her hands, or nothing for the next run to
+    try again (the mark written first lost her class, and the Reveal she pressed: tests/unit/test_live_resume.py)."""
     if current() is not None or st.session_state.get("_live_cookie_read"):
         return
     try:

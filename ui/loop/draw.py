@@ -372,7 +372,8 @@ def flowchart(run: LoopRun, vocab: int, layout: str = "wide") -> str:
     }
     hot = "I" if run.done else "A"
     size = {"wide": 18, "tall": 16, "rows": 18}[layout] if projection_on() else 13
-    lines = [f'digraph {{ rankdir=TB; bgcolor="transparent"; nodesep={dict(wide=0.3, tall=0.5, rows=0.2)[layout]}; ranksep='
+    nodesep = {"wide": 0.3, "tall": 0.5, "rows": 0.2}[layout]
+    lines = [f'digraph {{ rankdir=TB; bgcolor="transparent"; nodesep={nodesep}; ranksep='
              f'{0.25 if layout == "tall" else 0.35};',
              f'node [shape=box, style="rounded,filled", fontname="sans-serif", fontsize={size}, fillcolor="#ffffff"];']
     for name, label in nodes.items():

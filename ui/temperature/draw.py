@@ -410,7 +410,8 @@ def chain_heatmap(view: sv.ChainView, names: list[str]) -> alt.Chart:
     narrow = f"width / {len(order)} < {need:.0f}"  # a column narrower (a phone; a projector): names slanted, none cut
     x = alt.X("stage:N", sort=stages, title=None, axis=alt.Axis(
         orient="top", labelLimit=240, labelOverlap=False, labelAngle=alt.expr(f"{narrow} ? -40 : 0"),
-        labelAlign=alt.expr(f"{narrow} ? 'left' : 'center'"), labelBaseline=alt.expr(f"{narrow} ? 'middle' : 'bottom'")))
+        labelAlign=alt.expr(f"{narrow} ? 'left' : 'center'"),
+        labelBaseline=alt.expr(f"{narrow} ? 'middle' : 'bottom'")))
     y = alt.Y("token:N", sort=list(names), title=t("temperature.axis.token"), axis=alt.Axis(labelOverlap=False))
     tip = [alt.Tooltip("token:N", title=t("temperature.axis.token")), alt.Tooltip("stage:N", title=t("temperature.chain.col.stage")),
            alt.Tooltip("label:N", title=t("temperature.axis.prob"))]

@@ -339,8 +339,8 @@ def map_labels(df: pd.DataFrame) -> pd.DataFrame:
 @cached_chart
 def map_chart(df: pd.DataFrame) -> alt.Chart:
     """The words' embeddings on their first two principal components (df: map_labels' columns), each name placed
-    where it covers no other (on the narrowest screen; chip_layout.scatter_labels), with a line to its point when
-    it sits above or below it."""
+    where it covers no other name or point (chip_layout.scatter_labels), with a line to its point when it sits a
+    line or two up or down beside it."""
     tooltip = [alt.Tooltip("word:N", title=t("tokenizer.map.word")), alt.Tooltip("tokens:Q", title=t("tokenizer.m.tokens")),
                alt.Tooltip("x:Q", format=".3f", title="PC1"), alt.Tooltip("y:Q", format=".3f", title="PC2")]
     base = alt.Chart(df).encode(
@@ -350,7 +350,8 @@ def map_chart(df: pd.DataFrame) -> alt.Chart:
     names = base.mark_text(dx=alt.expr("datum.ldx"), dy=alt.expr("datum.ldy"), align=alt.expr("datum.lalign"),
                            fontSize=MAP_FONT[projection_on()]).encode(text="label:N")
     leaders = base.mark_rule(color="#8a8f98", strokeWidth=1, x2Offset=alt.expr("datum.ldx"),
-                             y2Offset=alt.expr("datum.ldy"), opacity=alt.expr("datum.ldx === 0 || datum.ldy === 0 ? 0 : 1")).encode(
+                             y2Offset=alt.expr("datum.ldy"),
+                             opacity=alt.expr("datum.ldx === 0 || datum.ldy === 0 ? 0 : 1")).encode(
         x2="x:Q", y2="y:Q")  # from a point to its name, where the name sits a line or two away beside it
     return (leaders + base.mark_circle(size=90, color=PRIMARY) + names).properties(height=MAP_HEIGHT)
 
