@@ -63,6 +63,7 @@ class Round:
     options: list[str] | None  # a vote's options
     open: bool  # accepting answers
     revealed: dict[str, Any] | None  # what the model measured, once revealed
+    lead: int | None = None  # a vote's text: its first `lead` characters are the prompt, the rest the model's
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ def _first_round() -> dict[str, JSON]:
 
 
 def _as_round(value: dict[str, JSON]) -> Round:
-    return Round(value["n"], value["kind"], value["prompt"], value["options"], value["open"], value["revealed"])
+    return Round(value["n"], value["kind"], value["prompt"], value["options"], value["open"], value["revealed"],
+                 value.get("lead"))
 
 
 # The teacher's side
@@ -219,8 +221,12 @@ def _options(kind: str, options: list[str] | None) -> list[str] | None:
 
 
 def start_round(store: Store, code: str, token: str, kind: str, prompt: str,
-                options: list[str] | None = None, sealed: dict[str, JSON] | None = None) -> Round:
+                options: list[str] | None = None, sealed: dict[str, JSON] | None = None,
+                lead: int | None = None) -> Round:
     """Open the next round (the open one, if any, ends unscored); the previous round's answers are dropped.
+
+    lead: for a text the model continued, how many of `prompt`'s first characters are the prompt it was given
+    (the class sees the two parts apart); None: all of it is the round's prompt.
 
     sealed: what the teacher will reveal (a vote's answer, measured when the round starts), kept with the round
     for the teacher's token alone (`sealed`), so that a reload or another replica can still reveal it."""
@@ -231,12 +237,14 @@ def start_round(store: Store, code: str, token: str, kind: str, prompt: str,
     if sealed is not None and not isinstance(sealed, dict):
         raise TypeError(f"sealed must be a dict or None, got {type(sealed).__name__}")
     dumps(sealed)
+    if lead is not None and (isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead <= len(prompt)):
+        raise ValueError(f"lead must be a character count within the prompt (0 to {len(prompt)}), got {lead!r:.40}")
 
     def change(cur: dict | None) -> dict:
         if cur is None:
             raise _not_found(code)
         return {**cur, "n": cur["n"] + 1, "kind": kind, "prompt": prompt, "options": options,
-                "open": True, "revealed": None, "sealed": sealed}
+                "open": True, "revealed": None, "sealed": sealed, "lead": lead}
 
     doc = store.update_doc(_key(code, "round"), change, ttl_s=ROOM_TTL_S)
     number = doc.value["n"]

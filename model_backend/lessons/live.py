@@ -25,6 +25,16 @@ def _needs_space(prompt: str, guess: str) -> bool:
     return not unicodedata.category(guess[0]).startswith("P")
 
 
+def guess_tokens(tokenizer, prompt: str, guess: str) -> list[TokenInfo]:
+    """Every token of `guess` as text after `prompt` (see the module's docstring); empty for an empty guess. The
+    first is what the guess counts as: " 1879" after a word is "▁", "1", "8", "7", "9" in Gemma's vocabulary,
+    which has no token for a number with its space, so a year counts as the lone space."""
+    if not guess:
+        return []
+    text = (" " + guess) if _needs_space(prompt, guess) else guess
+    return [token_info(tokenizer, int(i)) for i in tokenizer(text, add_special_tokens=False)["input_ids"]]
+
+
 def guess_token(tokenizer, prompt: str, guess: str) -> TokenInfo | None:
     """The first token of `guess` as the next token after `prompt` (see the module's docstring), or None for
     a guess with no token (empty)."""
@@ -33,6 +43,11 @@ def guess_token(tokenizer, prompt: str, guess: str) -> TokenInfo | None:
     text = (" " + guess) if _needs_space(prompt, guess) else guess
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     return token_info(tokenizer, int(ids[0])) if ids else None
+
+
+def only_space(info: TokenInfo | None) -> bool:
+    """Whether a token stands for whitespace alone (a space, a line break): what a guess like " 1879" counts as."""
+    return info is not None and not info.special and bool(info.text) and not info.text.strip()
 
 
 def next_token_probs(last_logits: np.ndarray, ids: list[int]) -> list[float]:

@@ -92,6 +92,28 @@ def test_a_guessing_round_from_start_to_reveal():
         assert "<script>" not in md.value
 
 
+def test_a_number_guess_shows_its_tokens_and_why_it_counts_as_the_lone_space():
+    """Gemma's vocabulary has no token for " 1879": a year after a word is the space, then one token per digit."""
+    import classroom as room
+    t, code = teacher()
+    s = student(code)
+    t.text_area(key="live_round_prompt").set_value("Albert Einstein nasceu em")
+    t.button(key="live_round_start").click().run()
+    s.run()
+    s.text_input(key="live_guess_text_1").set_value("1879")
+    s.button[[x.label for x in s.button].index("Enviar palpite")].click().run()
+    assert not s.exception
+    assert "·" in [c.value for c in s.code]  # what it counts as
+    assert "Seu palpite tem 5 tokens: · | 1 | 8 | 7 | 9" in texts(s)
+    assert "Este token é só o espaço (·)" in texts(s)
+    t.run()
+    t.button(key="live_reveal_1").click().run()
+    assert not t.exception
+    top = room.current_round(room.open_store(), code).revealed["top"][0]["token"]
+    assert ("This token is just the space (·)" in texts(t)) == (top == "·")
+    assert "· marks the space that is part of the token." in texts(t)
+
+
 def test_reveal_waits_for_an_answer_and_a_second_press_after_another_tab_revealed_does_nothing():
     import classroom as room
     t, code = teacher()
@@ -158,9 +180,14 @@ def test_a_temperature_vote_from_start_to_reveal():
     _vote(a, "0.2", "Enviar voto")
     _vote(b, "1.5", "Send vote")
     assert "Seu voto: T = 0,2." in texts(a)  # pt-BR: the number as Brazilians write it
+    assert r.lead == len("Era uma vez")  # the prompt and the model's continuation, apart on every screen
+    assert [c.value for c in a.code][-2:] == ["Era uma vez", r.prompt[r.lead:]]
+    assert "A continuação que o modelo escreveu:" in texts(a)
     assert [o for o in next(r for r in a.radio if r.key.startswith("live_vote")).options] == ["T = 0,2", "T = 0,8", "T = 1,5"]
     t.run()
     assert "Votes so far: 2." in texts(t)
+    assert "(no nickname): T = 0.2" in texts(t) and "(no nickname): 0.2" not in texts(t)  # as the phones show it
+    assert t.button(key="live_reveal_1").label == "Reveal the right answer"
     t.button(key="live_reveal_1").click().run()
     assert not t.exception
     sealed = room.current_round(room.open_store(), code).revealed
@@ -168,12 +195,12 @@ def test_a_temperature_vote_from_start_to_reveal():
     assert answer in r.options and [row["shown"] for row in sealed["rows"]].count(True) == 1
     shown = next(row for row in sealed["rows"] if row["shown"])
     assert r.prompt == "Era uma vez" + shown["text"]  # the text on screen is the one the answer names
-    assert f"The model wrote this text at **T = {float(answer):.1f}**." in [m.value for m in t.markdown]
+    assert f"The model wrote the continuation at **T = {float(answer):.1f}**." in [m.value for m in t.markdown]
     right = {"0.2": 1, "1.5": 1}.get(answer, 0)
     assert f"{right} of 2 votes were right." in texts(t)
     assert room.tally(room.open_store(), code).rounds == 0  # a vote is not scored against the model
     a.run()
-    assert "O modelo escreveu este texto com" in " ".join(m.value for m in a.markdown)
+    assert "O modelo escreveu a continuação com" in " ".join(m.value for m in a.markdown)
 
 
 def test_a_fact_vote_from_start_to_reveal():
@@ -193,8 +220,11 @@ def test_a_fact_vote_from_start_to_reveal():
     shown = next(row for row in payload["rows"] if row["shown"])
     assert r.prompt == shown["prompt"] + shown["text"]
     assert payload["answer"] == ("fact" if shown["fact"] else "invention")
+    table = t.dataframe[-1].value
+    assert list(table.columns) == ["prompt", "continuation", "fact or invention", "mean probability of the tokens"]
+    assert list(table["prompt"]) == [row["prompt"] for row in payload["rows"]]
     said = " ".join(m.value for m in t.markdown)
-    assert ("It is a **fact**" in said) == (payload["answer"] == "fact")
+    assert ("It counts as a **fact**" in said) == (payload["answer"] == "fact")
     assert f"{int(payload['answer'] == 'invention')} of 1 votes were right." in texts(t)
 
 

@@ -152,7 +152,7 @@ def test_a_replica_dies_mid_round_and_no_guess_is_lost(cluster, browser):
         _wait_for(lambda: counts() == {"Paris": 2, "Madrid": 1}, 60, "the two moved phones' new guesses in the room",
                   lambda: f"the room holds {counts()}")
         _wait_text(teacher, r"Guesses so far: 3\.", timeout=15)
-        teacher.get_by_role("button", name="Reveal the model's answer").click()
+        teacher.get_by_role("button", name="Reveal the model's probabilities").click()
         _wait_text(teacher, r"of 3 guesses counted as the model's most likely token", timeout=90)
         for page in phones:
             _wait_text(page, "probability of", timeout=30)

@@ -96,7 +96,7 @@ def test_a_teacher_and_three_phones_play_a_guessing_round(browser, server_url):
         _no_blocking_violation(teacher, "the projector with a round open")
         _no_blocking_violation(phones[1][1], "a phone (en, 390 px) after its guess")
         assert teacher.locator("b", has_text="Paris").count() == 0  # a guess is text, never HTML
-        teacher.get_by_role("button", name="Reveal the model's answer").click()
+        teacher.get_by_role("button", name="Reveal the model's probabilities").click()
         _wait_text(teacher, r"of 3 guesses counted as the model's most likely token", timeout=60)
         assert "after 1 revealed guessing round(s)" in teacher.inner_text("body")
         shoot(teacher, "live-teacher-reveal-1280")
@@ -141,6 +141,6 @@ def _vote_round(teacher, phones) -> None:
     other.get_by_role("button", name="Send vote").click()
     _wait_text(other, r"Your vote: fact\.")
     _wait_text(teacher, r"Votes so far: 2\.", timeout=15)
-    teacher.get_by_role("button", name="Reveal the model's answer").click()
+    teacher.get_by_role("button", name="Reveal the model's probabilities").click()
     _wait_text(teacher, r"of 2 votes were right\.", timeout=60)
     _wait_text(page, r"de 2 votos acertaram\.", timeout=30)

@@ -30,7 +30,7 @@ def test_students_keep_the_links_language_and_projection_mode_when_pressing_send
             phone.get_by_label(re.compile("Seu palpite|Your guess")).fill("<b>Roma</b> `x` 😀")
             phone.get_by_role("button", name=re.compile("Enviar palpite|Send guess")).click()
             _wait_text(phone, SENT[lang], timeout=60)
-        teacher.get_by_role("button", name="Reveal the model's answer").click()  # each phone's timer runs its page
+        teacher.get_by_role("button", name="Reveal the model's probabilities").click()  # each phone's timer runs its page
         for lang, extra, phone in phones:
             body = _wait_text(phone, "O modelo deu ao seu token|The model gave your token", timeout=60)
             assert SENT[lang] in body, f"a {lang} phone switched language: {body[-300:]}"

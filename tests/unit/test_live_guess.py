@@ -39,3 +39,10 @@ def test_a_small_probability_keeps_two_significant_digits():
     assert pct(0.182).replace(",", ".") == "18.2%"
     assert pct(0.000042).replace(",", ".") == "0.0042%"
     assert pct(0.0).replace(",", ".") == "0.0%"
+    assert pct(0.0000042).replace(",", ".") == "0.00042%"
+
+
+def test_a_tiny_probability_reads_as_one_in_n_not_as_a_row_of_zeros():
+    from ui.live_class import pct
+    shown = pct(4e-11)  # outside a page run the language is pt-BR
+    assert shown == "menos de 0,0001% (cerca de 1 em 25.000.000.000)", shown

@@ -12,7 +12,7 @@ import model_backend as mb
 from classroom.text import clean_answer
 from model_backend.core.tokens import token_info
 from model_backend.lessons import live as lv
-from model_backend.lessons.live import guess_token, next_token_probs
+from model_backend.lessons.live import guess_token, guess_tokens, next_token_probs
 from ui import backend
 from ui.live_class.place import store
 
@@ -45,6 +45,11 @@ def token_rows(prompt: str, answers: dict[str, int]) -> pd.DataFrame:
 def guess_info(prompt: str, text: str) -> mb.TokenInfo | None:
     """What a guess counts as: its first token after the prompt (model_backend.lessons.live.guess_token), or None."""
     return guess_token(backend.bundle_for().tokenizer, prompt, text)
+
+
+def guess_infos(prompt: str, text: str) -> list[mb.TokenInfo]:
+    """Every token of a guess after the prompt (the first is what it counts as): empty for an empty guess."""
+    return guess_tokens(backend.bundle_for().tokenizer, prompt, text)
 
 
 def reveal_payload(prompt: str, rows: pd.DataFrame) -> tuple[dict, int, bool]:
@@ -90,7 +95,7 @@ def start_vote(me: dict, kind: str, prompt: str) -> None:
                                                                     max_new_tokens=lv.VOTE_TOKENS, seed=seed)))
                 for temp in lv.VOTE_TEMPERATURES]
         sealed = lv.temperature_vote(prompt, runs, pick)
-        text, options = prompt + runs[pick][1].completion, [row["t"] for row in sealed["rows"]]
+        text, lead, options = prompt + runs[pick][1].completion, len(prompt), [row["t"] for row in sealed["rows"]]
     else:
         from ui.hallucination.compute import CONFIG, pair_params
 
@@ -100,5 +105,5 @@ def start_vote(me: dict, kind: str, prompt: str) -> None:
         real, invented = (backend.generation(pair[w], pair_params()) for w in ("real", "invented"))
         sealed = lv.fact_vote(pair, real, invented, shown_real)
         shown = next(r for r in sealed["rows"] if r["shown"])
-        text, options = shown["prompt"] + shown["text"], FACT_OPTIONS
-    room.start_round(store(), code, me["token"], "vote", text, options, sealed=sealed)
+        text, lead, options = shown["prompt"] + shown["text"], len(shown["prompt"]), FACT_OPTIONS
+    room.start_round(store(), code, me["token"], "vote", text, options, sealed=sealed, lead=lead)

@@ -17,12 +17,13 @@ import classroom as room
 from model_backend.lessons import live as lv
 from model_backend.validation import InvalidInput, check_prompt
 from ui.charts import OKABE_ITO, PRIMARY, show
-from ui.i18n import fmt_float, fmt_pct, lang, t
+from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.live_class.compute import (
     FACT_CLOSE,
     FACT_OPTIONS,
     KINDS,
     guess_info,
+    guess_infos,
     qr_png,
     reveal_payload,
     start_guess,
@@ -39,13 +40,18 @@ ROUND_S = 0.5  # how often the teacher's panels reread the answers and the phone
 # 1 s the histogram's delay (goal: 30 guesses shown within 1 s) was the timer's phase plus its run: 0.03-1.02 s
 
 
+TINY = 1e-6  # below 0.0001%, a probability reads as "about 1 in N": a room cannot read 0.000000040%
+
+
 def pct(p: float) -> str:
     """A probability as a percentage with two significant digits when it is small ("0.0042%"), so that a
-    guess the model thought unlikely does not read as 0%."""
+    guess the model thought unlikely does not read as 0%; under TINY, "under 0.0001% (about 1 in N)"."""
     import math
     if p <= 0 or p >= 0.01:
         return fmt_pct(p)
-    return fmt_pct(p, min(8, 1 - math.floor(math.log10(100 * p))))
+    if p < TINY:
+        return t("live.pct.tiny", limit=fmt_pct(TINY, 4), n=fmt_int(round(1 / p)))
+    return fmt_pct(p, 1 - math.floor(math.log10(100 * p)))
 
 
 def keep_in_address() -> None:
@@ -216,7 +222,8 @@ def reveal_button(me: dict) -> None:
         st.session_state[TEACHER_DRAWN] = teacher_mark(None, 0)
         return  # the round's panel says so
     st.session_state[TEACHER_DRAWN] = teacher_mark(r, total)
-    if r.number and r.open and st.button(t("live.round.reveal"), key=f"live_reveal_{r.number}", disabled=not total,
+    label = t("live.round.reveal.vote" if r.kind == "vote" else "live.round.reveal")
+    if r.number and r.open and st.button(label, key=f"live_reveal_{r.number}", disabled=not total,
                                          help=None if total else t("live.round.reveal.help")):
         _reveal(me, r.number)
         st.rerun()  # the round's panel above drew the open round: draw it revealed
@@ -312,15 +319,26 @@ def vote_chart(df: pd.DataFrame) -> alt.Chart:
     ).properties(title=t("live.vote.chart"), height=alt.Step(32))
 
 
+def vote_text(r: room.Round) -> None:
+    """A vote's text: the prompt, then the continuation the model wrote, apart (a round without `lead`: one text)."""
+    if r.lead is None:
+        model_text(r.prompt)
+        return
+    st.caption(t("live.vote.prompt"))
+    model_text(r.prompt[:r.lead])
+    st.caption(t("live.vote.continuation"))
+    model_text(r.prompt[r.lead:])
+
+
 def vote_board(me: dict, r: room.Round, answers: room.Answers) -> None:
     """The projector's vote: the text, the votes live, "Reveal"; then the answer and what the model measured."""
     st.markdown(t("live.round.of", n=r.number))
-    model_text(r.prompt)
+    vote_text(r)
     df = vote_frame(r, answers)
     if r.open:
         st.text(t("live.vote.open", k=answers.total))
         show(vote_chart(df), save=False)
-        answer_list(me, r.number)
+        answer_list(me, r.number, r.options)
         return
     show(vote_chart(df), save=False)
     vote_revealed(r, answers)
@@ -338,6 +356,7 @@ def vote_revealed(r: room.Round, answers: room.Answers) -> None:
         rows = payload.get("rows") or []
         st.dataframe(pd.DataFrame({
             t("live.vote.col.t"): [fmt_float(float(x["t"]), 1) for x in rows],
+            t("live.vote.col.continuation"): [x["text"] for x in rows],  # the model's text: a cell's plain text
             t("live.vote.col.first"): [t("live.vote.of_tokens", k=x["first_choice"], n=x["tokens"]) for x in rows],
             t("live.vote.col.mean"): [fmt_pct(x["mean_prob"]) for x in rows],
             t("live.vote.col.shown"): [t("live.vote.shown") if x["shown"] else "" for x in rows]}), hide_index=True)
@@ -350,30 +369,36 @@ def vote_revealed(r: room.Round, answers: room.Answers) -> None:
             model_text(", ".join(payload.get("answers") or []))
         rows = payload.get("rows") or []
         st.dataframe(pd.DataFrame({
-            t("live.vote.col.text"): [x["prompt"] + x["text"] for x in rows],
+            t("live.vote.col.prompt"): [x["prompt"] for x in rows],
+            t("live.vote.col.continuation"): [x["text"] for x in rows],
             t("live.vote.col.kind"): [t("live.vote.fact") if x["fact"] else t("live.vote.invention") for x in rows],
-            t("live.vote.col.mean"): [fmt_pct(x["mean_prob"]) for x in rows],
-            t("live.vote.col.first"): [t("live.vote.of_tokens", k=x["first_choice"], n=x["tokens"]) for x in rows]}),
+            t("live.vote.col.mean"): [fmt_pct(x["mean_prob"]) for x in rows]}),  # greedy: every token the top one
             hide_index=True)
         means = [x["mean_prob"] for x in rows]
         close = len(means) == 2 and abs(means[0] - means[1]) < FACT_CLOSE
+        higher = "real" if len(rows) == 2 and rows[0]["which"] == "real" and means[0] > means[1] else "twin"
         why = ("live.vote.fact.why_none" if not any(x["fact"] for x in rows)  # no fact to tell apart
                else "live.vote.fact.why_close" if close else "live.vote.fact.why_apart")
-        st.caption(t(why, pp=round(100 * FACT_CLOSE)))
+        st.caption(t(why, pp=round(100 * FACT_CLOSE), which=t(f"live.vote.which.{higher}")))
     st.text(t("live.vote.right", m=right, n=answers.total))
 
 
-def answer_list(me: dict, number: int) -> None:
-    """Every answer with its nickname, each with a switch that hides it (or the nickname) from the projector."""
+def answer_list(me: dict, number: int, options: list[str] | None = None) -> None:
+    """Every answer with its nickname, each with a switch that hides it (or the nickname) from the projector.
+    options: a vote's (its answers are shown as the phones show them: "fato", "T = 0,2")."""
     try:
         given = room.answers(store(), me["code"], me["token"])
     except room.ClassroomError:
         return
-    with st.expander(t("live.answers.title", n=len(given)), icon=":material/visibility_off:"):
+    vote = options is not None
+    with st.expander(t("live.votes.title" if vote else "live.answers.title", n=len(given)),
+                     icon=":material/visibility_off:"):
         for a in given:
             c1, c2, c3 = st.columns([3, 1, 1])
             name = t("live.answers.nick_hidden") if a.nickname_hidden else (a.nickname or t("live.answers.anonymous"))
-            c1.text(f"{name}: {t('live.answers.hidden') if a.hidden else a.text}")  # students' text: plain text
+            shown = option_label(a.text, options) if vote else a.text
+            hidden = t("live.answers.vote_hidden" if vote else "live.answers.hidden")
+            c1.text(f"{name}: {hidden if a.hidden else shown}")  # students' text: plain text
             c2.checkbox(t("live.answers.hide"), value=a.hidden, key=f"live_hide_{number}_{a.session_id}",
                         on_change=_hide, args=(me, a.session_id, "guess", f"live_hide_{number}_{a.session_id}"))
             if a.nickname:
@@ -410,6 +435,10 @@ def revealed(r: room.Round, rows: pd.DataFrame, total: int) -> None:
         matched = sum(g["guesses"] for g in payload.get("guessed") or [] if g["id"] == top[0]["id"])
         st.text(t("live.result.matched", m=matched, n=total))
         model_text(labels[0])
+        if labels[0] and not labels[0].strip("·"):  # the lone space: a number's first token, say why
+            st.caption(t("live.space_only"))
+    if any("·" in lab for lab in labels) or any("·" in str(x) for x in rows.get("token", [])):
+        st.caption(t("live.dot"))
     if payload.get("guessed"):
         st.dataframe(pd.DataFrame({t("live.axis.token"): [g["token"] for g in payload["guessed"]],
                                    t("live.axis.guesses"): [g["guesses"] for g in payload["guessed"]],
@@ -517,10 +546,15 @@ def guess_status(me: dict, r: room.Round) -> None:
     """What the student's guess counts as, and after the reveal the probability the model gave it."""
     mine = my_answer(me, r)
     if mine:
-        info = guess_info(r.prompt, mine)
+        infos = guess_infos(r.prompt, mine)
+        info = infos[0] if infos else None
         if info is not None:
             st.markdown(t("live.student.counts_as"))
             model_text(info.display)
+            if len(infos) > 1:  # the token display is the guess's own text: plain text
+                st.text(t("live.student.tokens", n=len(infos), tokens=" | ".join(i.display for i in infos)))
+            if lv.only_space(info):
+                st.caption(t("live.space_only"))
             st.caption(t("live.student.space"))
             if r.revealed:
                 guessed = {g["id"]: g["prob"] for g in r.revealed.get("guessed") or []}
@@ -537,7 +571,7 @@ def vote_form(me: dict, r: room.Round) -> None:
     """A vote's text, and while it is open the options to pick."""
     opts = r.options or []
     st.markdown(t("live.student.vote.fact" if opts == FACT_OPTIONS else "live.student.vote.temperature"))
-    model_text(r.prompt)
+    vote_text(r)
     if not r.open:
         return
     mine = my_answer(me, r)

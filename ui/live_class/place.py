@@ -35,7 +35,7 @@ def error(exc: Exception) -> None:
     """A room error in the visitor's language (the exception's own text is English, for the log)."""
     key = {room.RoomNotFound: "live.err.not_found", room.RateLimited: "live.err.limited",
            room.RoundClosed: "live.err.closed", room.BadAnswer: "live.err.answer", room.NotTeacher: "live.err.teacher",
-           room.NotJoined: "live.err.not_joined"}.get(type(exc), "live.err.bad_code")
+           room.NotJoined: "live.err.not_joined"}.get(type(exc), "live.err.other")
     st.warning(t(key, **MESSAGE_VALUES), icon=":material/error:")
 
 
