@@ -225,6 +225,17 @@ def test_a_vote_takes_only_its_options(room):
         cr.start_round(store, code, token, "poll", "?")
 
 
+def test_a_votes_text_keeps_where_the_models_continuation_starts(room):
+    store, code, token = room
+    r = cr.start_round(store, code, token, "vote", "Era uma vez um rei", ["0.2", "0.8"], lead=len("Era uma vez"))
+    assert r.lead == 11 and cr.current_round(store, code).lead == 11  # as every replica reads it
+    assert r.prompt[:r.lead] == "Era uma vez" and r.prompt[r.lead:] == " um rei"
+    assert cr.start_round(store, code, token, "guess", "Once upon a").lead is None
+    for lead in (-1, 19, 2.0, True, "3"):
+        with pytest.raises(ValueError, match="lead"):
+            cr.start_round(store, code, token, "vote", "Era uma vez um rei", ["0.2", "0.8"], lead=lead)
+
+
 def test_a_guess_round_may_offer_candidates_and_still_takes_any_guess(room):
     store, code, token = room
     r = cr.start_round(store, code, token, "guess", "The cat sat on the", [" mat", "rug"])
