@@ -169,6 +169,7 @@ class Lookup:
     row: np.ndarray  # [D] E[token_id], float32
     product: np.ndarray  # [D] one_hot(token_id) @ E, float32
     embed_scale: float  # the model multiplies the row by this before the first layer
+    scale_dtype: str = "float32"  # what the model keeps embed_scale in ("bfloat16": sqrt(640) = 25.30 is 25.25)
 
     @property
     def exact(self) -> bool:
@@ -184,7 +185,8 @@ def embedding_lookup(model, token_id: int) -> Lookup:
     emb = model.get_input_embeddings()
     return Lookup(token_id=int(token_id), vocab_size=E.shape[0],
                   row=E[int(token_id)].float().cpu().numpy(), product=product.float().cpu().numpy(),
-                  embed_scale=float(getattr(emb, "embed_scale", 1.0)))
+                  embed_scale=float(getattr(emb, "embed_scale", 1.0)),
+                  scale_dtype=str(getattr(getattr(emb, "embed_scale", None), "dtype", "torch.float32")).removeprefix("torch."))
 
 
 # --- meaning in vectors: neighbours and a 2-D map -------------------------------------------

@@ -81,3 +81,28 @@ def test_the_word_map_keeps_every_word_and_leaves_out_only_the_names_that_do_not
     hidden = out[out["label"] == ""]
     assert 0 < len(hidden) < 12 and "far" not in set(hidden["word"])
     assert set(out.loc[out["label"] != "", "label"]) <= set(df["word"])
+
+
+def test_the_word_map_names_more_words_on_a_wider_plot_and_the_chart_picks_the_layout_by_its_width():
+    """One layout of the names for every width left many unnamed on a projector that had room for them: the chart
+    now carries a layout per width tier (MAP_TIERS) and draws the one its width reaches (rendered here)."""
+    import re
+
+    import streamlit as st
+    import vl_convert as vlc
+
+    from ui import charts
+    from ui.tokenizer.draw import MAP_TIERS, MAP_WIDTH, map_chart, map_labels
+
+    st.session_state["projection"] = False
+    words = [f"w{i}" for i in range(10)] + ["far"]
+    df = pd.DataFrame({"word": words, "x": [i * 0.03 for i in range(10)] + [1.0],
+                       "y": [0.5 + (i % 3) * 0.02 for i in range(10)] + [0.0], "tokens": 1})
+    placed = map_labels(df)
+    named = [set(placed.loc[placed[f"label{i}"] != "", "word"]) for i in range(len(MAP_TIERS))]
+    assert len(named[0]) < len(named[1]) < len(named[2]), [len(n) for n in named]
+    chart = charts.finish(map_chart(placed)).to_dict()
+    for i, tier in enumerate(MAP_TIERS):
+        spec = dict(chart, width=int(MAP_WIDTH[0] * tier))
+        drawn = set(re.findall(r">(w\d|far)</text>", vlc.vegalite_to_svg(spec)))
+        assert drawn == named[i], (tier, drawn, named[i])

@@ -59,6 +59,17 @@ STRINGS = {
         "No character was broken into bytes here. Try the Emoji example: the rare character ꙮ becomes three bytes, "
         "and in the byte-level tokenizer even the emoji become pieces.",
     ),
+    "tokenizer.contrast.seed": (
+        "O texto do curso divide \"Olá\" em \"Ol\" + \"á\", com IDs ilustrativos; a tabela mostra como cada "
+        "tokenizador daqui o divide de fato. O vocabulário do {model} tem {v} tokens, {where} da faixa típica que "
+        "o texto cita ({lo} a {hi}).",
+        "The course text splits \"Olá\" into \"Ol\" + \"á\", with illustrative IDs; the table shows how each "
+        "tokenizer here really splits it. {model}'s vocabulary has {v} tokens, {where} the typical range the text "
+        "cites ({lo} to {hi}).",
+    ),
+    "tokenizer.contrast.above": ("acima", "above"),
+    "tokenizer.contrast.within": ("dentro", "within"),
+    "tokenizer.contrast.below": ("abaixo", "below"),
     "tokenizer.contrast.head": ("Espaço e maiúsculas mudam os tokens", "Spaces and capitals change the tokens"),
     "tokenizer.contrast.text": (
         "O espaço faz parte do token. \"Olá\" no início do texto e \" Olá\" no meio de uma frase (com o espaço antes) "
@@ -158,18 +169,19 @@ STRINGS = {
     "tokenizer.embed.caption": (
         "Os {d} números da linha {id}, um por célula: azul negativo, laranja positivo. Nenhuma dimensão sozinha "
         "quer dizer \"gato\" ou \"Paris\"; o significado está espalhado por todas. O Gemma multiplica a linha por "
-        "{scale} (a raiz quadrada de d_model) antes da primeira camada. Abaixo, os {k} primeiros valores.",
+        "{scale} (√d_model = √{d} = {root}{rounded}) antes da primeira camada. Abaixo, os {k} primeiros valores.",
         "The {d} numbers of row {id}, one per cell: blue negative, orange positive. No single dimension means "
         "\"cat\" or \"Paris\"; the meaning is spread over all of them. Gemma multiplies the row by {scale} (the "
-        "square root of d_model) before the first layer. Below, the first {k} values.",
+        "square root of d_model: √{d} = {root}{rounded}) before the first layer. Below, the first {k} values.",
     ),
     # neighbours
     "tokenizer.nb.head": ("Significado em vetores: os vizinhos mais próximos", "Meaning in vectors: nearest neighbours"),
+    "tokenizer.embed.rounded": (", arredondado em {dtype}", ", rounded in {dtype}"),
     "tokenizer.nb.text": (
-        "Tokens usados em contextos parecidos terminam com linhas parecidas. Escolha uma palavra: a página "
+        "Tokens usados em contextos parecidos tendem a ter linhas parecidas. Escolha uma palavra: a página "
         "compara a linha dela com **todas** as linhas da matriz pela similaridade do cosseno (1 = mesma "
         "direção).",
-        "Tokens used in similar contexts end up with similar rows. Pick a word: the page compares its row "
+        "Tokens used in similar contexts tend to have similar rows. Pick a word: the page compares its row "
         "with **every** row of the matrix by cosine similarity (1 = same direction).",
     ),
     "tokenizer.nb.word": ("Palavra", "Word"),
@@ -191,9 +203,9 @@ STRINGS = {
     "tokenizer.map.head": ("Um mapa das palavras (PCA)", "A map of words (PCA)"),
     "tokenizer.map.text": (
         "Cada palavra é um ponto num espaço de centenas de dimensões. A PCA acha as duas direções em que estas "
-        "palavras mais variam e as desenha num plano. Edite a lista (separe por vírgulas) e veja grupos se formarem.",
+        "palavras mais variam e as desenha num plano. Edite a lista (separe por vírgulas) e veja se grupos se formam.",
         "Each word is a point in a space of hundreds of dimensions. PCA finds the two directions in which these "
-        "words vary most and draws them on a plane. Edit the list (separate with commas) and watch groups form.",
+        "words vary most and draws them on a plane. Edit the list (separate with commas) and see whether groups form.",
     ),
     "tokenizer.map.words": ("Palavras (separadas por vírgula)", "Words (separated by commas)"),
     "tokenizer.map.default": (
@@ -207,17 +219,14 @@ STRINGS = {
                           "Write at least 3 words, separated by commas."),
     "tokenizer.map.capped": ("Só as primeiras {n} palavras entram no mapa.", "Only the first {n} words go on the map."),
     "tokenizer.map.hidden": (
-        "{n} palavras não aparecem escritas no mapa, por falta de espaço livre ao lado do ponto: toque no ponto ou "
-        "passe o mouse sobre ele para ver a palavra.",
-        "{n} words are not written on the map, for lack of free room beside their point: tap a point or hover over "
-        "it to see the word.",
+        "Para não cobrir outro nome ou ponto, ficam sem nome no mapa numa tela estreita {narrow}, e numa tela "
+        "larga {wide}. Toque num ponto ou passe o mouse sobre ele para ver a palavra.",
+        "So as not to cover another name or point, the map leaves unnamed on a narrow screen {narrow}, and on a "
+        "wide screen {wide}. Tap a point or hover over it to see the word.",
     ),
-    "tokenizer.map.hidden.one": (
-        "Uma palavra não aparece escrita no mapa, por falta de espaço livre ao lado do ponto: toque no ponto ou "
-        "passe o mouse sobre ele para ver a palavra.",
-        "One word is not written on the map, for lack of free room beside its point: tap a point or hover over it to "
-        "see the word.",
-    ),
+    "tokenizer.map.hidden.none": ("nenhuma palavra", "no word"),
+    "tokenizer.map.hidden.one": ("uma palavra ({words})", "one word ({words})"),
+    "tokenizer.map.hidden.some": ("{n} palavras ({words})", "{n} words ({words})"),
     "tokenizer.map.caption": (
         "A linha de embedding de cada palavra (com espaço antes; com vários tokens, a média) projetada nos dois "
         "eixos principais. O eixo PC1 guarda {a} da variação entre estas palavras, o PC2 {b}: é uma sombra "

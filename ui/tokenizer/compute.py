@@ -42,6 +42,7 @@ PARALLEL = (
      "I do not know if I will make it in time for tomorrow's meeting."),
 )
 CONTRAST = ("Olá", " Olá", "olá", "OLÁ")  # position and case change the tokens
+SEED_VOCAB = (50_000, 200_000)  # seed 004: a model's vocabulary, "geralmente 50.000-200.000 tokens"
 
 
 # --- the tokenizers -----------------------------------------------------------------------------

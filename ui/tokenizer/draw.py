@@ -17,11 +17,21 @@ from model_backend.core.tokens import visible
 from model_backend.lessons import tokenizer as tk
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
 from ui.charts import MASKED, OKABE_ITO, PRIMARY, cached_chart, projection_on, show
-from ui.chip_layout import BUDGETS, LABEL_WIDTH_PX, UNIT_PX, label_units, padded_domain, scatter_labels, wrap
+from ui.chip_layout import (
+    BUDGETS,
+    LABEL_SCALES,
+    LABEL_WIDTH_PX,
+    UNIT_PX,
+    label_units,
+    padded_domain,
+    scatter_labels,
+    wrap,
+)
 from ui.export import downloads
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
-from ui.tokenizer.compute import CONTRAST, PARALLEL, PRESETS, Neighbours, Side
+from ui.tokenizer.compute import CONTRAST, PARALLEL, PRESETS, SEED_VOCAB, Neighbours, Side
+from ui.untrusted import escape_markdown
 from ui.widgets import DATAFRAME_ROW, data_table, model_text, show_error
 
 MAX_CHIPS = 300  # drawn chips; the table and the CSV always hold every token
@@ -326,14 +336,34 @@ MAP_WIDTH = (LABEL_WIDTH_PX, 560)  # the narrowest plot the names are placed for
 # wide with the sidebar open
 
 
+MAP_TIERS = (1.0, 1.7, 2.8)  # a layout of the names for plots at least this many times MAP_WIDTH wide (the scales
+# of LABEL_SCALES from there up): a phone, a tablet or a laptop, a projector; the chart picks one by its width
+
+
 def map_labels(df: pd.DataFrame) -> pd.DataFrame:
-    """df (word, x, y, tokens) with where each word's name goes (ldx, ldy, lalign) and the name itself (label:
-    empty where it would cover another name or point: chip_layout.scatter_labels)."""
+    """df (word, x, y, tokens) with, for each width tier i of MAP_TIERS, where each word's name goes (ldx{i}, ldy{i},
+    lalign{i}) and the name itself (label{i}: empty where it would cover another name or point at some width of
+    that tier, chip_layout.scatter_labels); `label` is the narrowest tier's."""
     on = projection_on()
-    places = scatter_labels(df["x"], df["y"], df["word"], MAP_HEIGHT, MAP_FONT[on], width_px=MAP_WIDTH[on])
-    return df.assign(label=[w if p else "" for w, p in zip(df["word"], places)],
-                     ldx=[p[0] if p else 0.0 for p in places], ldy=[p[1] if p else 0.0 for p in places],
-                     lalign=[p[2] if p else "left" for p in places])
+    out = df.copy()
+    for i, tier in enumerate(MAP_TIERS):
+        places = scatter_labels(df["x"], df["y"], df["word"], MAP_HEIGHT, MAP_FONT[on], width_px=MAP_WIDTH[on],
+                                scales=tuple(s for s in LABEL_SCALES if s >= tier))
+        out[f"label{i}"] = [w if p else "" for w, p in zip(df["word"], places)]
+        out[f"ldx{i}"] = [p[0] if p else 0.0 for p in places]
+        out[f"ldy{i}"] = [p[1] if p else 0.0 for p in places]
+        out[f"lalign{i}"] = [p[2] if p else "left" for p in places]
+    out["label"] = out["label0"]
+    return out
+
+
+def _by_width(field: str) -> str:
+    """A Vega expression: the datum's `field` of the widest tier of MAP_TIERS that the plot's width reaches."""
+    width = MAP_WIDTH[projection_on()]
+    expr = f"datum.{field}0"
+    for i, tier in list(enumerate(MAP_TIERS))[1:]:
+        expr = f"width >= {tier * width:g} ? datum.{field}{i} : ({expr})"
+    return expr
 
 
 @cached_chart
@@ -347,11 +377,11 @@ def map_chart(df: pd.DataFrame) -> alt.Chart:
         x=alt.X("x:Q", title="PC1", scale=alt.Scale(domain=list(padded_domain(df["x"])), nice=False, zero=False)),
         y=alt.Y("y:Q", title="PC2", scale=alt.Scale(domain=list(padded_domain(df["y"])), nice=False, zero=False)),
         tooltip=tooltip)
-    names = base.mark_text(dx=alt.expr("datum.ldx"), dy=alt.expr("datum.ldy"), align=alt.expr("datum.lalign"),
-                           fontSize=MAP_FONT[projection_on()]).encode(text="label:N")
-    leaders = base.mark_rule(color="#8a8f98", strokeWidth=1, x2Offset=alt.expr("datum.ldx"),
-                             y2Offset=alt.expr("datum.ldy"),
-                             opacity=alt.expr("datum.ldx === 0 || datum.ldy === 0 ? 0 : 1")).encode(
+    dx, dy = _by_width("ldx"), _by_width("ldy")  # the layout for the plot's width now (MAP_TIERS)
+    names = base.mark_text(dx=alt.expr(dx), dy=alt.expr(dy), align=alt.expr(_by_width("lalign")),
+                           text=alt.expr(_by_width("label")), fontSize=MAP_FONT[projection_on()])
+    leaders = base.mark_rule(color="#8a8f98", strokeWidth=1, x2Offset=alt.expr(dx), y2Offset=alt.expr(dy),
+                             opacity=alt.expr(f"({dx}) === 0 || ({dy}) === 0 ? 0 : 1")).encode(
         x2="x:Q", y2="y:Q")  # from a point to its name, where the name sits a line or two away beside it
     return (leaders + base.mark_circle(size=90, color=PRIMARY) + names).properties(height=MAP_HEIGHT)
 
@@ -423,6 +453,11 @@ def explain(tok: tk.Tokenization, sides: tuple[Side, ...]) -> None:
     st.subheader(t("tokenizer.contrast.head"))
     st.markdown(t("tokenizer.contrast.text"))
     data_table(contrast_table(sides), hide_index=True)
+    ours = sides[0]  # the running model's tokenizer comes first
+    lo, hi = SEED_VOCAB
+    where = "above" if ours.vocab > hi else "below" if ours.vocab < lo else "within"
+    st.caption(t("tokenizer.contrast.seed", model=ours.label, v=fmt_int(ours.vocab), lo=fmt_int(lo), hi=fmt_int(hi),
+                 where=t(f"tokenizer.contrast.{where}")))
 
 
 def compare(sides: tuple[Side, ...]) -> None:
@@ -480,8 +515,10 @@ def embedding_result(token_id: int, look: tk.Lookup, around: tuple[int, tuple[st
         st.success(t("tokenizer.embed.exact", id=fmt_int(token_id)), icon=":material/check_circle:")
     else:
         st.warning(t("tokenizer.embed.inexact", diff=f"{abs(look.row - look.product).max():.3g}"))
-    _show(strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id),
-                                    scale=fmt_float(look.embed_scale, 2), k=FIRST_VALUES))
+    scale, root = fmt_float(look.embed_scale, 2), fmt_float(float(np.sqrt(dim)), 2)
+    rounded = t("tokenizer.embed.rounded", dtype=look.scale_dtype) if scale != root else ""  # bfloat16: 25.25
+    _show(strip_chart(look.row), t("tokenizer.embed.caption", d=fmt_int(dim), id=fmt_int(token_id), scale=scale,
+                                    root=root, rounded=rounded, k=FIRST_VALUES))
     model_text("[" + ", ".join(f"{v:+.4f}" for v in look.row[:FIRST_VALUES]) + ", …]")
     downloads(lambda: pd.DataFrame({"id": token_id, "dim": range(dim), "value": look.row.astype(float)}),
               f"embedding-row-{token_id}", key="tok_dl_row")
@@ -534,13 +571,23 @@ def map_ask() -> tuple[str, ...] | None:
     return words
 
 
+def hidden_words(words: list[str]) -> str:
+    """Words a map leaves unnamed, for its caption: "none", "one (menino)" or "3 (menino, menina, cachorro)". The
+    words are the visitor's: escaped, so the caption's Markdown shows them as typed."""
+    if not words:
+        return t("tokenizer.map.hidden.none")
+    listed = escape_markdown(", ".join(words))
+    return t("tokenizer.map.hidden.one", words=listed) if len(words) == 1 else t(
+        "tokenizer.map.hidden.some", n=fmt_int(len(words)), words=listed)
+
+
 def map_result(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, ...]) -> None:
     df = pd.DataFrame({"word": words, "x": proj.coords[:, 0], "y": proj.coords[:, 1], "tokens": counts})
     placed = map_labels(df)
     caption = t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0))
-    hidden = int((placed["label"] == "").sum())
-    if hidden:
-        caption += " " + (t("tokenizer.map.hidden.one") if hidden == 1 else t("tokenizer.map.hidden", n=fmt_int(hidden)))
+    narrow, wide = (list(placed.loc[placed[f"label{i}"] == "", "word"]) for i in (0, len(MAP_TIERS) - 1))
+    if narrow:
+        caption += " " + t("tokenizer.map.hidden", narrow=hidden_words(narrow), wide=hidden_words(wide))
     _show(map_chart(placed), caption)
     downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
               key="tok_dl_map")
