@@ -669,7 +669,8 @@ def controls(cap: int) -> mb.SamplingParams:
         greedy = temperature == 0
         top_k = c2.number_input(t("loop.ctl.top_k"), 0, 1000, step=1, key="loop_top_k", disabled=greedy,
                                 help=t("loop.ctl.top_k.help"))
-        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, step=0.05, key="loop_top_p", disabled=greedy)
+        top_p = c3.slider(t("loop.ctl.top_p"), 0.05, 1.0, step=0.05, key="loop_top_p", disabled=greedy,
+                          help=t("loop.ctl.top_p.help"))
         penalty = c4.slider(t("loop.ctl.penalty"), 1.0, 2.0, step=0.05, key="loop_penalty",
                             help=t("loop.ctl.penalty.help"))
         c5, c6, c7 = st.columns([1, 2, 1])

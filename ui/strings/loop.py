@@ -29,6 +29,8 @@ STRINGS = {
     "loop.ctl.top_k.help": ("Sorteia só entre os k tokens mais prováveis.",
                             "Draws only among the k most likely tokens."),
     "loop.ctl.top_p": ("top-p (1 = desligado)", "top-p (1 = off)"),
+    "loop.ctl.top_p.help": ("Sorteia só no núcleo: o menor conjunto de tokens cuja probabilidade somada chega a p.",
+                            "Draws only from the nucleus: the smallest set of tokens whose probabilities add up to at least p."),
     "loop.ctl.penalty": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
     "loop.ctl.penalty.help": ("Reduz os logits de tokens que já apareceram no texto, contra loops.",
                               "Lowers the logits of tokens already in the text, against loops."),
@@ -143,19 +145,27 @@ STRINGS = {
         "Transformer pass (attention over the context; sliding-window layers see only the latest tokens)",
     ),
     "loop.flow.logits": ("Logits: {v} pontuações", "Logits: {v} scores"),
-    "loop.flow.softmax": ("Softmax: distribuição de probabilidade", "Softmax: probability distribution"),
-    "loop.flow.sample": ("Amostragem (guloso, top-k, top-p, temperatura)", "Sampling (greedy, top-k, top-p, temperature)"),
+    "loop.flow.softmax": ("Ajustes nos logits (penalidade de repetição, temperatura, top-k, top-p), depois o softmax: "
+                          "distribuição de probabilidade",
+                          "Logit adjustments (repetition penalty, temperature, top-k, top-p), then the softmax: "
+                          "probability distribution"),
+    "loop.flow.sample": ("Escolha: guloso (argmax) ou sorteio", "Choice: greedy (argmax) or a draw"),
     "loop.flow.token": ("Próximo token escolhido", "Next token chosen"),
-    "loop.flow.check": ("EOS, max_new_tokens ou sequência de parada?", "EOS, max_new_tokens or stop sequence?"),
+    "loop.flow.check": ("Parar? (EOS, max_new_tokens atingido, sequência de parada)",
+                        "Stop? (EOS, max_new_tokens reached, a stop sequence)"),
     "loop.flow.append": ("Anexa o token à sequência", "Append the token to the sequence"),
     "loop.flow.end": ("Fim da completação", "End of the completion"),
     "loop.flow.no": ("não", "no"),
     "loop.flow.yes": ("sim", "yes"),
     "loop.flow.caption": (
         "O fluxograma do loop. Sequência atual: {n} tokens (escritos pelo modelo: {gen}). O quadro laranja é onde "
-        "o loop está agora.",
+        "o loop está agora. Só a 1ª volta (prefill) passa o prompt inteiro pela rede; nas outras (decode) entra só o "
+        "token novo, e as chaves e valores dos anteriores vêm do KV cache. Como no texto do curso, a temperatura, o "
+        "top-k e o top-p ajustam os logits antes do softmax.",
         "The loop's flowchart. Current sequence: {n} tokens (written by the model: {gen}). The orange box is where "
-        "the loop is now.",
+        "the loop is now. Only the 1st turn (prefill) passes the whole prompt through the network; in the others "
+        "(decode) only the new token goes in, and the keys and values of the earlier ones come from the KV cache. As "
+        "in the course text, temperature, top-k and top-p adjust the logits before the softmax.",
     ),
     # steps
     "loop.steps.title": ("Cada volta do loop", "Each turn of the loop"),
