@@ -16,7 +16,7 @@ STRINGS = {
     "presets.hint": ("O botão roda o modelo {n} vezes; cada resultado fica guardado.",
                      "The button runs the model {n} times; each result is kept."),
     "presets.running": ("Gerando…", "Generating…"),
-    "presets.verdict.differ": ("a mesma pergunta, respostas diferentes.", "the same question, different answers."),
+    "presets.verdict.differ": ("o mesmo prompt, respostas diferentes.", "the same prompt, different answers."),
     "presets.verdict.same": ("desta vez os sorteios coincidiram (o modelo estava concentrado nestes tokens).",
                              "this time the draws agreed (the model was concentrated on these tokens)."),
     "presets.factual": ("factual (T = 0)", "factual (T = 0)"),
@@ -26,8 +26,8 @@ STRINGS = {
     "presets.col.text": ("texto gerado", "generated text"),
     "presets.caption": (
         "O factual não sorteia: rodado de novo, dá o mesmo texto. O criativo deu {distinct} texto(s) "
-        "diferente(s) em {seeds} sorteios: {verdict}",
+        "diferente(s) em {seeds} execuções (sementes): {verdict}",
         "Factual draws nothing: run again, it gives the same text. Creative gave {distinct} different text(s) "
-        "in {seeds} draws: {verdict}",
+        "in {seeds} runs (seeds): {verdict}",
     ),
 }

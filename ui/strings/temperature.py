@@ -103,8 +103,10 @@ STRINGS = {
     "temperature.presets": ("Exemplos", "Examples"),
     "temperature.ctl.t": ("Temperatura T (0 = guloso)", "Temperature T (0 = greedy)"),
     "temperature.ctl.t.help": (
-        "Divide os logits por T. Em 0 o modelo não sorteia: pega sempre o mais provável (guloso, argmax).",
-        "Divides the logits by T. At 0 the model does not draw: it always takes the most likely (greedy, argmax).",
+        "Divide os logits por T antes do softmax. Em 0 o modelo não sorteia: pega sempre o de maior logit, depois da "
+        "penalidade (guloso, argmax).",
+        "Divides the logits by T before the softmax. At 0 the model does not draw: it always takes the highest logit, "
+        "after the penalty (greedy, argmax).",
     ),
     "temperature.ctl.k": ("top-k (0 = desligado)", "top-k (0 = off)"),
     "temperature.ctl.k.help": ("Mantém só os k tokens mais prováveis.", "Keeps only the k most likely tokens."),
@@ -117,9 +119,13 @@ STRINGS = {
     ),
     "temperature.ctl.r": ("Penalidade de repetição (1 = desligada)", "Repetition penalty (1 = off)"),
     "temperature.ctl.r.help": (
-        "Tokens que já estão no texto têm o logit dividido por este número (ou multiplicado, se negativo).",
-        "Tokens already in the text get their logit divided by this number (or multiplied, if negative).",
+        "Tokens que já estão no texto (prompt incluído) têm o logit dividido por este número (ou multiplicado, se "
+        "negativo).",
+        "Tokens already in the text (prompt included) get their logit divided by this number (or multiplied, if "
+        "negative).",
     ),
+    "temperature.ctl.caption": ("**T:** {t} **top-k:** {k} **top-p:** {p} **Penalidade de repetição:** {r}",
+                                "**T:** {t} **top-k:** {k} **top-p:** {p} **Repetition penalty:** {r}"),
     "temperature.greedy.on": (
         "T = 0: **guloso**. Não há sorteio: o token de maior logit (depois da penalidade) sai sempre. "
         "Top-k e top-p não fazem nada aqui, como no `generate(do_sample=False)`.",
@@ -151,7 +157,7 @@ STRINGS = {
         "The {n} most likely tokens before any processing, out of {vocab}. Blue: the final probability the "
         "token is drawn from (already renormalised). Grey: cut tokens, at the height they had before the cut.",
     ),
-    "temperature.entropy.before": ("só temperatura", "temperature only"),
+    "temperature.entropy.before": ("antes do top-k e do top-p", "before top-k and top-p"),
     "temperature.entropy.after": ("com top-k e top-p", "with top-k and top-p"),
     "temperature.entropy.caption": (
         "Entropia da distribuição (em bits) conforme T muda: 0 bits é certeza total (guloso); cada bit a mais "
@@ -168,21 +174,21 @@ STRINGS = {
         "the distribution after one of transformers' processors, applied to the whole vocabulary.",
     ),
     "temperature.chain.caption": (
-        "Linhas: os tokens mais prováveis; colunas: as etapas. Cinza = cortado nessa etapa. Um processador "
+        "Linhas: os tokens mais prováveis; colunas: as etapas. Cinza = cortado nessa etapa ou numa anterior (um token cortado não volta). Um processador "
         "desligado não aparece, como no `generate()`, que o pula.",
-        "Rows: the most likely tokens; columns: the stages. Grey = cut at that stage. A processor that is off "
+        "Rows: the most likely tokens; columns: the stages. Grey = cut at that stage or an earlier one (a cut token never comes back). A processor that is off "
         "does not appear, as in `generate()`, which skips it.",
     ),
     "temperature.heat.cut": ("cortado", "cut"),
     "temperature.stage.raw": ("cru", "raw"),
-    "temperature.stage.repetition_penalty": ("penalidade", "penalty"),
+    "temperature.stage.repetition_penalty": ("pen. de repetição", "rep. penalty"),
     "temperature.stage.temperature": ("temperatura", "temperature"),
     "temperature.stage.top_k": ("top-k", "top-k"),
     "temperature.stage.top_p": ("top-p", "top-p"),
     "temperature.stage.greedy": ("guloso", "greedy"),
     "temperature.chain.col.stage": ("etapa", "stage"),
     "temperature.chain.col.setting": ("ajuste", "setting"),
-    "temperature.chain.col.kept": ("tokens possíveis", "tokens possible"),
+    "temperature.chain.col.kept": ("tokens que podem sair", "tokens that can come out"),
     "temperature.chain.col.entropy": ("entropia (bits)", "entropy (bits)"),
     "temperature.chain.col.top": ("maior prob. entre os mostrados", "top prob. among those shown"),
     "temperature.chain.off": ("desligado", "off"),
@@ -267,10 +273,10 @@ STRINGS = {
     ),
     "temperature.dark.size": ("tokens no núcleo", "tokens in the nucleus"),
     "temperature.dark.caption": (
-        "Tamanho do núcleo do top-p (quantos tokens podem sair) para este prompt, em cada combinação de T "
+        "Tamanho do núcleo do top-p (quantos tokens podem sair, só com temperatura e top-p) para este prompt, em cada combinação de T "
         "(linhas) e p (colunas). Cor em escala logarítmica. Aqui, com T = {lo} o núcleo tem de {lo_min} a "
         "{lo_max} token(s); com T = {hi}, de {hi_min} a {hi_max}.",
-        "Size of the top-p nucleus (how many tokens can come out) for this prompt, for each combination of T "
+        "Size of the top-p nucleus (how many tokens can come out, with temperature and top-p only) for this prompt, for each combination of T "
         "(rows) and p (columns). Colour on a logarithmic scale. Here, at T = {lo} the nucleus holds {lo_min} to "
         "{lo_max} token(s); at T = {hi}, {hi_min} to {hi_max}.",
     ),

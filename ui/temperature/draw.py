@@ -534,6 +534,7 @@ def live_controls(bars: LiveBars, init: mb.SamplingParams) -> mb.SamplingParams:
     key = f"temperature_live_{st.session_state.get('_temperature_taken', 0)}"  # a new chart when the teacher's came
     event = show(live_bars_for(bars, init), on_select="rerun", key=key,
                  selection_mode=[s[0] for s in SLIDERS], save=False)
+    st.caption(t("temperature.ctl.caption", **{k: t(f"temperature.ctl.{k}.help") for k in ("t", "k", "p", "r")}))
     return follow(event)  # the sliders' values now, into session_state (the link reads them there)
 
 
