@@ -282,10 +282,11 @@ def grid_panel(tr: mb.Trace, layer: int, head: int) -> None:
          summary=summary)
     heads = info.n_layers * info.n_heads
     if group == AVG:
-        st.caption(t("attention.grid.caption", n=fig.GRID_LIMIT, heads=heads))
+        st.caption(t("attention.grid.caption", n=fig.GRID_LIMIT, tail=fig.GRID_LIMIT - 2, heads=heads))
     else:
         columns = fig.grid_columns(info.n_layers, group)
-        st.caption(t("attention.grid.caption.group", a=layer_no(columns[0]), b=layer_no(columns[-1]), n=fig.GRID_LIMIT, heads=heads))
+        st.caption(t("attention.grid.caption.group", a=layer_no(columns[0]), b=layer_no(columns[-1]), n=fig.GRID_LIMIT,
+                              tail=fig.GRID_LIMIT - 2, heads=heads))
 
 
 # ---------------------------------------------------------------- what each head does, measured
@@ -432,9 +433,11 @@ def banco_result(banco: Banco) -> None:
     show_raw = st.toggle(t("attention.banco.raw"), key="attention_banco_raw")
     show(fig.similarity_chart(sim, show_raw))
     if all(np.isfinite(sim.centred)):
+        lowest, last = fmt_float(min(sim.centred), 3), fmt_float(sim.centred[-1], 3)
+        path = (t("attention.banco.drops", lowest=lowest, last=last) if min(sim.centred) < sim.centred[0]
+                else t("attention.banco.stays", last=last))
         st.caption(t("attention.banco.caption", first=fmt_float(sim.centred[0], 3),
-                     emb=fmt_float(sim.embedding_centred, 3), last=fmt_float(sim.centred[-1], 3),
-                     lowest=fmt_float(min(sim.centred), 3)))
+                     emb=fmt_float(sim.embedding_centred, 3), path=path))
     else:  # e.g. both sentences are the word alone: each vector *is* the mean, nothing is left to compare
         st.warning(t("attention.banco.undefined"), icon=":material/info:")
     with st.expander(t("attention.dl.title"), icon=":material/download:"):

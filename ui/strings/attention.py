@@ -103,9 +103,9 @@ STRINGS = {
     "attention.others": ("outros {n} tokens", "{n} other tokens"),
     "attention.strongest.title": ("**As cabeças mais focadas neste token**", "**The heads most focused for this token**"),
     "attention.strongest.caption": (
-        "Das {n} cabeças, as que põem mais peso num único token anterior. O primeiro token (<bos>) fica de fora: "
+        "Das {n} cabeças, as que põem mais peso num único token (anterior ou ele mesmo). O primeiro token (<bos>) fica de fora: "
         "muitas cabeças “descansam” nele quando não há nada útil para olhar.",
-        "Of the {n} heads, those that put the most weight on a single earlier token. The first token (<bos>) is left "
+        "Of the {n} heads, those that put the most weight on a single token (earlier, or itself). The first token (<bos>) is left "
         "out: many heads “rest” on it when there is nothing useful to look at.",
     ),
     "attention.col.layer": ("camada", "layer"),
@@ -121,11 +121,16 @@ STRINGS = {
     "attention.grid.caption": (
         "Colunas = camadas (números em laranja: atenção completa; as outras usam janela deslizante); linhas = "
         "cabeças. A última coluna e a última linha são **médias** (sobre as camadas e sobre as cabeças). Cada "
-        "miniatura mostra até {n} colunas do fim do texto. Clique numa miniatura para abri-la em tamanho grande "
-        "acima; o quadro laranja marca a que está aberta. São {heads} cabeças ao todo.",
+        "miniatura mostra até {n} colunas: num texto mais longo, o primeiro token, uma coluna que soma os tokens do "
+        "meio e os últimos {tail}. Uma cabeça de uma camada não tem relação com a de mesmo número em outra (o número é só a "
+        "ordem dentro da camada): a média de uma cabeça sobre as camadas junta cabeças diferentes; as médias com "
+        "sentido são a de cada camada e a de todas. Clique numa miniatura para abri-la em tamanho grande acima; o quadro laranja marca a que está aberta. São {heads} cabeças ao todo.",
         "Columns = layers (orange numbers: full attention; the others use a sliding window); rows = heads. The last "
         "column and the last row are **averages** (over layers and over heads). Each thumbnail shows up to {n} "
-        "columns from the end of the text. Click a thumbnail to open it large above; the orange frame marks the "
+        "columns: in a longer text, the first token, a column summing the middle tokens and the last {tail}. A head of "
+        "one layer has nothing to do with the head of the same number in another (the number is just its order within the layer): "
+        "averaging one head over the layers mixes different heads; the meaningful averages are each layer's and "
+        "that of all of them. Click a thumbnail to open it large above; the orange frame marks the "
         "open one. That is {heads} heads in all.",
     ),
     # generated text
@@ -221,10 +226,10 @@ STRINGS = {
     "attention.share.mha": ("cada uma tem as suas próprias chaves e valores.", "each has its own keys and values."),
     "attention.gqa": (
         "**{kind}.** Há {heads} cabeças de consulta e {kv} de chave/valor: cada grupo de {group} consultas "
-        "compara-se com as mesmas chaves e mistura os mesmos valores. Por isso o cache de chaves e valores guarda "
+        "compara-se com as mesmas chaves e mistura os mesmos valores. Por isso o KV cache guarda "
         "{per} números por token e camada, e não {full}: {ratio}× menos memória.",
         "**{kind}.** There are {heads} query heads and {kv} key/value heads: each group of {group} queries is "
-        "compared with the same keys and mixes the same values. That is why the key/value cache keeps {per} "
+        "compared with the same keys and mixes the same values. That is why the KV cache keeps {per} "
         "numbers per token and layer instead of {full}: {ratio}× less memory.",
     ),
     "attention.kind.mqa": (
@@ -299,16 +304,19 @@ STRINGS = {
     "attention.banco.final": ("{n} (saída, após a norma final)", "{n} (output, after the final norm)"),
     "attention.banco.caption": (
         "Similaridade de cosseno entre os vetores da palavra (o último token dela) nas duas frases, em cada camada. "
-        "Na entrada (0, antes da camada 1) vale {first}, igual à dos embeddings ({emb}); cai até {lowest} e termina em {last}. Antes de "
+        "Na entrada (0, antes da camada 1) vale {first}, igual à dos embeddings ({emb}); {path}. Antes de "
         "comparar, subtraímos o vetor médio dos tokens das duas frases em cada camada: sem isso, umas poucas "
         "dimensões enormes, iguais em todos os tokens, deixam qualquer par perto de 1 (ligue a opção acima para ver). "
         "A linha cinza é a referência: pares de tokens diferentes.",
         "Cosine similarity between the word's vectors (its last token) in the two sentences, at every layer. At "
-        "the input (0, before layer 1) it is {first}, equal to the embeddings' ({emb}); it drops to {lowest} and ends at {last}. Before "
+        "the input (0, before layer 1) it is {first}, equal to the embeddings' ({emb}); {path}. Before "
         "comparing, we subtract the mean vector of both sentences' tokens at each layer: without that, a few huge "
         "dimensions, alike in every token, keep any pair near 1 (turn on the option above to see). The grey line "
         "is the reference: pairs of different tokens.",
     ),
+    "attention.banco.drops": ("cai até {lowest} e termina em {last}", "it drops to {lowest} and ends at {last}"),
+    "attention.banco.stays": ("não fica abaixo disso em nenhuma camada e termina em {last}",
+                              "it is not lower at any layer and ends at {last}"),
     "attention.banco.undefined": (
         "Com tão poucos tokens, o vetor da palavra é a própria média, e a similaridade centralizada não é definida. "
         "Escreva frases um pouco mais longas.",
@@ -333,12 +341,12 @@ STRINGS = {
     "attention.grid.group": ("{a}–{b}", "{a}–{b}"),
     "attention.grid.caption.group": (
         "Colunas = as camadas {a} a {b} (números em laranja: atenção completa; as outras usam janela deslizante); "
-        "linhas = cabeças, e a última linha é a **média** das cabeças. Cada miniatura mostra até {n} colunas do fim "
-        "do texto. Clique numa miniatura para abri-la em tamanho grande acima; o quadro laranja marca a que está "
+        "linhas = cabeças, e a última linha é a **média** das cabeças. Cada miniatura mostra até {n} colunas: num texto "
+        "mais longo, o primeiro token, uma coluna que soma os tokens do meio e os últimos {tail}. Clique numa miniatura para abri-la em tamanho grande acima; o quadro laranja marca a que está "
         "aberta. Escolha “Todas” para ver as {heads} cabeças de uma vez.",
         "Columns = layers {a} to {b} (orange numbers: full attention; the others use a sliding window); rows = "
-        "heads, and the last row is the **average** of the heads. Each thumbnail shows up to {n} columns from the "
-        "end of the text. Click a thumbnail to open it large above; the orange frame marks the open one. Pick "
+        "heads, and the last row is the **average** of the heads. Each thumbnail shows up to {n} columns: in a "
+        "longer text, the first token, a column summing the middle tokens and the last {tail}. Click a thumbnail to open it large above; the orange frame marks the open one. Pick "
         "“All” to see all {heads} heads at once.",
     ),
     # downloads
