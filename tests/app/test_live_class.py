@@ -182,7 +182,7 @@ def test_a_temperature_vote_from_start_to_reveal():
     assert "Seu voto: T = 0,2." in texts(a)  # pt-BR: the number as Brazilians write it
     assert r.lead == len("Era uma vez")  # the prompt and the model's continuation, apart on every screen
     assert [c.value for c in a.code][-2:] == ["Era uma vez", r.prompt[r.lead:]]
-    assert "A continuação que o modelo escreveu:" in texts(a)
+    assert "A completação que o modelo escreveu:" in texts(a)
     assert [o for o in next(r for r in a.radio if r.key.startswith("live_vote")).options] == ["T = 0,2", "T = 0,8", "T = 1,5"]
     t.run()
     assert "Votes so far: 2." in texts(t)
@@ -195,12 +195,12 @@ def test_a_temperature_vote_from_start_to_reveal():
     assert answer in r.options and [row["shown"] for row in sealed["rows"]].count(True) == 1
     shown = next(row for row in sealed["rows"] if row["shown"])
     assert r.prompt == "Era uma vez" + shown["text"]  # the text on screen is the one the answer names
-    assert f"The model wrote the continuation at **T = {float(answer):.1f}**." in [m.value for m in t.markdown]
+    assert f"The model wrote the completion at **T = {float(answer):.1f}**." in [m.value for m in t.markdown]
     right = {"0.2": 1, "1.5": 1}.get(answer, 0)
     assert f"{right} of 2 votes were right." in texts(t)
     assert room.tally(room.open_store(), code).rounds == 0  # a vote is not scored against the model
     a.run()
-    assert "O modelo escreveu a continuação com" in " ".join(m.value for m in a.markdown)
+    assert "O modelo escreveu a completação com" in " ".join(m.value for m in a.markdown)
 
 
 def test_a_fact_vote_from_start_to_reveal():
@@ -221,7 +221,7 @@ def test_a_fact_vote_from_start_to_reveal():
     assert r.prompt == shown["prompt"] + shown["text"]
     assert payload["answer"] == ("fact" if shown["fact"] else "invention")
     table = t.dataframe[-1].value
-    assert list(table.columns) == ["prompt", "continuation", "fact or invention", "mean probability of the tokens"]
+    assert list(table.columns) == ["prompt", "completion", "fact or invention", "mean probability of the tokens"]
     assert list(table["prompt"]) == [row["prompt"] for row in payload["rows"]]
     said = " ".join(m.value for m in t.markdown)
     assert ("It counts as a **fact**" in said) == (payload["answer"] == "fact")
