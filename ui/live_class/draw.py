@@ -356,10 +356,11 @@ def vote_revealed(r: room.Round, answers: room.Answers) -> None:
         rows = payload.get("rows") or []
         st.dataframe(pd.DataFrame({
             t("live.vote.col.t"): [fmt_float(float(x["t"]), 1) for x in rows],
-            t("live.vote.col.continuation"): [x["text"] for x in rows],  # the model's text: a cell's plain text
             t("live.vote.col.first"): [t("live.vote.of_tokens", k=x["first_choice"], n=x["tokens"]) for x in rows],
             t("live.vote.col.mean"): [fmt_pct(x["mean_prob"]) for x in rows],
-            t("live.vote.col.shown"): [t("live.vote.shown") if x["shown"] else "" for x in rows]}), hide_index=True)
+            t("live.vote.col.shown"): [t("live.vote.shown") if x["shown"] else "" for x in rows],
+            t("live.vote.col.continuation"): [x["text"] for x in rows]}),  # last: the widest; a cell's plain text
+            hide_index=True)
         st.caption(t("live.vote.temperature.why"))
     else:
         shown = next((x for x in payload.get("rows") or [] if x["shown"]), {})

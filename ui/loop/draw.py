@@ -365,7 +365,7 @@ def flowchart(run: LoopRun, vocab: int, layout: str = "wide") -> str:
 
     nodes = {
         "A": q("loop.flow.seq"),
-        "B": q("loop.flow.pass"), "C": q("loop.flow.logits", v=fmt_int(vocab)), "D": q("loop.flow.softmax"),
+        "B": q("loop.flow.pass"), "C": q("loop.flow.logits", v=fmt_int(vocab)), "D": q("loop.flow.softmax", width + 6 if layout == "rows" else width),  # the longest box
         "E": q("loop.flow.sample"), "F": q("loop.flow.token"),
         "G": q("loop.flow.check", 24 if layout == "wide" else 14),  # a diamond: wider than its text
         "H": q("loop.flow.append"), "I": q("loop.flow.end"),

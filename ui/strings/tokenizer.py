@@ -219,10 +219,10 @@ STRINGS = {
                           "Write at least 3 words, separated by commas."),
     "tokenizer.map.capped": ("Só as primeiras {n} palavras entram no mapa.", "Only the first {n} words go on the map."),
     "tokenizer.map.hidden": (
-        "Para não cobrir outro nome ou ponto, ficam sem nome no mapa numa tela estreita {narrow}, e numa tela "
-        "larga {wide}. Toque num ponto ou passe o mouse sobre ele para ver a palavra.",
-        "So as not to cover another name or point, the map leaves unnamed on a narrow screen {narrow}, and on a "
-        "wide screen {wide}. Tap a point or hover over it to see the word.",
+        "Para não cobrir outro nome ou ponto, ficam sem nome no mapa: numa tela de celular, {narrow}; num gráfico "
+        "com {px} pixels de largura ou mais, {wide}. Toque num ponto ou passe o mouse sobre ele para ver a palavra.",
+        "So as not to cover another name or point, the map leaves unnamed: on a phone's screen, {narrow}; on a plot "
+        "{px} pixels wide or more, {wide}. Tap a point or hover over it to see the word.",
     ),
     "tokenizer.map.hidden.none": ("nenhuma palavra", "no word"),
     "tokenizer.map.hidden.one": ("uma palavra ({words})", "one word ({words})"),

@@ -587,7 +587,8 @@ def map_result(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, .
     caption = t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0))
     narrow, wide = (list(placed.loc[placed[f"label{i}"] == "", "word"]) for i in (0, len(MAP_TIERS) - 1))
     if narrow:
-        caption += " " + t("tokenizer.map.hidden", narrow=hidden_words(narrow), wide=hidden_words(wide))
+        caption += " " + t("tokenizer.map.hidden", narrow=hidden_words(narrow), wide=hidden_words(wide),
+                           px=fmt_int(round(MAP_TIERS[-1] * MAP_WIDTH[projection_on()])))
     _show(map_chart(placed), caption)
     downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
               key="tok_dl_map")
