@@ -42,7 +42,7 @@ STRINGS = {
     "decoding.run.hint": (
         "Aperte o botão para rodar o modelo; uma barra mostra o progresso e cada resultado fica guardado. O custo "
         "cresce com a largura do beam e com os tokens (o beam 16 com 100 tokens é o mais lento); a tabela mostra "
-        "quanto cada estratégia levou neste servidor, na rodada que produziu o resultado.",
+        "quanto cada estratégia levou neste servidor, na execução que produziu o resultado.",
         "Press the button to run the model; a bar shows the progress and every result is kept. The cost grows with "
         "the beam width and the tokens (beam 16 over 100 tokens is the slowest); the table shows how long each "
         "strategy took on this server, in the run that produced the result.",
@@ -87,8 +87,8 @@ STRINGS = {
         "antes nela. **distinct-n**: sequências de n tokens diferentes ÷ todas (1 = nada se repete). "
         "**log-prob média**: a média de log p(token) sob o próprio modelo (T = 1, sem filtro), como a "
         "geração o calculou a cada passo; perto de 0 = texto que o modelo acha provável. **tempo**: "
-        "segundos de relógio do `generate()` de cada estratégia, com a passada do prompt, na rodada que produziu "
-        "este resultado; as três amostragens são um só `generate()` de {n} linhas. As três rodadas desta página "
+        "segundos de relógio do `generate()` de cada estratégia, com a passada do prompt, na execução que produziu "
+        "este resultado; as três amostragens são um só `generate()` de {n} linhas. As três execuções desta página "
         "correm ao mesmo tempo, e o servidor junta os passos delas e os de outros visitantes numa passada só, "
         "então o tempo inclui a espera e as outras linhas.",
         "**Repeated 4-grams**: share of the completion's 4-token sequences that had already appeared earlier "
@@ -151,7 +151,7 @@ STRINGS = {
         "keeps the sequence, not the best token of each step.",
     ),
     "decoding.tree.all_first": (
-        "Nesta rodada o caminho vencedor teve a colocação 1 em todos os passos mostrados; com outro prompt ou "
+        "Nesta execução o caminho vencedor teve a colocação 1 em todos os passos mostrados; com outro prompt ou "
         "outra largura, ele pode passar por um token que não era o melhor do seu passo.",
         "In this run the winning path was rank 1 at every step shown; with another prompt or width, it can go "
         "through a token that was not the best of its step.",
@@ -220,7 +220,7 @@ STRINGS = {
         "beam are deterministic, so they always give the same text: set to 1.",
     ),
     "decoding.cmp.partial": (
-        "A rodada gravada cobriu {n} dos {total} prompts; a tabela é a média desses {n}.",
+        "A execução gravada cobriu {n} dos {total} prompts; a tabela é a média desses {n}.",
         "The stored run covered {n} of the {total} prompts; the table is the mean over those {n}.",
     ),
     "decoding.cmp.caption": (

@@ -234,27 +234,27 @@ STRINGS = {
     "loop.pos.title": ("Só a última posição importa", "Only the last position matters"),
     "loop.pos.what": (
         "Numa passada, o transformer calcula logits para **todas** as posições: depois de cada token do prompt, "
-        "um palpite para o token seguinte. Na geração só interessa o da **última** posição: as anteriores já "
+        "uma previsão do token seguinte. Na geração só interessa o da **última** posição: as anteriores já "
         "foram decididas (no treino é diferente: todas são usadas de uma vez).",
         "In one pass, the transformer computes logits for **every** position: after each token of the prompt, "
-        "a guess for the next token. Generation only cares about the **last** position: the earlier ones are "
+        "a prediction of the next token. Generation only cares about the **last** position: the earlier ones are "
         "already decided (training is different: all are used at once).",
     ),
     "loop.col.pos": ("posição", "position"),
-    "loop.col.guess": ("palpite do modelo para o próximo", "the model's guess for the next"),
+    "loop.col.guess": ("previsão do modelo para o próximo", "the model's prediction of the next"),
     "loop.col.used": ("usado?", "used?"),
     "loop.pos.used": ("✔ sim: escolhe o próximo token", "✔ yes: picks the next token"),
     "loop.pos.unused": ("não: já decidido", "no: already decided"),
     "loop.pos.caption": (
-        "O palpite mais provável em cada uma das {n} posições do prompt (cada um é um vetor de {v} logits). "
+        "A previsão mais provável em cada uma das {n} posições do prompt (cada um é um vetor de {v} logits). "
         "Só a última linha vira token; por isso o loop pede ao modelo só os logits da última posição.",
-        "The most likely guess at each of the prompt's {n} positions (each is a vector of {v} logits). "
+        "The most likely prediction at each of the prompt's {n} positions (each is a vector of {v} logits). "
         "Only the last row becomes a token; that is why the loop asks the model only for the last position's "
         "logits.",
     ),
     "loop.pos.match": (
-        "O palpite da última linha é o primeiro candidato do passo 1 acima (mesmos números, a menos de "
+        "A previsão da última linha é o primeiro candidato do passo 1 acima (mesmos números, a menos de "
         "arredondamento):",
-        "The last row's guess is the first candidate of step 1 above (same numbers, up to rounding):",
+        "The last row's prediction is the first candidate of step 1 above (same numbers, up to rounding):",
     ),
 }
