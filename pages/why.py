@@ -19,7 +19,7 @@ def explain(prompt: str) -> None:
     truncation_notice(cont.truncated_from, len(cont.prompt_ids))
     st.subheader(t("why.gen.title"))
     model_text(cont.generation.completion)
-    st.caption(t("why.gen.caption", m=compute.NEW_TOKENS))
+    st.caption(t("why.gen.caption", m=len(cont.generation.steps), cap=compute.NEW_TOKENS))  # EOS may stop it early
     if not cont.generation.steps:
         return
     tokens = compute.tokens(cont.ids)
@@ -53,7 +53,7 @@ def explain(prompt: str) -> None:
 
 def attribution(info, ids: tuple[int, ...], target: at.Target, tokens) -> at.InputAttribution | None:
     """Input attribution on a click: cached per (model, ids, token, contrast, method), queued for the model."""
-    method = draw.attribution_ask(info.name, ids, target)
+    method = draw.attribution_ask(info.name, ids, target, info.device)
     if method is None:
         return None
     with draw.attribution_running(method) as progress:

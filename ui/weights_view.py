@@ -22,13 +22,19 @@ def _bits(m: QuantMix, kind: str) -> str:
     return fmt_float(dict(m.bits)[kind], 1)
 
 
+def _runs(dtype: str) -> str:
+    """What the app does with the file's weights: de-quantized to float32 on disk (the prepared copy), loaded as
+    `dtype` (bfloat16 rounds most of them again)."""
+    return t("weights.runs.float32") if dtype == "float32" else t("weights.runs.other", dtype=dtype)
+
+
 def short(info: mb.ModelInfo) -> str | None:
     """One sentence for the home page: a quantized copy, its mean bits per weight, de-quantized to what."""
     m = mix()
     if m is None:
         return None
     return t("weights.short", file_type=m.file_type, bpw=fmt_float(m.bits_per_weight, 1),
-             q4=fmt_pct(m.share("Q4_K"), 0), dtype=info.dtype)
+             q4=fmt_pct(m.share("Q4_K"), 0), runs=_runs(info.dtype))
 
 
 def detail(info: mb.ModelInfo) -> list[str]:
@@ -42,7 +48,9 @@ def detail(info: mb.ModelInfo) -> list[str]:
     return [t("weights.detail", file_type=m.file_type, q4=fmt_pct(m.share("Q4_K"), 0), q4_bits=_bits(m, "Q4_K"),
               emb=m.embedding, emb_share=fmt_pct(types[m.embedding] / m.total if m.embedding in types else 0, 0),
               emb_bits=_bits(m, m.embedding) if m.embedding in types else "?", d_model=info.d_model, block=K_BLOCK,
-              rest=rest, bpw=fmt_float(m.bits_per_weight, 2), dtype=info.dtype),
+              rest=rest, bpw=fmt_float(m.bits_per_weight, 2),
+              dequant=t("weights.dequant.float32") if info.dtype == "float32" else t("weights.dequant.other",
+                                                                                     dtype=info.dtype)),
             t("weights.cost", file_type=m.file_type, source=REF["source"], model=REF["model"],
               kld=fmt_float(REF["kld"], 3), top=fmt_pct(REF["same_top"], 1),
               ppl=fmt_pct(REF["ppl_ratio"] - 1, 1), model2=REF["model2"], kld2=fmt_float(REF["kld2"], 3),

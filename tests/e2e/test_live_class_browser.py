@@ -141,6 +141,6 @@ def _vote_round(teacher, phones) -> None:
     other.get_by_role("button", name="Send vote").click()
     _wait_text(other, r"Your vote: fact\.")
     _wait_text(teacher, r"Votes so far: 2\.", timeout=15)
-    teacher.get_by_role("button", name="Reveal the model's probabilities").click()
+    teacher.get_by_role("button", name="Reveal the right answer").click()  # a vote's reveal says what it reveals
     _wait_text(teacher, r"of 2 votes were right\.", timeout=60)
     _wait_text(page, r"de 2 votos acertaram\.", timeout=30)

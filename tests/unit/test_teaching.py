@@ -79,7 +79,7 @@ def test_the_residual_points_are_labelled_as_they_are(pt):
     points = residual_points(19)  # Gemma 3 270M: the embedding, 17 layers, the 18th with the final norm
     assert points[0] == ("emb.", "embedding")
     assert points[1] == ("1", "stream") and points[17] == ("17", "stream")
-    assert points[18] == ("18 + norma", "final") and len(points) == 19
+    assert points[18] == ("18 + normalização final", "final") and len(points) == 19
 
 
 def test_both_sides_of_the_compute_panel_count_the_same_tokens():

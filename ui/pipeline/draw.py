@@ -463,7 +463,9 @@ def lens_chart(tr: mb.Trace) -> tuple[alt.Chart, pd.DataFrame]:
 
 def lens_panel(tr: mb.Trace) -> None:
     chart, df = lens_chart(tr)
-    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"), k=int(df["rank"].max()))
+    own = bool(tr.lens and tr.lens[0].top and tr.tokens) and tr.lens[0].top[0].id == tr.tokens[-1].id  # not assured
+    _show(chart, "pipeline.lens.caption", out=t("pipeline.lens.out"), k=int(df["rank"].max()),
+          emb=t("pipeline.lens.emb.self" if own else "pipeline.lens.emb.other"))
     downloads(df.rename(columns={"layer": "stage", "n": "layer"})[["layer", "stage", "rank", "id", "token", "prob"]],
               "pipeline-logit-lens", key="pipeline_dl_lens")
 

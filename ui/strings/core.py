@@ -98,30 +98,28 @@ STRINGS = {
     # the weights: a quantized copy (ui/weights_view.py; figures from assets/models.json and ui/published.py)
     "weights.short": (
         "**Os pesos são uma cópia quantizada**, não os números do treino: o arquivo que vem com a instalação usa "
-        "a receita {file_type} (só {q4} dos pesos em 4 bits; em média {bpw} bits por peso), e o app o desquantiza "
-        "para {dtype}. Por isso cada logit aqui difere um pouco do que dariam os pesos originais publicados pelo Google. A ficha do "
+        "a receita {file_type} (só {q4} dos pesos em 4 bits; em média {bpw} bits por peso), e o app o {runs}. Por isso cada logit aqui difere um pouco do que dariam os pesos originais publicados pelo Google. A ficha do "
         "modelo, na página do pipeline, mostra a mistura e o custo.",
         "**The weights are a quantized copy**, not the numbers from training: the file that ships with the install "
         "uses the {file_type} recipe (only {q4} of the weights at 4 bits; {bpw} bits per weight on average), and "
-        "the app de-quantizes it to {dtype}. That is why every logit here differs a little from what Google's "
+        "the app {runs}. That is why every logit here differs a little from what Google's "
         "original published weights would give. The model card, on the pipeline page, shows the mix and the cost.",
     ),
     "weights.detail": (
         "**Os pesos.** O arquivo é um GGUF do llama.cpp com a receita de quantização {file_type}: cada bloco de "
         "pesos guarda poucos bits e uma escala. Lido do próprio arquivo: só {q4} dos pesos ficam de fato em 4 bits "
         "(Q4_K, {q4_bits} bits por peso com as escalas). A matriz de embedding, que também é a matriz de saída, "
-        "tem {emb_share} dos pesos e fica em {emb} ({emb_bits} bits). O resto: {rest}; o Q4_K trabalha em blocos "
-        "de {block} números, e as matrizes cujas linhas têm {d_model} números não se dividem nesses blocos, então "
-        "a receita usa outro tipo nelas. Em média: {bpw} bits por peso. Ao preparar o modelo, o app desquantiza "
-        "tudo para {dtype}, que guarda esses valores arredondados sem perder nada, mas não recupera os originais.",
+        "tem {emb_share} dos pesos e fica em {emb} ({emb_bits} bits). O resto: {rest}. O Q4_K trabalha em blocos "
+        "de {block} números, e as matrizes cujas linhas têm {d_model} números não se dividem nesses blocos: ali a "
+        "receita usa outros tipos, e ela também dá mais bits a algumas outras matrizes. Em média: {bpw} bits por "
+        "peso. {dequant}",
         "**The weights.** The file is a llama.cpp GGUF with the {file_type} quantization recipe: each block of "
         "weights keeps a few bits and a scale. Read from the file itself: only {q4} of the weights are really at "
         "4 bits (Q4_K, {q4_bits} bits per weight with the scales). The embedding matrix, which is also the output "
-        "matrix, holds {emb_share} of the weights and is stored as {emb} ({emb_bits} bits). The rest: {rest}; Q4_K "
+        "matrix, holds {emb_share} of the weights and is stored as {emb} ({emb_bits} bits). The rest: {rest}. Q4_K "
         "works in blocks of {block} numbers, and matrices whose rows have {d_model} numbers do not split into "
-        "those blocks, so the recipe uses another type for them. On average: {bpw} bits per weight. When it "
-        "prepares the model, the app de-quantizes everything to {dtype}, which keeps those rounded values without "
-        "losing anything, but cannot bring back the originals.",
+        "those blocks: there the recipe uses other types, and it also gives more bits to some other matrices. On "
+        "average: {bpw} bits per weight. {dequant}",
     ),
     "weights.cost": (
         "**Quanto isso custa.** Medir o custo neste modelo exige uma cópia em ponto flutuante dele, e não há "
@@ -130,14 +128,32 @@ STRINGS = {
         "{kld} da versão FP16, escolhe o mesmo token mais provável em {top} das posições e tem perplexidade "
         "{ppl} maior; o {model2} fica a {kld2}, com o mesmo token mais provável em {top2}. O custo depende do "
         "modelo e da mistura de tipos: é uma ordem de grandeza, não a medida deste modelo. Comparar float32 com "
-        "bfloat16 (página Não-determinismo) mede o arredondamento da conta, não o da quantização.",
+        "bfloat16 (página Não-determinismo) mede o arredondamento para bfloat16, dos pesos e das contas, não o da "
+        "quantização.",
         "**What it costs.** Measuring the cost on this model needs a floating-point copy of it, and none can be "
         "had offline here: only the {file_type} GGUF ships with the install. A published figure, for other models "
         "({source}, Wikitext-2): with {file_type}, {model} sits at a mean KL divergence of {kld} from its FP16 "
         "version, picks the same most likely token at {top} of positions and has a {ppl} higher perplexity; "
         "{model2} sits at {kld2}, with the same most likely token at {top2}. The cost depends on the model and "
         "on the mix of types: an order of magnitude, not this model's measurement. Comparing float32 with "
-        "bfloat16 (Nondeterminism page) measures the rounding of the arithmetic, not that of the quantization.",
+        "bfloat16 (Nondeterminism page) measures the rounding to bfloat16, of the weights and of the arithmetic, not "
+        "that of the quantization.",
+    ),
+    "weights.runs.float32": ("desquantiza para float32", "de-quantizes it to float32"),
+    "weights.runs.other": ("desquantiza para float32 e o roda em {dtype}", "de-quantizes it to float32 and runs it in {dtype}"),
+    "weights.dequant.float32": (
+        "Ao preparar o modelo, o app desquantiza tudo para float32, que guarda esses valores arredondados sem "
+        "perder nada, mas não recupera os originais.",
+        "When it prepares the model, the app de-quantizes everything to float32, which keeps those rounded values "
+        "without losing anything, but cannot bring back the originals.",
+    ),
+    "weights.dequant.other": (
+        "Ao preparar o modelo, o app desquantiza tudo para float32, que guarda esses valores arredondados sem "
+        "perder nada (mas não recupera os originais); ao carregar, converte para {dtype}, que arredonda a maioria "
+        "deles mais uma vez.",
+        "When it prepares the model, the app de-quantizes everything to float32, which keeps those rounded values "
+        "without losing anything (but cannot bring back the originals); on loading it converts them to {dtype}, "
+        "which rounds most of them once more.",
     ),
     "weights.emb_bits": ("{bits} bits ({kind})", "{bits} bits ({kind})"),
     "home.model.text": (

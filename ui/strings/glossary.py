@@ -7,12 +7,10 @@ STRINGS = {
     "gloss.col.en": ("inglês", "English"),
     "gloss.col.where": ("onde ver", "where to see it"),
     "gloss.caption": (
-        "Um nome para cada coisa, em todas as páginas: a tabela de termos do código, e um teste que confere "
-        "as variantes proibidas e que cada frase nomeia o conceito nas duas línguas ou em nenhuma. Os termos "
-        "seguem o glossário do texto do curso.",
-        "One name for each thing, on every page: the code's term table, and a test that checks its forbidden "
-        "variants and that each sentence names a concept in both languages or in neither. The terms follow "
-        "the course text's glossary.",
+        "Um nome para cada coisa, em todas as páginas. Os termos do texto do curso (completação, amostragem por "
+        "núcleo, guloso, motivo de parada…) vêm do glossário dele; os outros são escolhas deste app.",
+        "One name for each thing, on every page. The course text's terms (completion, nucleus sampling, greedy, "
+        "finish reason…) come from its glossary; the others are this app's choices.",
     ),
     "gloss.pitfalls": ("Armadilhas (do texto do curso)", "Pitfalls (from the course text)"),
     "gloss.pit.think": (
@@ -38,7 +36,7 @@ STRINGS = {
     ),
     "gloss.pit.determinism": (
         "**Esperar determinismo com temperatura > 0.** Qualquer temperatura positiva sorteia. Para "
-        "reproduzir, temperatura 0 (guloso) ou uma semente fixa (como nesta app; numa API sem semente, só "
+        "reproduzir, temperatura 0 (guloso) ou uma semente fixa (como neste app; numa API sem semente, só "
         "temperatura 0), e ainda assim a ordem das contas em GPU ou em lote pode variar.",
         "**Expecting determinism with temperature > 0.** Any positive temperature draws. To reproduce, "
         "temperature 0 (greedy) or a fixed seed (as in this app; with an API that has no seed, only "

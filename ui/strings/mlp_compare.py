@@ -19,12 +19,12 @@ STRINGS = {
         "Largura do vetor em cada etapa do bloco, para um token. O texto descreve o MLP clássico: {d} → {d4} (4×), "
         "GELU, → {d}. Este modelo (números da configuração) faz duas projeções para cima, a porta e o up, de "
         "{f} cada ({x}×, não 4×); a porta passa pela {act} e multiplica o up, número a número, e só então volta a "
-        "{d}. A porta decide quanto de cada um dos {f} números passa. Pesos por camada: {w_ours} aqui, contra "
+        "{d}. Depois da {act}, a porta multiplica cada um dos {f} números do up: pode apagá-lo (perto de 0), deixá-lo passar ou ampliá-lo. Pesos por camada: {w_ours} aqui, contra "
         "{w_classic} no MLP clássico com a mesma largura de entrada.",
         "Width of the vector at each step of the block, for one token. The text describes the classic MLP: "
         "{d} → {d4} (4×), GELU, → {d}. This model (numbers from its config) makes two projections up, the gate and "
         "the up, {f} each ({x}×, not 4×); the gate goes through {act} and multiplies the up, number by number, and "
-        "only then goes back to {d}. The gate decides how much of each of the {f} numbers passes. Weights per "
+        "only then goes back to {d}. After {act}, the gate multiplies each of the up's {f} numbers: it can switch it off (near 0), let it through or amplify it. Weights per "
         "layer: {w_ours} here, against {w_classic} in a classic MLP with the same input width.",
     ),
 }

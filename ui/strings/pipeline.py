@@ -136,9 +136,9 @@ STRINGS = {
                          "Output, back to the model's width: **{n}** numbers {first}"),
     "pipeline.mlp.caption": (
         "Os valores reais do MLP da camada {layer} para o último token, um quadradinho por número "
-        "(laranja > 0, azul < 0). {active} dos {f} neurônios do meio passam de {cut} do maior: {verdict}",
+        "(laranja > 0, azul < 0). {active} dos {f} neurônios do meio passam, em valor absoluto, de {cut} do maior: {verdict}",
         "The real values of layer {layer}'s MLP for the last token, one little square per number "
-        "(orange > 0, blue < 0). {active} of the {f} middle neurons exceed {cut} of the largest: {verdict}",
+        "(orange > 0, blue < 0). {active} of the {f} middle neurons exceed, in absolute value, {cut} of the largest: {verdict}",
     ),
     "pipeline.mlp.few": ("aqui este token acende poucos neurônios ({share}).",
                          "here this token lights up few neurons ({share})."),
@@ -156,10 +156,10 @@ STRINGS = {
     "pipeline.res.stream": ("depois da camada", "after the layer"),
     "pipeline.res.final": ("depois da última camada e da norma final", "after the last layer and the final norm"),
     "pipeline.res.x.emb": ("emb.", "emb."),
-    "pipeline.res.x.final": ("{n} + norma", "{n} + norm"),
+    "pipeline.res.x.final": ("{n} + normalização final", "{n} + final normalization"),
     "pipeline.axis.point": ("ponto do fluxo", "point of the stream"),
     "pipeline.axis.layer": ("camada", "layer"),
-    "pipeline.axis.norm": ("norma do vetor", "vector norm"),
+    "pipeline.axis.norm": ("tamanho do vetor (norma L2)", "vector length (L2 norm)"),
     "pipeline.res.caption": (
         "Tamanho (norma L2, escala log) do vetor do último token: {first} no embedding (o ponto 'emb.', antes de "
         "qualquer camada), até {peak} depois das camadas 1 a {upto} (o máximo, depois da camada {at}), e {last} "
@@ -240,11 +240,11 @@ STRINGS = {
     "pipeline.sample.caption": (
         "Mudar a semente sorteia de novo com os mesmos logits: o modelo não roda outra vez. Na mesma máquina, "
         "com o mesmo lote e a mesma precisão, tudo até os logits se repete igual; a variação que você controla "
-        "entra aqui. Trocar a precisão ou o lote muda os logits um pouco (página Não-determinismo).",
+        "entra aqui. Trocar a precisão ou o lote muda os logits; quanto, a página Não-determinismo mede.",
         "Changing the seed draws again from the same logits: the model does not run again. On the same machine, "
         "with the same batch and the same precision, everything up to the logits repeats exactly; the variation "
-        "you control enters here. Changing the precision or the batch moves the logits a little (Nondeterminism "
-        "page).",
+        "you control enters here. Changing the precision or the batch changes the logits; by how much, the "
+        "Nondeterminism page measures.",
     ),
     # 8 output
     "pipeline.output.what": (
@@ -267,14 +267,22 @@ STRINGS = {
     "pipeline.lens.out": ("saída final", "final output"),
     "pipeline.axis.rank": ("1º, 2º, 3º mais provável", "1st, 2nd, 3rd most likely"),
     "pipeline.lens.caption": (
-        "Os {k} tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. A linha "
-        "'embedding' só devolve o próprio token de entrada: com pesos amarrados, W·e é maior para o próprio "
-        "token. Nas camadas seguintes a previsão muda, nem sempre numa direção só, e a linha '{out}' é a que "
+        "Os {k} tokens mais prováveis em cada camada, na última posição; a cor é a probabilidade. {emb} Nas camadas seguintes a previsão muda, nem sempre numa direção só, e a linha '{out}' é a que "
         "o modelo usa.",
-        "The {k} most likely tokens at each layer, at the last position; colour is the probability. The "
-        "'embedding' row only gives back the input token itself: with tied weights, W·e is largest for the "
-        "token itself. In the layers after it the prediction changes, not always in one direction, and the "
+        "The {k} most likely tokens at each layer, at the last position; colour is the probability. {emb} In the layers after it the prediction changes, not always in one direction, and the "
         "'{out}' row is the one the model uses.",
+    ),
+    "pipeline.lens.emb.self": (
+        "Aqui a linha 'embedding' devolve o próprio token de entrada: com pesos amarrados, o produto da matriz de "
+        "saída com o embedding normalizado costuma ser maior na linha do próprio token.",
+        "Here the 'embedding' row gives back the input token itself: with tied weights, the output matrix times the "
+        "normalized embedding is usually largest at the token's own row.",
+    ),
+    "pipeline.lens.emb.other": (
+        "Aqui a linha 'embedding' não devolve o próprio token de entrada: com pesos amarrados isso é o comum, mas "
+        "não é garantido.",
+        "Here the 'embedding' row does not give back the input token: with tied weights that is common, but not "
+        "guaranteed.",
     ),
     # model card
     "pipeline.card.title": ("Ficha do modelo e a escala dos outros", "Model card and the scale of others"),

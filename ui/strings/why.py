@@ -19,17 +19,17 @@ STRINGS = {
         "copies from the context.",
     ),
     "why.prompt.cap": (
-        "Nesta página o prompt é cortado em {n} tokens e a completação tem {m}: a atribuição da entrada roda "
+        "Nesta página o prompt é cortado em até {n} tokens e a completação tem no máximo {m}: a atribuição da entrada roda "
         "o modelo várias vezes, com gradientes.",
-        "On this page the prompt is cut to {n} tokens and the completion has {m}: the input attribution runs "
+        "On this page the prompt is cut to at most {n} tokens and the completion has at most {m}: the input attribution runs "
         "the model several times, with gradients.",
     ),
     "why.running": ("O modelo está escrevendo a completação (float32)…", "The model is writing the completion (float32)…"),
     "why.gen.title": ("A completação do modelo", "The model's completion"),
     "why.gen.caption": (
-        "Escolha gulosa (sempre o token mais provável), em float32, {m} tokens. Os tokens abaixo são os que você "
+        "Escolha gulosa (sempre o token mais provável), em float32: {m} tokens (no máximo {cap}). Os tokens abaixo são os que você "
         "pode explicar.",
-        "Greedy choice (always the most likely token), in float32, {m} tokens. The tokens below are the ones you "
+        "Greedy choice (always the most likely token), in float32: {m} tokens (at most {cap}). The tokens below are the ones you "
         "can explain.",
     ),
     "why.pick.token": ("Token a explicar", "Token to explain"),
@@ -46,22 +46,24 @@ STRINGS = {
     "why.dla.title": ("Quais camadas e cabeças escreveram este logit?", "Which layers and heads wrote this logit?"),
     "why.dla.text": (
         "O fluxo residual na última posição é uma **soma**: os embeddings, mais o que a atenção e o MLP de cada "
-        "camada acrescentaram. Projetando cada parcela na direção do token (a linha dele na matriz de saída), "
+        "camada acrescentaram. Projetando cada parcela na direção do token (a linha dele na matriz de saída; com contraste, a diferença "
+        "das duas linhas), "
         "cada parte ganha um número em unidades de logit. Isso é exato para a soma; a norma final divide pelo "
         "tamanho do fluxo todo, e aqui essa escala fica **congelada** no seu valor real — por isso as partes somam "
         "o logit, mas cada número ignora como aquela parte mudou a escala. No Gemma 3, o que a atenção e o MLP "
         "somam já passou por uma norma dentro do bloco; a parte de cada cabeça usa a escala dessa norma congelada "
         "também.",
         "The residual stream at the last position is a **sum**: the embeddings, plus what each layer's attention "
-        "and MLP added. Projecting each part on the token's direction (its row of the output matrix) gives each "
+        "and MLP added. Projecting each part on the token's direction (its row of the output matrix; with a contrast, the "
+        "difference of the two rows) gives each "
         "part a number in logit units. That is exact for the sum; the final norm divides by the length of the whole "
         "stream, and here that scale is **frozen** at its real value — so the parts add up to the logit, but each "
         "number ignores how that part changed the scale. In Gemma 3, what attention and the MLP add has already "
         "gone through a norm inside the block; each head's part uses that norm's scale, frozen too.",
     ),
     "why.dla.check": (
-        "Soma das partes: {total} · logit do modelo: {logit} · diferença: {diff}",
-        "Sum of the parts: {total} · the model's logit: {logit} · difference: {diff}",
+        "Soma das partes: {total} · o número no modelo: {logit} · diferença: {diff}",
+        "Sum of the parts: {total} · the model's number: {logit} · difference: {diff}",
     ),
     "why.dla.softcap": ("Este modelo comprime os logits (softcap): a soma é a do logit antes da compressão.",
                         "This model squashes its logits (softcap): the sum is that of the logit before squashing."),
@@ -81,10 +83,11 @@ STRINGS = {
         "{embed}.",
     ),
     "why.dla.heads.caption": (
-        "As {n} cabeças ({layers} camadas × {heads}): quanto cada uma somou ao número explicado. Azul empurra a "
-        "favor, laranja contra; a soma de uma linha é a barra de atenção daquela camada. Mais forte: {best}.",
-        "The {n} heads ({layers} layers × {heads}): how much each added to the explained number. Blue pushes for, "
-        "orange against; a row sums to that layer's attention bar. Strongest: {best}.",
+        "As {n} cabeças (colunas = {layers} camadas, linhas = {heads} cabeças): quanto cada uma somou ao número "
+        "explicado. Azul empurra a favor, laranja contra; a soma de uma coluna é a barra de atenção daquela camada. "
+        "Mais forte: {best}.",
+        "The {n} heads (columns = {layers} layers, rows = {heads} heads): how much each added to the explained "
+        "number. Blue pushes for, orange against; a column sums to that layer's attention bar. Strongest: {best}.",
     ),
     "why.dla.axis.head": ("Cabeça", "Head"),
     "why.dla.lens.caption": (
@@ -114,8 +117,8 @@ STRINGS = {
     ),
     "why.attr.running": ("Calculando a atribuição ({method})…", "Computing the attribution ({method})…"),
     "why.attr.hint": (
-        'Gradientes integrados rodam o modelo com gradientes em {n} pontos do caminho e, se as atribuições não somarem a diferença (margem de {bound}), de novo com {more} pontos, até {cap}: de segundos a alguns minutos nesta CPU. Clique para calcular.',
-        'Integrated gradients run the model with gradients at {n} points on the path and, if the attributions do not add up to the difference (within {bound}), again with {more} points, up to {cap}: from seconds to a few minutes on this CPU. Click to compute.',
+        'Gradientes integrados rodam o modelo com gradientes em {n} pontos do caminho e, se as atribuições não somarem a diferença (margem de {bound}), de novo com {more} pontos, até {cap}: de segundos a alguns minutos neste servidor ({device}). Clique para calcular.',
+        'Integrated gradients run the model with gradients at {n} points on the path and, if the attributions do not add up to the difference (within {bound}), again with {more} points, up to {cap}: from seconds to a few minutes on this server ({device}). Click to compute.',
     ),
     "why.attr.axis.token": ("Token da entrada (posição: texto)", "Input token (position: text)"),
     "why.attr.axis.score": ("Atribuição (unidades de logit)", "Attribution (logit units)"),
@@ -150,20 +153,22 @@ STRINGS = {
     ),
     "why.limits.title": ("O que cada método diz, e o que não diz", "What each method can tell, and what it cannot"),
     "why.limits.text": (
-        "- **Gradiente × entrada** mede a inclinação do logit **no ponto da entrada** e multiplica pela distância "
+        "- **Gradiente × (entrada − referência)** mede a inclinação do logit **no ponto da entrada** e multiplica pela distância "
         "até a referência. Gradientes são locais: dizem o que um empurrão minúsculo faria, não o que tirar a "
         "palavra faria.\n"
-        "- **Gradientes integrados** somam os gradientes ao longo do caminho reto da referência até a entrada. As "
+        "- **Gradientes integrados** tomam a média dos gradientes ao longo do caminho reto da referência até a "
+        "entrada e a multiplicam por (entrada − referência). As "
         "atribuições somam a diferença F(entrada) − F(referência) (a soma fecha), mas **dependem da referência**: "
         "outra referência (zeros, outro token) dá outros números.\n"
         "- **Atribuição direta ao logit** lê só o caminho direto até a saída: uma cabeça que prepara o trabalho de "
         "uma camada posterior aparece com pouco, mesmo sendo essencial.\n"
         "- Nenhuma delas é uma explicação causal completa; para isso seria preciso intervir (trocar ativações e "
         "medir).",
-        "- **Gradient × input** measures the slope of the logit **at the input** and multiplies it by the distance "
+        "- **Gradient × (input − baseline)** measures the slope of the logit **at the input** and multiplies it by the distance "
         "to the baseline. Gradients are local: they say what a tiny nudge would do, not what removing the word "
         "would do.\n"
-        "- **Integrated gradients** add up the gradients along the straight path from the baseline to the input. "
+        "- **Integrated gradients** average the gradients along the straight path from the baseline to the input "
+        "and multiply the average by (input − baseline). "
         "The attributions sum to F(input) − F(baseline) (completeness), but they **depend on the baseline**: "
         "another baseline (zeros, another token) gives other numbers.\n"
         "- **Direct logit attribution** reads only the direct path to the output: a head that prepares work for a "
@@ -174,11 +179,11 @@ STRINGS = {
     # attention beside attribution
     "why.vs.title": ("Atenção não é atribuição", "Attention is not attribution"),
     "why.vs.text": (
-        "Para o mesmo token: à esquerda de cada par, a fração da atenção que a última posição deu a cada "
-        "token; à direita, a fração da atribuição (em valor absoluto). Se a atenção bastasse como explicação, "
+        "Para o mesmo token, cada token da entrada tem duas barras: a de cima, a fração da atenção que a última "
+        "posição deu a ele; a de baixo, a fração da atribuição (em valor absoluto). Se a atenção bastasse como explicação, "
         "as duas deveriam ao menos apontar os mesmos tokens.",
-        "For the same token: on the left of each pair, the share of attention the last position gave each "
-        "token; on the right, the share of the attribution (in absolute value). If attention were enough as "
+        "For the same token, each input token has two bars: the top one, the share of attention the last "
+        "position gave it; the bottom one, the share of the attribution (in absolute value). If attention were enough as "
         "an explanation, the two should at least point at the same tokens.",
     ),
     "why.vs.need": ("Calcule a atribuição acima para comparar.", "Compute the attribution above to compare."),

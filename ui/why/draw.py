@@ -213,7 +213,7 @@ def completeness(result: at.InputAttribution) -> None:
         st.caption(t("why.check.gxi", pct=pct))
 
 
-def attribution_ask(name: str, ids: tuple[int, ...], target: at.Target) -> str | None:
+def attribution_ask(name: str, ids: tuple[int, ...], target: at.Target, device: str = "cpu") -> str | None:
     """The method picker, and the button before the first run of these inputs: the method to run, or None while
     the visitor has not asked (a run already asked for is shown again at once: it is cached)."""
     st.subheader(t("why.attr.title"))
@@ -225,7 +225,7 @@ def attribution_ask(name: str, ids: tuple[int, ...], target: at.Target) -> str |
         return method
     schedule = at.IG_SCHEDULE
     st.caption(t("why.attr.hint", n=schedule[0], more=", ".join(str(n) for n in schedule[1:-1]) or schedule[-1],
-                 cap=schedule[-1], bound=fmt_pct(at.IG_BOUND, 0)))
+                 cap=schedule[-1], bound=fmt_pct(at.IG_BOUND, 0), device=device.upper()))
     return method if st.button(t("why.attr.run"), icon=":material/play_arrow:", key="why_attr_run") else None
 
 
