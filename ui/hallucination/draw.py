@@ -384,7 +384,9 @@ def inspect_step(rows: tuple[cf.TokenConfidence, ...], key: str) -> None:
     st.markdown(t("hallucination.inspect.text", step=i + 1, prob=fmt_pct(row.prob), rank=row.rank,
                   other=fmt_pct(other), bits=fmt_float(row.entropy_bits, 2)))
     show(alternatives_chart(row))
-    st.caption(t("hallucination.inspect.caption", n=len(row.alternatives),
+    written = (t("hallucination.inspect.written") if row.rank <= len(row.alternatives)  # a draw at T > 1 may not be
+               else t("hallucination.inspect.outside", rank=fmt_int(row.rank)))
+    st.caption(t("hallucination.inspect.caption", n=len(row.alternatives), written=written,
                  total=fmt_pct(sum(c.prob for c in row.alternatives))))
 
 
@@ -429,7 +431,8 @@ def summary(runs: list[PairRun], dtype: str) -> None:
             k, n = beaten(runs, top[1].mean_prob)
             if n == 0:  # no completion stated its fact: nothing to compare with
                 continue
-            st.markdown(t(f"hallucination.summary.{kind}", pair=t(f"hallucination.pair.{top[0].id}.label"),
+            key = f"hallucination.summary.{kind}" + ("" if k else ".none")  # "more than 0 of 6" read as a win
+            st.markdown(t(key, pair=t(f"hallucination.pair.{top[0].id}.label"),
                           p=fmt_pct(top[1].mean_prob), k=k, n=n))
     df = summary_frame(runs)
     show(summary_chart(df))

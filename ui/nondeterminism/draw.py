@@ -437,7 +437,21 @@ def two_ways(title: str, result: nd.TwoWays, labels: tuple[str, str], vocab: int
                                                      for _, c in rows],
             t("nondeterminism.col.gap"): [fmt_float(c.gaps[at], 3) if at < len(c.gaps) else "" for _, c in rows],
         }), hide_index=True)
-        st.caption(t("nondeterminism.split.caption"))
+        st.caption(split_caption(at, labels, result.a.continuation.gaps, result.b.continuation.gaps))
+
+
+NEAR_TIE = 0.5  # logits: a lead this small is called a near tie (the gaps are shown either way)
+
+
+def split_caption(at: int, labels: tuple[str, str], gaps_a, gaps_b) -> str:
+    """Where the two ways' texts part: each way's lead of its chosen token over its runner-up there, as measured;
+    "a near tie" only when both leads are under NEAR_TIE (a float32 vs bfloat16 split need not be one)."""
+    if at >= len(gaps_a) or at >= len(gaps_b):
+        return t("nondeterminism.split.ended", pos=at + 1)
+    tie = (t("nondeterminism.split.tie", near=fmt_float(NEAR_TIE, 1))
+           if max(gaps_a[at], gaps_b[at]) < NEAR_TIE else "")
+    return t("nondeterminism.split.caption", pos=at + 1, a=labels[0], b=labels[1], gap_a=fmt_float(gaps_a[at], 3),
+             gap_b=fmt_float(gaps_b[at], 3), tie=tie)
 
 
 def two_ways_frame(results: list[tuple[str, nd.TwoWays, tuple[str, str], str]]) -> pd.DataFrame:

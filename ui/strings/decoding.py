@@ -278,12 +278,14 @@ STRINGS = {
         "Same CPU type, precision and threads: the {n} numbers agree.",
     ),
     "decoding.live.same.changed": (
-        "Mesmo tipo de CPU, mesma precisão, mesmas threads, e mesmo assim {k} de {n} números mudaram: outra versão do "
-        "torch ou da biblioteca de contas pode somar em outra ordem, mudar um token em algum ponto e o texto "
-        "seguir outro caminho.",
-        "Same CPU type, precision and threads, and still {k} of {n} numbers changed: another build of torch or of "
-        "its maths library can sum in another order, change one token somewhere and send the text down "
-        "another path.",
+        "Mesmo tipo de CPU e mesma precisão, e mesmo assim {k} de {n} números mudaram: o caminho das contas pode "
+        "ter mudado desde que a tabela foi gravada (o servidor passou a calcular o prompt uma vez e copiar o cache "
+        "para cada linha, e a juntar as linhas dos visitantes numa passada). Cada mudança soma em outra ordem; um "
+        "último dígito diferente pode trocar um token num quase empate, e o texto segue outro caminho.",
+        "Same CPU type and precision, and still {k} of {n} numbers changed: the path of the arithmetic may have "
+        "changed since the table was recorded (the server now computes the prompt once and copies its cache to "
+        "every row, and runs visitors' rows in one pass). Each change sums in another order; one different last "
+        "digit can swap a token at a near-tie, and the text takes another path.",
     ),
     "decoding.live.other.equal": (
         "Outro tipo de CPU ou outro número de threads, e ainda assim os {n} números coincidem: aqui as somas em outra ordem não mudaram "

@@ -110,10 +110,10 @@ STRINGS = {
         "hold {share} of the power.",
     ),
     "grokking.spectrum.flat": (
-        "Energia de cada frequência k na matriz de embedding no passo {step}. Nenhuma se destaca ainda: "
-        "o espectro está espalhado.",
-        "Power of each frequency k in the embedding matrix at step {step}. None stands out yet: the spectrum "
-        "is spread out.",
+        "Energia de cada frequência k na matriz de embedding no passo {step}. Nenhuma se destaca: o espectro "
+        "está espalhado.",
+        "Power of each frequency k in the embedding matrix at step {step}. None stands out: the spectrum is "
+        "spread out.",
     ),
     "grokking.waves.header": ("As ondas que o modelo construiu", "The waves the model built"),
     "grokking.waves.title": ("k = {k}", "k = {k}"),
@@ -144,8 +144,9 @@ STRINGS = {
         "MLP só precisam multiplicar os cossenos e senos de a e de b que o embedding entrega. Como o ângulo "
         "dá a volta a cada p, o \"mod p\" sai de graça. Na saída, a resposta c que mais pontua é a de maior "
         "soma, sobre as frequências-chave k, de cos(2π·k·(a+b−c)/p), máxima quando c = a + b mod p (com p "
-        "primo e k ≠ 0). O texto do curso escreve cos(a+b) sem o fator 2π·k/p: com ele de fora, a conta não "
-        "dá a soma mod p. Memorizar exige um peso para cada par; esse circuito usa poucas frequências, por "
+        "primo e k ≠ 0). O texto do curso escreve a identidade com letras soltas, cos(a+b): ela vale "
+        "para os ângulos 2π·a/p e 2π·b/p que ele calcula logo antes, não para os números a e b; e o modelo usa "
+        "algumas frequências k, não só k = 1. Memorizar exige um peso para cada par; esse circuito usa poucas frequências, por "
         "isso o decaimento de pesos (weight decay), que pune pesos grandes, acaba preferindo-o.",
         "**Why waves help to add.** If the model stores each number as an angle, θ_a = 2π·k·a/p, then adding "
         "numbers becomes adding angles, and trigonometry does that with multiplications: cos(θ_a+θ_b) = cos "
@@ -153,8 +154,9 @@ STRINGS = {
         "the MLP only have to multiply the cosines and sines of a and b that the embedding hands them. "
         "Because the angle wraps around every p, the \"mod p\" comes for free. At the output, the answer c that "
         "scores highest is the one with the largest sum, over the key frequencies k, of cos(2π·k·(a+b−c)/p), "
-        "which peaks when c = a + b mod p (p prime, k ≠ 0). The course text writes cos(a+b) without the "
-        "2π·k/p factor: left out, the formula does not give the sum mod p. Memorising needs a weight for "
+        "which peaks when c = a + b mod p (p prime, k ≠ 0). The course text writes the identity with "
+        "bare letters, cos(a+b): it holds for the angles 2π·a/p and 2π·b/p it computes just before, not for the "
+        "numbers a and b; and the model uses a few frequencies k, not only k = 1. Memorising needs a weight for "
         "every pair; this circuit needs only a few frequencies, which is why weight decay, which punishes "
         "large weights, ends up preferring it.",
     ),

@@ -75,10 +75,10 @@ STRINGS = {
     "hallucination.chips.caption": (
         "Cada token gerado, com a probabilidade que o modelo deu a ele no passo em que foi escrito (cor: viridis, "
         "escuro = pouco provável, amarelo = quase certo). Passe o mouse (ou toque) num token para ver as "
-        "{n} alternativas que o modelo considerou naquele passo.",
+        "{n} alternativas mais prováveis naquele passo.",
         "Each generated token, with the probability the model gave it at the step where it was written (colour: "
-        "viridis, dark = unlikely, yellow = near certain). Hover (or tap) a token to see the {n} alternatives the "
-        "model considered at that step.",
+        "viridis, dark = unlikely, yellow = near certain). Hover (or tap) a token to see the {n} most likely "
+        "alternatives at that step.",
     ),
     "hallucination.metric.mean": ("Probabilidade média", "Mean probability"),
     "hallucination.metric.mean.help": ("A média das probabilidades dos tokens gerados.",
@@ -106,9 +106,9 @@ STRINGS = {
         "The best alternative had **{other}**. Entropy of the step: {bits} bits.",
     ),
     "hallucination.inspect.caption": (
-        "Os {n} próximos tokens mais prováveis neste passo (candidatos, não completações), em laranja o que o modelo escreveu. Juntas somam {total}; "
+        "Os {n} próximos tokens mais prováveis neste passo (candidatos, não completações){written}. Juntas somam {total}; "
         "os outros tokens do vocabulário dividem o resto.",
-        "The {n} most likely next tokens at this step (candidates, not completions), in orange the one the model wrote. Together they add up "
+        "The {n} most likely next tokens at this step (candidates, not completions){written}. Together they add up "
         "to {total}; the other tokens of the vocabulary share the rest.",
     ),
     # per-token charts
@@ -198,10 +198,10 @@ STRINGS = {
     # the measurement over all pairs
     "hallucination.summary.header": ("O que os {m} pares mostram", "What the {m} pairs show"),
     "hallucination.summary.count": (
-        "Medido agora, com este modelo em {dtype}: em **{n} de {m}** pares a completação do prompt inventado "
+        "Medido neste servidor (cada completação calculada uma vez e guardada), com este modelo em {dtype}: em **{n} de {m}** pares a completação do prompt inventado "
         "teve a probabilidade média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token "
         "menos provável, em {j} de {m}.",
-        "Measured just now, with this model in {dtype}: in **{n} of {m}** pairs the invented prompt's "
+        "Measured on this server (each completion computed once and kept), with this model in {dtype}: in **{n} of {m}** pairs the invented prompt's "
         "completion had the **lower** mean probability; by sequence log-probability, in {k} of {m}; by the "
         "least likely token, in {j} of {m}.",
     ),
@@ -257,6 +257,21 @@ STRINGS = {
         "A completação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: mais do que {k} das {n} "
         "completações que acertaram o fato.",
         "The most confident **invented** completion (pair “{pair}”) had a mean of **{p}**: more than {k} of the "
+        "{n} completions that stated the fact.",
+    ),
+    "hallucination.inspect.written": (", em laranja o que o modelo escreveu", ", in orange the one the model wrote"),
+    "hallucination.inspect.outside": ("; o token escrito (colocação {rank}) não está entre eles",
+                                      "; the token written (rank {rank}) is not among them"),
+    "hallucination.summary.miss.none": (
+        "A completação **errada** mais confiante de um assunto real (par “{pair}”) teve média de **{p}**: menos do "
+        "que todas as {n} completações que acertaram o fato.",
+        "The most confident **wrong** completion of a real subject (pair “{pair}”) had a mean of **{p}**: below "
+        "every one of the {n} completions that stated the fact.",
+    ),
+    "hallucination.summary.invented.none": (
+        "A completação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: menos do que todas as {n} "
+        "completações que acertaram o fato.",
+        "The most confident **invented** completion (pair “{pair}”) had a mean of **{p}**: below every one of the "
         "{n} completions that stated the fact.",
     ),
     "hallucination.summary.moral": (

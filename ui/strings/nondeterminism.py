@@ -43,9 +43,9 @@ STRINGS = {
                                    "for everyone, so that a class sees the same runs."),
     "nondeterminism.ask.hint": (
         "Este prompt ainda não rodou com estes ajustes: clique para o modelo escrever {tokens} tokens {n} vezes, "
-        "cada vez com a sua semente.",
+        "com as sementes escolhidas.",
         "This prompt has not run with these settings yet: click to have the model write {tokens} tokens {n} times, "
-        "each time with its own seed.",
+        "with the chosen seeds.",
     ),
     "nondeterminism.ask.run": ("Rodar {n} vezes", "Run {n} times"),
     "nondeterminism.generating": ("Gerando as {n} execuções juntas, em um lote…",
@@ -75,10 +75,10 @@ STRINGS = {
     ),
     "nondeterminism.same.seeded": (
         "As {n} linhas têm o mesmo texto porque têm a mesma semente: a execução é calculada uma vez e "
-        "repetida nas {n} linhas, já que a mesma semente repete os mesmos sorteios (a seção 4 e a página do "
-        "loop mostram isso rodando de novo).",
+        "repetida nas {n} linhas, já que a mesma semente repete os mesmos sorteios (a página do loop mostra "
+        "isso rodando de novo).",
         "All {n} rows have the same text because they share one seed: the run is computed once and repeated "
-        "in the {n} rows, since the same seed repeats the same draws (section 4 and the loop page show it "
+        "in the {n} rows, since the same seed repeats the same draws (the loop page shows it "
         "running again).",
     ),
     "nondeterminism.same.fresh": (
@@ -145,12 +145,12 @@ STRINGS = {
     "nondeterminism.yes": ("sim", "yes"),
     "nondeterminism.no": ("não", "no"),
     "nondeterminism.assoc.caption": (
-        "Cada número é mostrado com os dígitos que o float32 guarda de fato. \"Valor exato\" é a soma sem "
-        "arredondamento das mesmas parcelas. As parcelas também são float32: 0,1 é guardado como 0,100000001, "
-        "por isso nem a soma exata dá 0,8.",
-        "Each number is shown with the digits float32 really keeps. \"Exact value\" is the sum of the same "
-        "numbers without rounding. The inputs are float32 too: 0.1 is stored as 0.100000001, which is why even "
-        "the exact sum is not 0.8.",
+        "Cada float32 aparece com o menor número de dígitos que o identifica: \"0,1\" é o float32 mais próximo "
+        "de 0,1, que vale 0,100000001…. \"Valor exato\" é a soma sem arredondamento das parcelas como o float32 "
+        "as guarda, por isso nem ela dá 0,8.",
+        "Each float32 is shown with the fewest digits that identify it: \"0.1\" is the float32 nearest 0.1, "
+        "worth 0.100000001…. \"Exact value\" is the unrounded sum of the inputs as float32 stores them, "
+        "which is why not even it is 0.8.",
     ),
     "nondeterminism.assoc.seed": (
         "**Um erro do texto do curso.** Ele diz que somas de ponto flutuante \"não são comutativas\". São: "
@@ -179,7 +179,7 @@ STRINGS = {
                                 "A long vector summed in different orders"),
     "nondeterminism.sum.text": (
         "Os mesmos números float32 (sinais e tamanhos variados, como as ativações de uma rede), somados em "
-        "seis ordens. Uma GPU divide cada soma entre muitos threads, e a ordem em que as partes se juntam "
+        "seis ordens. Uma GPU divide cada soma entre muitas threads, e a ordem em que as partes se juntam "
         "depende da forma do cálculo (tamanho do lote, kernel escolhido). Com o mesmo lote, os kernels usuais "
         "repetem a mesma ordem; num servidor, o lote muda a cada pedido (He et al., Thinking Machines, 2025). "
         "O texto do curso atribui a variação à ordem paralela em si; é o lote que a muda.",
@@ -287,11 +287,18 @@ STRINGS = {
     "nondeterminism.col.at": ("Token nº {pos}", "Token #{pos}"),
     "nondeterminism.col.gap": ("Vantagem sobre o 2º colocado (logit)", "Lead over the runner-up (logit)"),
     "nondeterminism.split.caption": (
-        "No ponto em que os textos se separam, os dois melhores candidatos estavam quase empatados: uma "
-        "diferença pequena nos logits trocou a escolha, e daí em diante o efeito cascata fez o resto.",
-        "Where the texts part, the two best candidates were nearly tied: a small difference in the logits "
-        "swapped the choice, and from there the cascade did the rest.",
+        "No token nº {pos} os dois jeitos escolheram tokens diferentes: pelo cálculo de {a}, o escolhido "
+        "liderava o segundo colocado por {gap_a} (em logits); pelo de {b}, por {gap_b}. {tie}Daí em diante o "
+        "efeito cascata fez o resto.",
+        "At token #{pos} the two ways chose different tokens: by {a}'s computation, the chosen one led the "
+        "runner-up by {gap_a} (in logits); by {b}'s, by {gap_b}. {tie}From there the cascade did the rest.",
     ),
+    "nondeterminism.split.tie": ("Uma vantagem menor que {near} some com uma diferença pequena nos logits. ",
+                                 "A lead under {near} vanishes with a small difference in the logits. "),
+    "nondeterminism.split.ended": ("No token nº {pos} os textos se separam (um deles já tinha terminado); daí "
+                                   "em diante o efeito cascata fez o resto.",
+                                   "At token #{pos} the texts part (one had already ended); from there the "
+                                   "cascade did the rest."),
     "nondeterminism.fillers": ("Os outros pedidos do lote", "The other requests in the batch"),
     "nondeterminism.engine.note": (
         "O servidor deste app também junta num lote os pedidos de visitantes que chegam ao mesmo tempo, mas "
@@ -326,8 +333,9 @@ STRINGS = {
         "- **Para reproduzir:** temperatura 0 (ou uma semente fixa) e registre modelo, versão, parâmetros e "
         "semente de cada chamada.\n"
         "- **Mesmo assim pode variar:** num servidor de GPU compartilhado, o seu pedido cai em lotes de tamanhos "
-        "diferentes a cada vez, e os kernels somam em outra ordem. Como você viu acima, uma diferença minúscula "
-        "troca o token quando dois candidatos estão quase empatados, e o efeito cascata faz o resto.\n"
+        "diferentes a cada vez, e os kernels somam em outra ordem. Uma diferença minúscula só troca o token "
+        "quando dois candidatos estão quase empatados (a seção 3 compara os dois jeitos), e o efeito cascata "
+        "faz o resto.\n"
         "- **Compare pelo significado, não pelo texto exato:** em testes, verifique fatos, campos e formato (ou "
         "use um avaliador), não a igualdade das strings.\n"
         "- **Sempre confira o `finish_reason`:** `length` quer dizer que a resposta foi cortada no limite de "
@@ -336,8 +344,8 @@ STRINGS = {
         "- **To reproduce:** temperature 0 (or a fixed seed), and record the model, its version, the parameters "
         "and the seed of every call.\n"
         "- **It can still vary:** on a shared GPU server your request lands in batches of a different size each "
-        "time, and the kernels add up in another order. As you saw above, a tiny difference swaps the token when "
-        "two candidates are nearly tied, and the cascade does the rest.\n"
+        "time, and the kernels add up in another order. A tiny difference swaps the token only when "
+        "two candidates nearly tie (section 3 compares the two ways), and the cascade does the rest.\n"
         "- **Compare by meaning, not by exact text:** in tests, check facts, fields and format (or use a "
         "grader), not string equality.\n"
         "- **Always check `finish_reason`:** `length` means the answer was cut at the token limit, not that the "
