@@ -30,7 +30,7 @@ def test_the_step_scrubber_moves_the_fourier_view():
     assert any("the dots lie on the waves" in c.value for c in at.caption)
     slider.set_value(steps[0]).run()
     assert not at.exception
-    assert any("None stands out yet" in c.value for c in at.caption)  # step 1: a spread-out spectrum
+    assert any("None stands out: the spectrum is spread out" in c.value for c in at.caption)  # step 1
     assert any("do not follow the waves yet" in c.value for c in at.caption)
 
 

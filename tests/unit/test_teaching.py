@@ -288,3 +288,25 @@ def test_the_candidates_caption_promises_a_next_turn_only_when_there_is_one(pt):
     assert "Na próxima volta" in cand_caption(step, last=False)
     last = cand_caption(step, last=True)
     assert "não há próxima volta" in last and "Na próxima volta ele" not in last and "2º" in last
+
+
+def test_where_two_ways_part_the_caption_gives_each_ways_lead_and_calls_a_near_tie_only_one(pt):
+    """It said "the two best candidates were nearly tied" under every split, float32 vs bfloat16 too, where the
+    page's own cause says the difference need not be small."""
+    from ui.nondeterminism.draw import NEAR_TIE, split_caption
+
+    tied = split_caption(2, ("float32", "bfloat16"), (1.0, 2.0, 0.04), (1.0, 2.0, 0.11))
+    apart = split_caption(2, ("float32", "bfloat16"), (1.0, 2.0, 3.5), (1.0, 2.0, 0.11))
+    assert "No token nº 3" in tied and "0,040" in tied and "0,110" in tied and "some com uma diferença" in tied
+    assert "3,500" in apart and "some com uma diferença" not in apart and NEAR_TIE < 3.5
+    assert "já tinha terminado" in split_caption(5, ("a", "b"), (1.0,) * 3, (1.0,) * 6)
+
+
+def test_a_confident_wrong_completion_that_beats_no_right_one_is_not_said_to_beat_zero(pt):
+    """"Mais do que 0 das 6 completações que acertaram o fato" read as a win; k = 0 has a sentence of its own."""
+    from ui.hallucination.draw import confident_key
+    from ui.i18n import t
+
+    for kind in ("miss", "invented"):
+        assert "menos do que todas as 6" in t(confident_key(kind, 0), pair="x", p="40%", k=0, n=6)
+        assert "mais do que 2 das 6" in t(confident_key(kind, 2), pair="x", p="40%", k=2, n=6)

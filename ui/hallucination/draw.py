@@ -414,6 +414,12 @@ def pairs_panel(runs: list[PairRun], dtype: str) -> None:
     summary(runs, dtype)
 
 
+def confident_key(kind: str, beaten: int) -> str:
+    """The sentence for the most confident wrong ("miss") or invented completion that beat `beaten` of the right
+    ones: with none beaten, "below every one" ("more than 0 of 6" read as a win)."""
+    return f"hallucination.summary.{kind}" + ("" if beaten else ".none")
+
+
 def summary(runs: list[PairRun], dtype: str) -> None:
     tally = cf.tally([r.comparison for r in runs])
     m = tally.pairs
@@ -431,8 +437,7 @@ def summary(runs: list[PairRun], dtype: str) -> None:
             k, n = beaten(runs, top[1].mean_prob)
             if n == 0:  # no completion stated its fact: nothing to compare with
                 continue
-            key = f"hallucination.summary.{kind}" + ("" if k else ".none")  # "more than 0 of 6" read as a win
-            st.markdown(t(key, pair=t(f"hallucination.pair.{top[0].id}.label"),
+            st.markdown(t(confident_key(kind, k), pair=t(f"hallucination.pair.{top[0].id}.label"),
                           p=fmt_pct(top[1].mean_prob), k=k, n=n))
     df = summary_frame(runs)
     show(summary_chart(df))
