@@ -210,13 +210,13 @@ STRINGS = {
         "amostras por estratégia sorteada). A tabela vem de `bench/decoding_bench.py`, rodado uma vez "
         "({date}, {wall} s); é dado guardado, não roda agora. **Autossimilaridade**: a sobreposição média "
         "(Jaccard) dos trigramas entre as amostras do mesmo prompt (linhas do mesmo lote, sorteadas com a semente "
-        "do prompt, o seu número na lista); guloso e beam são determinísticos, então dão sempre o mesmo texto: "
+        "do prompt: a posição dele na lista, contando do zero); guloso e beam são determinísticos, então dão sempre o mesmo texto: "
         "posto em 1.",
         "The paper compared the strategies on thousands of texts. Here, {n} openings written for this project "
         "({pt} in Portuguese, {en} in English), each strategy with up to {tokens} tokens (beam {w}; {samples} samples "
         "per sampled strategy). The table comes from `bench/decoding_bench.py`, run once ({date}, {wall} s); it "
         "is stored data, nothing runs now. **Self-similarity**: the mean overlap (Jaccard) of trigrams between "
-        "the samples of the same prompt (rows of one batch, drawn with the prompt's seed, its number in the list); greedy and "
+        "the samples of the same prompt (rows of one batch, drawn with the prompt's seed: its position in the list, counting from zero); greedy and "
         "beam are deterministic, so they always give the same text: set to 1.",
     ),
     "decoding.cmp.partial": (
