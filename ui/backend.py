@@ -131,7 +131,10 @@ def bundle_for(dtype: str | None = None) -> mb.ModelBundle:
         st.stop()
 
 
-def on_model(max_entries: int = 32, ttl: float | None = 3600, seal_values: bool = True, queued: bool = True):
+CACHE_TTL_S = 3600  # how long on_model keeps a result by default (the decoding page's "kept up to 1 h")
+
+
+def on_model(max_entries: int = 32, ttl: float | None = CACHE_TTL_S, seal_values: bool = True, queued: bool = True):
     """Decorator: `fn(model, *args)` becomes `fn(*args, dtype=None)`, kept per (model, dtype, args) and computed
     on the visitor's model (bundle_for(dtype)). With bundle_for, the pages' only way to the model. The one caching
     style of model_backend.runtime.memo (`cached`), keyed by the model and dtype too:

@@ -54,7 +54,6 @@ ALLOWED: dict[str, tuple[set[str], str]] = {
     "decoding.loop.text": ({"4"}, "the paper's Figure 4, a citation"),
     "decoding.table.caption": ({"4"}, "the metric's name: repeated 4-grams (model_backend.lessons.decoding's n)"),
     "decoding.cmp.caption": ({"3"}, "the metric's definition: a cycle repeated at least 3 times"),
-    "decoding.run.hint": ({"16"}, "the largest beam width offered (dec.BEAM_WIDTHS), in advice"),
     "grokking.acc.caption": ({"99%", "95%"}, "the definitions of memorised (train >= 99%) and grokked (test >= 95%)"),
     "grokking.metric.memo": ({"99%"}, "the definition of memorised"),
     "grokking.metric.jump": ({"95%"}, "the definition of grokked"),

@@ -13,6 +13,8 @@ from model_backend.runtime.hardware import describe
 from model_backend.runtime.memo import cached
 from ui import backend
 
+KEPT_S = backend.CACHE_TTL_S  # how long a result computed now is kept (on_model's default)
+
 ROOT = Path(__file__).resolve().parents[2]
 PROMPTS = ROOT / "assets" / "decoding" / "prompts.json"
 RESULTS = ROOT / "assets" / "decoding" / "results.json"

@@ -14,7 +14,7 @@ from model_backend.lessons import decoding as dec
 from ui import a11y
 from ui.charts import OKABE_ITO, cached_chart, projection_on, show
 from ui.chip_layout import BUDGETS, UNIT_PX, label_units, wrap
-from ui.decoding.compute import BENCH_PROMPTS, LOOP_TOKENS
+from ui.decoding.compute import BENCH_PROMPTS, KEPT_S, LOOP_TOKENS
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
 from ui.widgets import data_table, model_text
@@ -429,7 +429,7 @@ def side_ask(params: list[Param], prompt: str) -> tuple[str, int, int, int] | No
         st.session_state["decoding_ran"] = settings
     ran = st.session_state.get("decoding_ran")
     if ran is None:
-        st.caption(t("decoding.run.hint"))
+        st.caption(t("decoding.run.hint", w=fmt_int(max(dec.BEAM_WIDTHS)), n=fmt_int(dec.MAX_NEW)))
         return None
     if ran != settings:
         st.caption(t("decoding.run.changed"))
@@ -581,5 +581,6 @@ def live_result(data: dict, index: int, now: dict, machine: dict) -> None:
     rows, s = {p["index"]: p for p in data["prompts"]}, data["settings"]
     data_table(live_frame(rows[index]["rows"], now, s["width"]), hide_index=True, width="stretch")
     st.caption(t("decoding.live.caption", date=data["date"], dtype=data["dtype"], threads_then=data["threads"],
+                 ttl=t("decoding.live.ttl", h=fmt_int(round(KEPT_S / 3600))),
                  cpu_then=cpu_name(data), threads_now=machine["threads"], cpu_now=cpu_name(machine))
                + " " + live_verdict(rows[index]["rows"], now, data, machine))

@@ -41,10 +41,10 @@ STRINGS = {
     "decoding.run": ("Rodar as cinco estratégias", "Run the five strategies"),
     "decoding.run.hint": (
         "Aperte o botão para rodar o modelo; uma barra mostra o progresso e cada resultado fica guardado. O custo "
-        "cresce com a largura do beam e com os tokens (o beam 16 com 100 tokens é o mais lento); a tabela mostra "
+        "cresce com a largura do beam e com os tokens (o beam {w} com {n} tokens é o mais lento); a tabela mostra "
         "quanto cada estratégia levou neste servidor, na execução que produziu o resultado.",
         "Press the button to run the model; a bar shows the progress and every result is kept. The cost grows with "
-        "the beam width and the tokens (beam 16 over 100 tokens is the slowest); the table shows how long each "
+        "the beam width and the tokens (beam {w} over {n} tokens is the slowest); the table shows how long each "
         "strategy took on this server, in the run that produced the result.",
     ),
     "decoding.run.changed": ("As configurações mudaram: aperte o botão de novo para rodar com elas.",
@@ -268,11 +268,12 @@ STRINGS = {
     ),
     "decoding.live.caption": (
         "Cada célula: guardado → agora. «guardado»: o que o bench gravou para este prompt ({date}, {dtype}, "
-        "{threads_then} thread(s), {cpu_then}); «agora»: o que este servidor calculou (guardado até 1 h; {dtype}, {threads_now} "
+        "{threads_then} thread(s), {cpu_then}); «agora»: o que este servidor calculou (guardado até {ttl}; {dtype}, {threads_now} "
         "thread(s), {cpu_now}).",
         "Each cell: stored → now. “stored”: what the bench saved for this prompt ({date}, {dtype}, {threads_then} "
-        "thread(s), {cpu_then}); “now”: what this server computed (kept up to 1 h; {dtype}, {threads_now} thread(s), {cpu_now}).",
+        "thread(s), {cpu_then}); “now”: what this server computed (kept up to {ttl}; {dtype}, {threads_now} thread(s), {cpu_now}).",
     ),
+    "decoding.live.ttl": ("{h} h", "{h} h"),
     "decoding.live.same.equal": (
         "Mesmo tipo de CPU, mesma precisão, mesmas threads: os {n} números coincidem.",
         "Same CPU type, precision and threads: the {n} numbers agree.",
