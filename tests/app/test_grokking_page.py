@@ -31,6 +31,7 @@ def test_the_step_scrubber_moves_the_fourier_view():
     slider.set_value(steps[0]).run()
     assert not at.exception
     assert any("None stands out: the spectrum is spread out" in c.value for c in at.caption)  # step 1
+    assert any("none stands out: not clear waves yet" in m.value for m in at.markdown)  # no "waves it built"
     assert any("do not follow the waves yet" in c.value for c in at.caption)
 
 

@@ -275,7 +275,8 @@ def fourier_panel(key: str, view: Fourier) -> None:
     else:
         st.caption(t("grokking.spectrum.flat", step=fmt_int(step)))
 
-    st.markdown(f"**{t('grokking.waves.header')}**")
+    header = t("grokking.waves.header") if spec.key else t("grokking.waves.header.flat", n=len(view.waves))
+    st.markdown(f"**{header}**")  # "the waves the model built" only where key frequencies stand out
     # side by side, or one under another in projection mode: at 22 px the horizontal axis title is wider than a
     # third of the page, and Vega shrank each plot to a sliver to fit it
     cols = [st.container() for _ in view.waves] if projection_on() else st.columns(len(view.waves))

@@ -116,6 +116,8 @@ STRINGS = {
         "spread out.",
     ),
     "grokking.waves.header": ("As ondas que o modelo construiu", "The waves the model built"),
+    "grokking.waves.header.flat": ("As {n} frequências mais fortes (nenhuma se destaca: ainda não são ondas claras)",
+                                   "The {n} strongest frequencies (none stands out: not clear waves yet)"),
     "grokking.waves.title": ("k = {k}", "k = {k}"),
     "grokking.axis.a": ("número a", "number a"),
     "grokking.axis.position": ("a na onda: {k}·a mod p", "a on the wave: {k}·a mod p"),
