@@ -8,6 +8,7 @@ round changed. They write to the room on the teacher's and the students' clicks 
 from __future__ import annotations
 
 import secrets
+import textwrap
 
 import altair as alt
 import pandas as pd
@@ -163,7 +164,8 @@ def model_chart(df: pd.DataFrame) -> alt.Chart:
                         scale=alt.Scale(domain=[t("live.model.picked"), t("live.model.not_picked")],
                                         range=[OKABE_ITO[1], PRIMARY])),
         tooltip=[alt.Tooltip("token:N", title=t("live.axis.token")), alt.Tooltip("shown:N", title=t("live.axis.prob"))],
-    ).properties(title=t("live.model.title"), height=alt.Step(32))
+    ).properties(title=alt.TitleParams(textwrap.wrap(t("live.model.title"), 24)), height=alt.Step(32))  # in half
+    # a projector's page, one line was cut: "Os tokens mais prováveis para o …"
 
 
 def teacher_round(me: dict) -> None:
