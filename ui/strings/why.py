@@ -75,10 +75,10 @@ STRINGS = {
     "why.dla.axis.layer": ("Camada", "Layer"),
     "why.dla.axis.value": ("Contribuição ao logit", "Contribution to the logit"),
     "why.dla.layers.caption": (
-        "Cada barra: o que a atenção (azul) ou o MLP (laranja) daquela camada somou ao número explicado, com a "
+        "Cada barra: o que a atenção (verde) ou o MLP (roxo) daquela camada somou ao número explicado, com a "
         "escala da norma final congelada. Barras para cima empurram o token escolhido; para baixo, contra. Os "
         "embeddings somam {embed}.",
-        "Each bar: what that layer's attention (blue) or MLP (orange) added to the explained number, with the "
+        "Each bar: what that layer's attention (green) or MLP (purple) added to the explained number, with the "
         "final norm's scale frozen. Bars up push towards the chosen token; down, against it. The embeddings add "
         "{embed}.",
     ),

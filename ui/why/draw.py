@@ -26,6 +26,10 @@ from ui.widgets import model_text
 AUTO, NONE = -2, -1  # contrast: the page's choice / no contrast
 AVG = -1  # attention: average over layers or heads
 FOR, AGAINST = OKABE_ITO[0], OKABE_ITO[5]  # blue pushes towards the chosen token, vermilion against
+# Blue and orange mean "for" and "against" on this page (the attribution bars, the heads grid); the other charts
+# keep other colours, so that one colour never means two things here (review W6): attention green, the MLP purple,
+# the attribution black, the running total black beside the lens's olive
+ATTENTION, MLP, ATTRIBUTION, LENS = OKABE_ITO[2], OKABE_ITO[3], OKABE_ITO[7], OKABE_ITO[6]
 
 POS, CONTRAST, METHOD = "why_pos", "why_contrast", "why_method"
 VS_LAYER, VS_HEAD, SEED, IND_HEAD = "why_vs_layer", "why_vs_head", "why_seed", "why_ind_head"
@@ -128,7 +132,7 @@ def dla_chart(df: pd.DataFrame) -> alt.Chart:
         xOffset=alt.XOffset("part:N", sort=parts),
         y=alt.Y("value:Q", title=t("why.dla.axis.value")),
         color=alt.Color("part:N", title=t("why.dla.part"), sort=parts,
-                        scale=alt.Scale(domain=parts, range=[OKABE_ITO[0], OKABE_ITO[1]]),
+                        scale=alt.Scale(domain=parts, range=[ATTENTION, MLP]),
                         legend=alt.Legend(orient="top")),
         tooltip=[alt.Tooltip("layer:O", title=t("why.dla.axis.layer")), alt.Tooltip("part:N", title=t("why.dla.part")),
                  alt.Tooltip("value:Q", title=t("why.dla.axis.value"), format=".3f")],
@@ -147,7 +151,8 @@ def lens_chart(df: pd.DataFrame) -> alt.Chart:
         x=alt.X("after:Q", title=t("why.dla.axis.after"), axis=alt.Axis(tickMinStep=1)),
         y=alt.Y("value:Q", title=t("why.dla.axis.value"), scale=alt.Scale(type="symlog")),
         color=alt.Color("series:N", title=t("why.dla.series"), legend=alt.Legend(orient="top"),
-                        scale=alt.Scale(range=[OKABE_ITO[0], OKABE_ITO[1]])),
+                        scale=alt.Scale(domain=[t("why.dla.series.cum"), t("why.dla.series.lens")],
+                                        range=[ATTRIBUTION, LENS])),
         strokeDash=alt.StrokeDash("series:N", legend=None),
         tooltip=[alt.Tooltip("after:Q", title=t("why.dla.axis.after")), alt.Tooltip("series:N", title=t("why.dla.series")),
                  alt.Tooltip("value:Q", title=t("why.dla.axis.value"), format=".3f")],
@@ -274,7 +279,7 @@ def vs_chart(df: pd.DataFrame) -> alt.Chart:
         yOffset=alt.YOffset("series:N", sort=series),
         x=alt.X("share:Q", title=t("why.vs.axis.share"), axis=alt.Axis(format="%")),
         color=alt.Color("series:N", title=t("why.vs.series"), sort=series, legend=alt.Legend(orient="top"),
-                        scale=alt.Scale(domain=series, range=[OKABE_ITO[1], OKABE_ITO[0]])),
+                        scale=alt.Scale(domain=series, range=[ATTENTION, ATTRIBUTION])),
         tooltip=[alt.Tooltip("label:N", title=t("why.attr.axis.token")), alt.Tooltip("series:N", title=t("why.vs.series")),
                  alt.Tooltip("share:Q", title=t("why.vs.axis.share"), format=".1%")],
     ).properties(height=max(200, 36 * (len(df) // 2)))
@@ -351,7 +356,7 @@ def loss_chart(df: pd.DataFrame) -> alt.Chart:
         x=alt.X("position:Q", title=t("why.ind.axis.position")),
         y=alt.Y("loss:Q", title=t("why.ind.axis.loss")),
         color=alt.Color("copy:N", title=t("why.ind.copy"), sort=copies, legend=alt.Legend(orient="top"),
-                        scale=alt.Scale(domain=copies, range=[OKABE_ITO[5], OKABE_ITO[0]])),
+                        scale=alt.Scale(domain=copies, range=[LENS, ATTRIBUTION])),  # not for/against's
         tooltip=[alt.Tooltip("position:Q", title=t("why.ind.axis.position")), alt.Tooltip("copy:N", title=t("why.ind.copy")),
                  alt.Tooltip("loss:Q", title=t("why.ind.axis.loss"), format=".2f")],
     ).properties(height=260)
