@@ -198,10 +198,10 @@ STRINGS = {
     # the measurement over all pairs
     "hallucination.summary.header": ("O que os {m} pares mostram", "What the {m} pairs show"),
     "hallucination.summary.count": (
-        "Medido neste servidor (cada completação calculada uma vez e guardada), com este modelo em {dtype}: em **{n} de {m}** pares a completação do prompt inventado "
+        "Medido neste servidor (cada completação calculada uma vez e guardada), com este modelo em {dtype}: em **{n} de {m}** pares a completação do gêmeo (assunto inventado ou premissa falsa) "
         "teve a probabilidade média **menor**; pela log-probabilidade da sequência, em {k} de {m}; pelo token "
         "menos provável, em {j} de {m}.",
-        "Measured on this server (each completion computed once and kept), with this model in {dtype}: in **{n} of {m}** pairs the invented prompt's "
+        "Measured on this server (each completion computed once and kept), with this model in {dtype}: in **{n} of {m}** pairs the twin's (made-up subject or false premise) "
         "completion had the **lower** mean probability; by sequence log-probability, in {k} of {m}; by the "
         "least likely token, in {j} of {m}.",
     ),
@@ -254,9 +254,9 @@ STRINGS = {
         "{k} of the {n} completions that stated the fact.",
     ),
     "hallucination.summary.invented": (
-        "A completação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: mais do que {k} das {n} "
+        "A completação **gêmea** mais confiante (assunto inventado ou premissa falsa; par “{pair}”) teve média de **{p}**: mais do que {k} das {n} "
         "completações que acertaram o fato.",
-        "The most confident **invented** completion (pair “{pair}”) had a mean of **{p}**: more than {k} of the "
+        "The most confident **twin** completion (made-up subject or false premise; pair “{pair}”) had a mean of **{p}**: more than {k} of the "
         "{n} completions that stated the fact.",
     ),
     "hallucination.inspect.written": (", em laranja o que o modelo escreveu", ", in orange the one the model wrote"),
@@ -269,9 +269,9 @@ STRINGS = {
         "every one of the {n} completions that stated the fact.",
     ),
     "hallucination.summary.invented.none": (
-        "A completação **inventada** mais confiante (par “{pair}”) teve média de **{p}**: menos do que todas as {n} "
+        "A completação **gêmea** mais confiante (assunto inventado ou premissa falsa; par “{pair}”) teve média de **{p}**: menos do que todas as {n} "
         "completações que acertaram o fato.",
-        "The most confident **invented** completion (pair “{pair}”) had a mean of **{p}**: below every one of the "
+        "The most confident **twin** completion (made-up subject or false premise; pair “{pair}”) had a mean of **{p}**: below every one of the "
         "{n} completions that stated the fact.",
     ),
     "hallucination.summary.moral": (
