@@ -38,11 +38,8 @@ def guess_tokens(tokenizer, prompt: str, guess: str) -> list[TokenInfo]:
 def guess_token(tokenizer, prompt: str, guess: str) -> TokenInfo | None:
     """The first token of `guess` as the next token after `prompt` (see the module's docstring), or None for
     a guess with no token (empty)."""
-    if not guess:
-        return None
-    text = (" " + guess) if _needs_space(prompt, guess) else guess
-    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
-    return token_info(tokenizer, int(ids[0])) if ids else None
+    tokens = guess_tokens(tokenizer, prompt, guess)
+    return tokens[0] if tokens else None
 
 
 def only_space(info: TokenInfo | None) -> bool:

@@ -78,9 +78,9 @@ def test_the_word_map_keeps_every_word_and_leaves_out_only_the_names_that_do_not
                        "y": [0.0] * 12 + [1.0], "tokens": 1})
     out = map_labels(df)
     assert list(out["word"]) == list(df["word"])
-    hidden = out[out["label"] == ""]
+    hidden = out[out["label0"] == ""]  # the phone's layout
     assert 0 < len(hidden) < 12 and "far" not in set(hidden["word"])
-    assert set(out.loc[out["label"] != "", "label"]) <= set(df["word"])
+    assert set(out.loc[out["label0"] != "", "label0"]) <= set(df["word"])
 
 
 def test_the_word_map_names_more_words_on_a_wider_plot_and_the_chart_picks_the_layout_by_its_width():

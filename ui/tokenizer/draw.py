@@ -343,7 +343,7 @@ MAP_TIERS = (1.0, 1.7, 2.8)  # a layout of the names for plots at least this man
 def map_labels(df: pd.DataFrame) -> pd.DataFrame:
     """df (word, x, y, tokens) with, for each width tier i of MAP_TIERS, where each word's name goes (ldx{i}, ldy{i},
     lalign{i}) and the name itself (label{i}: empty where it would cover another name or point at some width of
-    that tier, chip_layout.scatter_labels); `label` is the narrowest tier's."""
+    that tier, chip_layout.scatter_labels)."""
     on = projection_on()
     out = df.copy()
     for i, tier in enumerate(MAP_TIERS):
@@ -353,7 +353,6 @@ def map_labels(df: pd.DataFrame) -> pd.DataFrame:
         out[f"ldx{i}"] = [p[0] if p else 0.0 for p in places]
         out[f"ldy{i}"] = [p[1] if p else 0.0 for p in places]
         out[f"lalign{i}"] = [p[2] if p else "left" for p in places]
-    out["label"] = out["label0"]
     return out
 
 
