@@ -15,6 +15,7 @@ Writes the "engine" key of bench/results.json. A script that prints figures, not
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import statistics
@@ -161,6 +162,7 @@ def main() -> None:
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     bundle = mb.load_bundle()
+    gc.freeze()  # as the server does once the model is loaded (ui/backend.py): no full collection walks it mid-round
     texts = prompts(args.prompts)
     print(f"{bundle.info.name} in {bundle.info.dtype} on {bundle.device}; {len(texts)} prompts, {args.tokens} tokens")
     result = {"date": time.strftime("%Y-%m-%d %H:%M"), "uptime": f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}",

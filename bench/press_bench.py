@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import re
@@ -158,6 +159,7 @@ def model_and_steps(n: int) -> dict:
 
     import model_backend as mb
     bundle, params = mb.load_bundle(), mb.SamplingParams(**LOOP_PARAMS)
+    gc.freeze()  # as the server does once the model is loaded (ui/backend.py)
     mb.generate(bundle, prompts("loop", 700, 1)[0], params)  # warm-up
     alone = []
     for k in range(3):  # the median of 3: one press alone is a few CPU-seconds, and the machine's noise is as large

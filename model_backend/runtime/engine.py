@@ -11,17 +11,20 @@ A request may have several rows of its own (the nondeterminism page's runs of on
 search); all its rows have the same length. Such a request runs the batched way even when it is alone, so that its
 rows get the same numbers alone as beside other visitors' (a padded batch's attention otherwise splits its sums
 another way than the request's own rows do: a 4-row request's logits moved by 0.25 in bfloat16 when another
-visitor's step joined it). A batched pass left-pads every request to the longest one and masks the
-padding; each row keeps its own positions (RoPE), and its attention runs on its own keys (invariance.py), so that
-its numbers are those it gets alone. After a decode pass each request's new keys and values are
-appended to its own cache; after a prefill pass each request gets a cache of its own, cut from the batch's without
-the padding. So a visitor's cache never holds another's tokens. Anything a sliding-window layer could cut (a cache
-or a prompt longer than sliding_window - 2 tokens) runs alone, so that no window is ever shifted by padding.
+visitor's step joined it). In a batched pass each row keeps its own positions (RoPE), and its attention runs on its
+own keys (invariance.py), so that its numbers are those it gets alone. Nothing is padded (invariance.Own, where the
+model allows it: Gemma 3 does): a prefill pass packs every prompt's tokens into one sequence and computes those
+tokens only, and each request gets a cache of its own; a decode pass has one row per row, and each request's new
+keys and values go straight into the cache it brought. So a visitor's cache never holds another's tokens. (A pass
+that returns attention weights, or a model without Own, left-pads every request to the longest one, masks the
+padding, and cuts each request's cache out of the batch's.) Anything a sliding-window layer could cut (a cache or a
+prompt longer than sliding_window - 2 tokens) runs alone, so that no window is ever shifted.
 
 A generation under way is a Run (`Engine.run`): before a decode pass, a run's step waits a moment (GATHER_S at most)
 for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
 and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
-intra-op threads (on a 2-core CPU the engine's decode steps run on a thread of their own with one: `_decode_thread`),
+intra-op threads (on a 2-core CPU the engine's decode steps run on a thread of their own with one: `_decode_thread`,
+except a wide pass's output layer, `_head_on_pass_thread`; and a packed prefill's rows' attention runs there too),
 while the threads that start their torch work after them work on one.
 
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
@@ -158,6 +161,39 @@ def _on_pass_thread(fn, *args, decode: bool = False):
         return fn(*args)
     return pool.submit(fn, *args).result()
 _routing = threading.local()  # .engine: the engine whose generate() this thread is in (its passes become steps)
+
+
+WIDE_HEAD_ROWS = 2  # a decode pass of this many rows or more computes its output layer on the pass thread
+
+
+def _head_on_pass_thread(model: torch.nn.Module) -> None:
+    """Where decode passes run on one intra-op thread (`_decode_thread`), their output layer runs on the pass thread,
+    with the machine's threads, once a pass has WIDE_HEAD_ROWS rows: the one product large enough to share
+    (262,144 x 640 for Gemma 3 270M: a 30-row step's took 35 ms on one thread, 16 on two, on the 2-core EPYC;
+    a 30-row pass 86-104 -> 70-90 ms). Every other operator of the pass stays on one thread (with two, the pass's
+    hundreds of small operators took 150 ms). The same function on the same input: the same numbers.
+    The head is handed over between threads, not given more threads where it is: torch's set_num_threads also sets
+    the count every new thread starts with (see `_decode_thread`)."""
+    if DECODE_THREADS == MACHINE_THREADS or not hasattr(model, "get_output_embeddings"):
+        return
+    head = model.get_output_embeddings()
+    if not isinstance(head, torch.nn.Module) or getattr(head, "_tbt_wide", False):
+        return
+    original = head.forward
+
+    def on_pass_thread(x: torch.Tensor) -> torch.Tensor:
+        with torch.inference_mode():
+            return original(x)
+
+    def forward(x: torch.Tensor) -> torch.Tensor:
+        if (x.device.type != "cpu" or x.shape[:-1].numel() < WIDE_HEAD_ROWS or not torch.is_inference_mode_enabled()
+                or not threading.current_thread().name.startswith("tbt-engine-decode")):
+            return original(x)
+        head._tbt_handed += 1
+        return _pass_thread().submit(on_pass_thread, x).result()
+
+    head.forward = forward
+    head._tbt_wide, head._tbt_handed = True, 0  # installed; passes whose output layer ran on the pass thread
 
 
 class ModelOutsideEngine(RuntimeError):
@@ -310,6 +346,8 @@ class Engine:
         self.held_s = 0.0  # how long the model was held per turn, recent turns weighted most (for the estimate)
         self._hooks = self._install()
         self.invariant = invariance.install(model)  # batched rows get the attention each gets alone
+        self.owned = self.invariant and invariance.can_own(model)  # batched passes keep each request's own cache
+        _head_on_pass_thread(model)
         _pass_thread()
         _decode_thread()  # both started now, not in a visitor's first decode while other threads start
 
@@ -716,8 +754,11 @@ class Engine:
                     s.out = SimpleNamespace(logits=out.logits, past_key_values=out.past_key_values,
                                             attentions=out.attentions if s.attentions else None)
                 else:  # several requests, or one of several rows: each row is computed as it is in any batch
-                    with invariance.rows():  # each row's attention on its own keys: its numbers as alone
-                        (self._run_prefills if batch[0].prefill else self._run_batched)(batch)
+                    if self.owned and not batch[0].attentions:  # each request's own cache, nothing padded
+                        (self._run_packed if batch[0].prefill else self._run_own)(batch)
+                    else:
+                        with invariance.rows():  # each row's attention on its own keys: its numbers as alone
+                            (self._run_prefills if batch[0].prefill else self._run_batched)(batch)
                     if len(batch) > 1:
                         self.batched_steps += len(batch)
                         self.widest = max(self.widest, sum(s.rows for s in batch))
@@ -732,6 +773,61 @@ class Engine:
                     if s.run is not None:  # its next step is expected soon
                         s.run.back = now
             self.lock.wake()  # their threads leave the queue now, not at their turn
+
+    def _run_packed(self, batch: list[_Step]) -> None:
+        """Prompts of several visitors (or rows of one) in one pass, packed: every row's tokens one after another in
+        one sequence, each row's positions counted from 0, each row's attention on its own keys only, the logits of
+        each row's last token. Nothing is padded: the pass computes the prompts' tokens and no others."""
+        spans, ids, positions, start = [], [], [], 0
+        for s in batch:
+            mine = []
+            for row in s.input_ids:
+                n = row.shape[-1]
+                mine.append((start, start + n))
+                ids.append(row)
+                positions.append(torch.arange(n, device=row.device))
+                start += n
+            spans.append(mine)
+        caches = [DynamicCache(config=self._model.config) for _ in batch]
+        elsewhere = None
+        if ids[0].device.type == "cpu" and DECODE_THREADS < MACHINE_THREADS:  # the rows' attention on one thread
+            elsewhere = lambda fn: _decode_thread().submit(fn).result()  # noqa: E731
+        own = invariance.Own(caches, spans, prefill=True, elsewhere=elsewhere)
+        last = torch.tensor([b - 1 for mine in spans for _, b in mine], device=ids[0].device)
+        with invariance.own(own):
+            out = self._model(input_ids=torch.cat(ids)[None], position_ids=torch.cat(positions)[None],
+                              attention_mask=self._no_masks(), past_key_values=own, use_cache=True,
+                              logits_to_keep=last)
+        first = 0
+        for s, past in zip(batch, caches):
+            s.out = SimpleNamespace(logits=out.logits[0, first:first + s.rows, None], past_key_values=past,
+                                    attentions=None)
+            first += s.rows
+
+    def _run_own(self, batch: list[_Step]) -> None:
+        """Decode steps of several visitors (or rows of one) in one pass, each request's keys and values kept in its
+        own cache, which gains the new token's: nothing padded, nothing assembled or cut apart."""
+        spans, first = [], 0
+        for s in batch:
+            spans.append([(r, r + 1) for r in range(first, first + s.rows)])
+            first += s.rows
+        lengths = [s.past.layers[0].keys.shape[-2] for s in batch]
+        device = batch[0].input_ids.device
+        own = invariance.Own([s.past for s in batch], spans, prefill=False)
+        with invariance.own(own):
+            out = self._model(input_ids=torch.cat([s.input_ids for s in batch]),
+                              position_ids=torch.tensor([[n] for s, n in zip(batch, lengths) for _ in range(s.rows)],
+                                                        device=device),
+                              attention_mask=self._no_masks(), past_key_values=own, use_cache=True, logits_to_keep=1)
+        first = 0
+        for s in batch:
+            s.out = SimpleNamespace(logits=out.logits[first:first + s.rows], past_key_values=s.past, attentions=None)
+            first += s.rows
+
+    def _no_masks(self) -> dict:
+        """The model's masks, one per layer kind, given as none: each row's attention makes its own (invariance.Own)."""
+        kinds = set(getattr(self._model.config, "layer_types", None) or ["full_attention"])
+        return {kind: None for kind in kinds | {"full_attention", "sliding_attention"}}
 
     def _run_prefills(self, batch: list[_Step]) -> None:
         """Prompts of several visitors in one pass: left-padded to the longest, the padding masked, each row's

@@ -1,21 +1,23 @@
 """Batch-invariant attention for the engine's batched passes: a visitor's numbers do not depend on who else is on.
 
-When the engine puts several visitors' rows into one pass, it left-pads them to the longest and masks the padding.
-The linear layers give each row the same bits wherever it sits in a product of two rows or more (oneDNN's kernels
-on this CPU, bfloat16 and float32, tests/unit/test_invariance.py), and a bfloat16 row alone is computed as two equal
-rows where its one-row kernel would differ (fastpath._two_rows; float32 keeps its faster one-row kernel, so there a
-visitor alone and batched may differ in the last digits); the norms and the rotary positions work row by row.
-Attention does not: a padded row's softmax and its
-product with the values run over more keys (the masked ones add zeros), with another split of the sums, and in
-bfloat16 the last-bit differences that leaves are rounded up into whole tokens (bench/engine_bench.py measured
+When the engine puts several visitors' rows into one pass, the linear layers give each row the same bits wherever
+it sits in a product of two rows or more (oneDNN's kernels on this CPU, bfloat16 and float32,
+tests/unit/test_invariance.py), and a bfloat16 row alone is computed as two equal rows where its one-row kernel would
+differ (fastpath._two_rows; float32 keeps its faster one-row kernel, so there a visitor alone and batched may differ
+in the last digits); the norms and the rotary positions work row by row. Attention does not: a padded row's softmax
+and its product with the values run over more keys (the masked ones add zeros), with another split of the sums, and
+in bfloat16 the last-bit differences that leaves are rounded up into whole tokens (bench/engine_bench.py measured
 greedy tokens that changed for 10 of 50 prompts within 12 steps, before this module).
 
-So inside `rows()` (the engine's batched passes) each row's attention runs on its own keys, without the padding,
-with the very call and shapes that row gets alone: the same function (the model's own eager attention, or
-fastpath's float32 copy of it), the same query, keys, values and mask. That is the batch-invariant attention of
-Thinking Machines (He et al., 2025: "Defeating Nondeterminism in LLM Inference"), done the simple way: a loop over
-the rows of a pass, which costs a few small calls per row and layer. Outside `rows()` attention is untouched, so a
-padded batch anywhere else (the nondeterminism page's "alone vs in a batch") still computes the ordinary way.
+So in the engine's batched passes each row's attention runs on its own keys, with the very call and shapes that
+row gets alone: the same function (the model's own eager attention, or fastpath's float32 copy of it), the same
+query, keys, values and mask. Where the model allows it (`Own`), nothing is padded at all: each request keeps its
+own cache, a prefill's prompts are packed into one sequence, and each row reads its keys from its request's cache.
+Where it does not (a pass that returns attention weights), the batch is padded and, inside `rows()`, each row's
+attention runs on its keys without the padding. That is the batch-invariant attention of Thinking Machines (He et
+al., 2025: "Defeating Nondeterminism in LLM Inference"), done the simple way: a loop over the rows of a pass, which
+costs a few small calls per row and layer. Outside `own()` and `rows()` attention is untouched, so a padded batch
+anywhere else (the nondeterminism page's "alone vs in a batch") still computes the ordinary way.
 """
 from __future__ import annotations
 
@@ -83,6 +85,92 @@ def _row_by_row(fn, module, query, key, value, attention_mask, **kwargs):
     return out, weights
 
 
+class Own:
+    """A batched pass's cache when every request keeps its own (the engine's passes without attention weights): it
+    stands where the model expects one batch cache, and is never one. Each request's new keys and values go straight
+    into that request's own cache (a decode step: the cache it brought; a prefill: a new one), and the attention
+    reads each row's keys from there: no padded batch cache is assembled before a step and cut apart after it, and
+    no padding is computed. The rows of a decode pass are the batch's rows ([B, heads, 1, d]); a prefill's are
+    packed into one row ([1, heads, T, d]: every prompt's tokens one after another), so its linear layers compute
+    the real tokens only. A row attends to its own keys with the very call it gets alone: for a prefill, its own
+    causal mask (eager's additive one, 0 and the dtype's minimum); for a decode step, every key (no mask: adding a
+    mask of zeros changes no bit).
+
+    caches: one per request. spans: per request, its rows' places in the pass, (start, stop): the batch rows of a
+    decode pass, or the token positions of a packed prefill. elsewhere: runs a function somewhere else and returns
+    its result (the engine's one-thread decode thread, for a pass whose own thread has a team of several: there the
+    rows' hundreds of small products and softmaxes cost ~50 us each instead of ~3), or None."""
+
+    def __init__(self, caches: list, spans: list[list[tuple[int, int]]], prefill: bool, elsewhere=None) -> None:
+        self.caches, self.spans, self.prefill, self.elsewhere = caches, spans, prefill, elsewhere
+        self.kv: dict[int, list] = {}  # layer index -> each request's (keys, values) as attention reads them
+        self.masks: dict = {}  # a prefill's causal masks, by length, dtype and device
+
+    def update(self, keys: torch.Tensor, values: torch.Tensor, layer_idx: int, *args, **kwargs):
+        found = []
+        for cache, spans in zip(self.caches, self.spans):
+            if self.prefill:  # the request's rows, each its span of the packed row
+                k = torch.cat([keys[:, :, a:b] for a, b in spans]) if len(spans) > 1 else keys[:, :, spans[0][0]:spans[0][1]].contiguous()
+                v = torch.cat([values[:, :, a:b] for a, b in spans]) if len(spans) > 1 else values[:, :, spans[0][0]:spans[0][1]].contiguous()
+            else:  # the request's rows are consecutive
+                k, v = keys[spans[0][0]:spans[-1][1]], values[spans[0][0]:spans[-1][1]]
+            found.append(cache.update(k, v, layer_idx))
+        self.kv[layer_idx] = found
+        return keys, values
+
+    def _causal(self, n: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+        key = (n, dtype, device)
+        if key not in self.masks:
+            above = torch.ones(n, n, dtype=torch.bool, device=device).triu(1)
+            self.masks[key] = torch.zeros(1, 1, n, n, dtype=dtype, device=device).masked_fill(
+                above, torch.finfo(dtype).min)
+        return self.masks[key]
+
+    def attend(self, fn, module, query: torch.Tensor, upcast: bool, **kwargs):
+        """fn's attention for every row on its own keys; [B, q, heads, head_dim] as eager gives it, no weights."""
+        if self.elsewhere is not None:
+            inference = torch.is_inference_mode_enabled()
+
+            def there():
+                with torch.inference_mode(inference):
+                    return self._attend(fn, module, query, upcast, **kwargs)
+            return self.elsewhere(there)
+        return self._attend(fn, module, query, upcast, **kwargs)
+
+    def _attend(self, fn, module, query: torch.Tensor, upcast: bool, **kwargs):
+        dtype = query.dtype
+        if upcast:
+            query = query.float()
+        out = None
+        for (keys, values), spans in zip(self.kv[module.layer_idx], self.spans):
+            if upcast:
+                keys, values = keys.float(), values.float()
+            for j, (a, b) in enumerate(spans):
+                if self.prefill:
+                    o, _ = fn(module, query[:, :, a:b], keys[j:j + 1], values[j:j + 1],
+                              self._causal(b - a, dtype, query.device), **kwargs)
+                else:
+                    o, _ = fn(module, query[a:b], keys[j:j + 1], values[j:j + 1], None, **kwargs)
+                if out is None:
+                    out = o.new_zeros(query.shape[0], query.shape[2], query.shape[1], o.shape[-1])
+                if self.prefill:
+                    out[0, a:b] = o[0]
+                else:
+                    out[a] = o[0]
+        return (out.to(dtype) if upcast else out), None
+
+
+@contextmanager
+def own(cache: Own) -> Iterator[None]:
+    """Within this block, on this thread, attention reads each row's keys from `cache` (an Own the pass was given)."""
+    before = getattr(_state, "own", None)
+    _state.own = cache
+    try:
+        yield
+    finally:
+        _state.own = before
+
+
 @functools.cache
 def _wrapper(name: str):
     from model_backend.runtime.fastpath import UPCAST
@@ -90,6 +178,10 @@ def _wrapper(name: str):
     inner = _inner(name)
 
     def attention(module, query, key, value, attention_mask, **kwargs):
+        cache = getattr(_state, "own", None)
+        if cache is not None:
+            upcast = name == UPCAST and query.dtype != torch.float32 and query.device.type == "cpu"
+            return cache.attend(_own_eager(module) if upcast else inner, module, query, upcast, **kwargs)
         batch, q_len, kv_len = query.shape[0], query.shape[-2], key.shape[-2]
         if (not getattr(_state, "on", False) or batch == 1 or attention_mask is None
                 or attention_mask.dim() != 4 or attention_mask.dtype == torch.bool or q_len not in (1, kv_len)):
@@ -103,6 +195,15 @@ def _wrapper(name: str):
         return _row_by_row(inner, module, query, key, value, attention_mask, **kwargs)
 
     return attention
+
+
+def can_own(model: torch.nn.Module) -> bool:
+    """Whether the model's batched passes can keep each request's own cache (Own): every attention module knows its
+    layer, and the model takes a mask per layer kind (a dict: Gemma 3's models do), so none is built for the batch."""
+    attentions = [m for m in model.modules() if type(m).__name__.endswith("Attention")]
+    config = getattr(model, "config", None)
+    return bool(attentions) and all(isinstance(getattr(m, "layer_idx", None), int) for m in attentions) and bool(
+        getattr(config, "layer_types", None))
 
 
 def install(model: torch.nn.Module) -> bool:

@@ -164,3 +164,57 @@ def test_a_request_of_several_rows_gets_the_same_logits_alone_and_beside_others(
             assert bundle.forward_passes - before == 1
             assert torch.equal(solo, outs[0].logits), rows
             token = outs[0].logits[:, -1].argmax(-1, keepdim=True)
+
+
+def test_batched_passes_compute_no_padding_and_keep_each_request_its_own_cache():
+    """The engine's batched passes (invariance.Own): a packed prefill computes the prompts' tokens and no others, a
+    decode pass one row per row, and each request's cache holds its own tokens only, the same keys as alone."""
+    bundle = _bf16_bundle()
+    assert bundle.engine.owned
+    texts = ["o gato", "a casa de papel amarela", "x"]
+    ids = [bundle.tokenizer(t, return_tensors="pt").input_ids for t in texts]
+    ids[1] = ids[1].repeat(2, 1)  # a request of two rows
+    seen = []
+    model = bundle.engine.weights
+    hook = model.model.embed_tokens.register_forward_pre_hook(lambda m, a: seen.append(tuple(a[0].shape)))
+    try:
+        alone = [bundle.prefill(i) for i in ids]
+        seen.clear()
+        together = _queued(bundle, [lambda i=i: bundle.prefill(i) for i in ids])
+        assert seen == [(1, sum(i.numel() for i in ids))]  # one pass, packed: every prompt token once, no padding
+        for i, a, b in zip(ids, alone, together):
+            for la, lb in zip(a.past_key_values.layers, b.past_key_values.layers):
+                assert lb.keys.shape[0] == i.shape[0] and lb.keys.shape[-2] == i.shape[-1]  # its rows, its tokens
+                assert torch.equal(la.keys, lb.keys) and torch.equal(la.values, lb.values)
+        steps = [torch.full((i.shape[0], 1), 5) for i in ids]
+        solo = [bundle.decode(t, copy.deepcopy(a.past_key_values)) for t, a in zip(steps, alone)]
+        seen.clear()
+        outs = _queued(bundle, [lambda t=t, b=b: bundle.decode(t, b.past_key_values) for t, b in zip(steps, together)])
+        assert seen == [(4, 1)]  # one decode pass of the four rows
+        for i, s, o in zip(ids, solo, outs):
+            assert torch.equal(s.logits, o.logits)
+            for ls, lo in zip(s.past_key_values.layers, o.past_key_values.layers):
+                assert lo.keys.shape[-2] == i.shape[-1] + 1 and torch.equal(ls.keys, lo.keys)
+    finally:
+        hook.remove()
+
+
+def test_a_wide_decode_pass_computes_its_output_layer_on_the_pass_thread():
+    """Where decode passes run on one thread (a 2-core CPU: engine._decode_thread), a pass of several rows hands its
+    output layer to the pass thread, which has the machine's threads; the logits are those of one thread."""
+    from model_backend.runtime import engine as eng
+
+    if eng.DECODE_THREADS == eng.MACHINE_THREADS:
+        pytest.skip("decode passes have the machine's threads here: nothing to hand over")
+    bundle = _bf16_bundle()
+    head = bundle.engine.weights.get_output_embeddings()
+    texts = ["o gato", "a casa de papel amarela"]
+    firsts = [bundle.prefill(bundle.tokenizer(t, return_tensors="pt").input_ids) for t in texts]
+    token = torch.tensor([[5]])
+    before = head._tbt_handed
+    solo = [bundle.decode(token, copy.deepcopy(f.past_key_values)).logits for f in firsts]
+    assert head._tbt_handed == before  # a one-row pass keeps its output layer where it is
+    outs = _queued(bundle, [lambda f=f: bundle.decode(token, f.past_key_values) for f in firsts])
+    assert head._tbt_handed == before + 1
+    for s, o in zip(solo, outs):
+        assert torch.equal(s, o.logits)
