@@ -9,8 +9,8 @@ and its product with the values run over more keys (the masked ones add zeros), 
 in bfloat16 the last-bit differences that leaves are rounded up into whole tokens (bench/engine_bench.py measured
 greedy tokens that changed for 10 of 50 prompts within 12 steps, before this module).
 
-So in the engine's batched passes each row's attention runs on its own keys, with the very call and shapes that
-row gets alone: the same function (the model's own eager attention, or fastpath's float32 copy of it), the same
+So in the engine's batched passes each request's attention runs on its own keys, with the very call and shapes it
+gets alone: the same function (the model's own eager attention, or fastpath's float32 copy of it), the same
 query, keys, values and mask. Where the model allows it (`Own`), nothing is padded at all: each request keeps its
 own cache, a prefill's prompts are packed into one sequence, and each row reads its keys from its request's cache.
 Where it does not (a pass that returns attention weights), the batch is padded and, inside `rows()`, each row's
@@ -92,9 +92,10 @@ class Own:
     reads each row's keys from there: no padded batch cache is assembled before a step and cut apart after it, and
     no padding is computed. The rows of a decode pass are the batch's rows ([B, heads, 1, d]); a prefill's are
     packed into one row ([1, heads, T, d]: every prompt's tokens one after another), so its linear layers compute
-    the real tokens only. A row attends to its own keys with the very call it gets alone: for a prefill, its own
-    causal mask (eager's additive one, 0 and the dtype's minimum); for a decode step, every key (no mask: adding a
-    mask of zeros changes no bit).
+    the real tokens only. A request's rows attend to their own keys together, with the very call they get alone
+    (its rows always share a pass, and nobody else's row is in that call): for a prefill, their causal mask
+    (eager's additive one, 0 and the dtype's minimum); for a decode step, every key (no mask: adding a mask of zeros
+    changes no bit).
 
     caches: one per request. spans: per request, its rows' places in the pass, (start, stop): the batch rows of a
     decode pass, or the token positions of a packed prefill. elsewhere: runs a function somewhere else and returns
@@ -109,14 +110,18 @@ class Own:
     def update(self, keys: torch.Tensor, values: torch.Tensor, layer_idx: int, *args, **kwargs):
         found = []
         for cache, spans in zip(self.caches, self.spans):
-            if self.prefill:  # the request's rows, each its span of the packed row
-                k = torch.cat([keys[:, :, a:b] for a, b in spans]) if len(spans) > 1 else keys[:, :, spans[0][0]:spans[0][1]].contiguous()
-                v = torch.cat([values[:, :, a:b] for a, b in spans]) if len(spans) > 1 else values[:, :, spans[0][0]:spans[0][1]].contiguous()
-            else:  # the request's rows are consecutive
-                k, v = keys[spans[0][0]:spans[-1][1]], values[spans[0][0]:spans[-1][1]]
-            found.append(cache.update(k, v, layer_idx))
+            found.append(cache.update(self._rows(keys, spans), self._rows(values, spans), layer_idx))
         self.kv[layer_idx] = found
         return keys, values
+
+    def _rows(self, x: torch.Tensor, spans: list[tuple[int, int]]) -> torch.Tensor:
+        """A request's rows of x, [rows, ...]: a prefill's spans of the packed row, stacked (its rows have one
+        length), or a decode pass's consecutive batch rows."""
+        if not self.prefill:
+            return x[spans[0][0]:spans[-1][1]]
+        if len(spans) == 1:
+            return x[:, :, spans[0][0]:spans[0][1]].contiguous()
+        return torch.cat([x[:, :, a:b] for a, b in spans])
 
     def _causal(self, n: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
         key = (n, dtype, device)
@@ -145,18 +150,15 @@ class Own:
         for (keys, values), spans in zip(self.kv[module.layer_idx], self.spans):
             if upcast:
                 keys, values = keys.float(), values.float()
-            for j, (a, b) in enumerate(spans):
-                if self.prefill:
-                    o, _ = fn(module, query[:, :, a:b], keys[j:j + 1], values[j:j + 1],
-                              self._causal(b - a, dtype, query.device), **kwargs)
-                else:
-                    o, _ = fn(module, query[a:b], keys[j:j + 1], values[j:j + 1], None, **kwargs)
-                if out is None:
-                    out = o.new_zeros(query.shape[0], query.shape[2], query.shape[1], o.shape[-1])
-                if self.prefill:
-                    out[0, a:b] = o[0]
-                else:
-                    out[a] = o[0]
+            mask = self._causal(spans[0][1] - spans[0][0], dtype, query.device) if self.prefill else None
+            o, _ = fn(module, self._rows(query, spans), keys, values, mask, **kwargs)  # the request's rows at once
+            if out is None:
+                out = o.new_zeros(query.shape[0], query.shape[2], query.shape[1], o.shape[-1])
+            if self.prefill:
+                for j, (a, b) in enumerate(spans):
+                    out[0, a:b] = o[j]
+            else:
+                out[spans[0][0]:spans[-1][1]] = o
         return (out.to(dtype) if upcast else out), None
 
 
