@@ -24,7 +24,8 @@ A generation under way is a Run (`Engine.run`): before a decode pass, a run's st
 for the next steps of the other runs whose steps came back, so that a class's steps make one pass, not a lone row
 and then the rest. The passes themselves run on one thread of their own (`_pass_thread`), with the machine's
 intra-op threads (on a 2-core CPU the engine's decode steps run on a thread of their own with one: `_decode_thread`,
-except a wide pass's output layer, `_head_on_pass_thread`; and a packed prefill's rows' attention runs there too),
+except a wide pass's output layer, `_head_on_pass_thread`; and a packed prefill's rows' attention runs on one of its
+own, `_rows_thread`),
 while the threads that start their torch work after them work on one.
 
 transformers' generate() (beam search, penalties, any processor) runs in the visitor's own thread, and each of its
@@ -76,6 +77,12 @@ DECODE_THREADS = 1 if MACHINE_THREADS == 2 else MACHINE_THREADS
 _pool_lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
 _decode_pool: ThreadPoolExecutor | None = None  # the decode passes' thread, where it has fewer intra-op threads
+_rows_pool: ThreadPoolExecutor | None = None  # a packed prefill's attention, on one intra-op thread (`_rows_thread`)
+# a packed prefill whose prompts have at most this many tokens runs its attention on `_rows_thread` (the 2-core EPYC,
+# in-process, one pass, rows thread against pass thread: 29 prompts of 21 tokens 233-262 against 293-310 ms, of 32
+# 409-426 against 456-470, 20 of 64 561-621 against 580-590, 12 of 128 717-729 against 664-723, 8 of 256 1147-1169
+# against 981-993: longer prompts' products are large enough to share)
+ROWS_THREAD_TOKENS = 64
 _pool_thread: list[int] = []  # the idents of the pass threads, once they run
 
 
@@ -114,7 +121,7 @@ def _decode_thread() -> ThreadPoolExecutor:
     decode passes on this thread, in-process, 30 loop presses took 9.9-10.9 s and 0.44-0.48 CPU-s a press, against
     12.5-13.4 s and 0.55-0.59 on the pass thread with two, and one visitor alone was as fast. The core the pass
     leaves is the step work's. Prefills and every other pass keep the machine's threads: a long prompt's products
-    are large enough to share. A thread of its own, not a count switched on the pass thread: torch's
+    are large enough to share (the attention of a packed prefill of short prompts excepted: `_rows_thread`). A thread of its own, not a count switched on the pass thread: torch's
     set_num_threads also sets the count every new thread starts with, and visitors' threads must start on one.
     Only on two cores: with more, this thread's team would sit beside the pass thread's (see `_pass_thread`), and
     no other count was measured."""
@@ -126,6 +133,18 @@ def _decode_thread() -> ThreadPoolExecutor:
         if _decode_pool is None:
             _decode_pool = _started(DECODE_THREADS, "tbt-engine-decode")
         return _decode_pool
+
+
+def _rows_thread() -> ThreadPoolExecutor:
+    """The thread where a packed prefill's rows' attention runs (invariance.Own's `elsewhere`), on one intra-op
+    thread: on the pass thread's team, each of its ~1,000 small products and softmaxes cost ~50 us, here ~3. A thread
+    of its own, not the decode thread: a decode pass there may be waiting for the pass thread (its output layer,
+    `_head_on_pass_thread`) while the pass thread waits for this work; nothing here waits for another thread."""
+    global _rows_pool
+    with _pool_lock:
+        if _rows_pool is None:
+            _rows_pool = _started(1, "tbt-engine-rows")
+        return _rows_pool
 
 
 def _started(threads: int, name: str) -> ThreadPoolExecutor:
@@ -349,7 +368,9 @@ class Engine:
         self.owned = self.invariant and invariance.can_own(model)  # batched passes keep each request's own cache
         _head_on_pass_thread(model)
         _pass_thread()
-        _decode_thread()  # both started now, not in a visitor's first decode while other threads start
+        _decode_thread()  # started now, not in a visitor's first decode while other threads start
+        if DECODE_THREADS < MACHINE_THREADS:
+            _rows_thread()
 
     def _install(self) -> list:
         for handle in getattr(self._model, "_tbt_engine_hooks", []):  # a model handed to a new engine
@@ -691,7 +712,7 @@ class Engine:
     def _batchable(self, step: _Step) -> bool:
         window = self._window()
         if step.prefill:  # the prompt must fit in the window with room to spare: the batch's cache is never cut
-            return step.input_ids is not None and not step.attentions and (
+            return step.input_ids is not None and not step.attentions and step.input_ids.shape[-1] >= 1 and (
                 not window or step.input_ids.shape[-1] <= window - 2)
         past = step.past
         layers = getattr(past, "layers", None)
@@ -790,8 +811,9 @@ class Engine:
             spans.append(mine)
         caches = [DynamicCache(config=self._model.config) for _ in batch]
         elsewhere = None
-        if ids[0].device.type == "cpu" and DECODE_THREADS < MACHINE_THREADS:  # the rows' attention on one thread
-            elsewhere = lambda fn: _decode_thread().submit(fn).result()  # noqa: E731
+        if (ids[0].device.type == "cpu" and DECODE_THREADS < MACHINE_THREADS
+                and max(row.shape[-1] for row in ids) <= ROWS_THREAD_TOKENS):  # short prompts' attention: one thread
+            elsewhere = lambda fn: _rows_thread().submit(fn).result()  # noqa: E731
         own = invariance.Own(caches, spans, prefill=True, elsewhere=elsewhere)
         last = torch.tensor([b - 1 for mine in spans for _, b in mine], device=ids[0].device)
         with invariance.own(own):

@@ -99,12 +99,13 @@ class Own:
 
     caches: one per request. spans: per request, its rows' places in the pass, (start, stop): the batch rows of a
     decode pass, or the token positions of a packed prefill. elsewhere: runs a function somewhere else and returns
-    its result (the engine's one-thread decode thread, for a pass whose own thread has a team of several: there the
-    rows' hundreds of small products and softmaxes cost ~50 us each instead of ~3), or None."""
+    its result (a thread of the engine's with one intra-op thread, for a pass whose own thread has a team of
+    several: there the rows' hundreds of small products and softmaxes cost ~50 us each instead of ~3), or None."""
 
     def __init__(self, caches: list, spans: list[list[tuple[int, int]]], prefill: bool, elsewhere=None) -> None:
         self.caches, self.spans, self.prefill, self.elsewhere = caches, spans, prefill, elsewhere
         self.kv: dict[int, list] = {}  # layer index -> each request's (keys, values) as attention reads them
+        self.attended: set[int] = set()  # the layers whose attention read them (the engine checks: every layer)
         self.masks: dict = {}  # a prefill's causal masks, by length, dtype and device
 
     def update(self, keys: torch.Tensor, values: torch.Tensor, layer_idx: int, *args, **kwargs):
@@ -114,13 +115,15 @@ class Own:
         self.kv[layer_idx] = found
         return keys, values
 
-    def _rows(self, x: torch.Tensor, spans: list[tuple[int, int]]) -> torch.Tensor:
+    def _rows(self, x: torch.Tensor, spans: list[tuple[int, int]], copy: bool = True) -> torch.Tensor:
         """A request's rows of x, [rows, ...]: a prefill's spans of the packed row, stacked (its rows have one
-        length), or a decode pass's consecutive batch rows."""
+        length), or a decode pass's consecutive batch rows. copy=False: one span stays a view (a query, read once;
+        a cache's keys are copied, so that they do not hold the whole pass's)."""
         if not self.prefill:
             return x[spans[0][0]:spans[-1][1]]
         if len(spans) == 1:
-            return x[:, :, spans[0][0]:spans[0][1]].contiguous()
+            one = x[:, :, spans[0][0]:spans[0][1]]
+            return one.contiguous() if copy else one
         return torch.cat([x[:, :, a:b] for a, b in spans])
 
     def _causal(self, n: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
@@ -143,6 +146,7 @@ class Own:
         return self._attend(fn, module, query, upcast, **kwargs)
 
     def _attend(self, fn, module, query: torch.Tensor, upcast: bool, **kwargs):
+        self.attended.add(module.layer_idx)
         dtype = query.dtype
         if upcast:
             query = query.float()
@@ -151,7 +155,7 @@ class Own:
             if upcast:
                 keys, values = keys.float(), values.float()
             mask = self._causal(spans[0][1] - spans[0][0], dtype, query.device) if self.prefill else None
-            o, _ = fn(module, self._rows(query, spans), keys, values, mask, **kwargs)  # the request's rows at once
+            o, _ = fn(module, self._rows(query, spans, copy=False), keys, values, mask, **kwargs)  # its rows at once
             if out is None:
                 out = o.new_zeros(query.shape[0], query.shape[2], query.shape[1], o.shape[-1])
             if self.prefill:
@@ -164,13 +168,17 @@ class Own:
 
 @contextmanager
 def own(cache: Own) -> Iterator[None]:
-    """Within this block, on this thread, attention reads each row's keys from `cache` (an Own the pass was given)."""
+    """Within this block, on this thread, attention reads each row's keys from `cache` (an Own the pass was given).
+    Raises RuntimeError at the end if a layer stored keys in it that no attention of `own` read: that layer's
+    attention ran some other way, over the whole pass (its rows would have seen each other's tokens)."""
     before = getattr(_state, "own", None)
     _state.own = cache
     try:
         yield
     finally:
         _state.own = before
+    if set(cache.kv) - cache.attended:
+        raise RuntimeError(f"layers {sorted(set(cache.kv) - cache.attended)} did not attend through invariance.Own")
 
 
 @functools.cache

@@ -191,8 +191,15 @@ def test_batched_passes_compute_no_padding_and_keep_each_request_its_own_cache()
         steps = [torch.full((i.shape[0], 1), 5) for i in ids]
         solo = [bundle.decode(t, copy.deepcopy(a.past_key_values)) for t, a in zip(steps, alone)]
         seen.clear()
-        outs = _queued(bundle, [lambda t=t, b=b: bundle.decode(t, b.past_key_values) for t, b in zip(steps, together)])
-        assert seen == [(4, 1)]  # one decode pass of the four rows
+        engine, owned = bundle.engine, []
+        run_own = engine._run_own
+        engine._run_own = lambda batch: (owned.append(len(batch)), run_own(batch))
+        try:
+            outs = _queued(bundle, [lambda t=t, b=b: bundle.decode(t, b.past_key_values)
+                                    for t, b in zip(steps, together)])
+        finally:
+            del engine._run_own
+        assert seen == [(4, 1)] and owned == [3]  # one decode pass of the four rows, each request's own cache
         for i, s, o in zip(ids, solo, outs):
             assert torch.equal(s.logits, o.logits)
             for ls, lo in zip(s.past_key_values.layers, o.past_key_values.layers):
@@ -222,3 +229,64 @@ def test_a_wide_decode_pass_computes_its_output_layer_on_the_pass_thread():
     assert head._tbt_handed == before + 1
     for s, o in zip(solo, outs):
         assert torch.equal(s, o.logits)
+
+
+def test_the_output_layer_has_the_same_bits_on_one_thread_and_on_the_pass_threads_team():
+    """The hand-over of `engine._head_on_pass_thread` moves a product from one intra-op thread to the machine's: a
+    product as wide as Gemma's output layer (rows of 640 into 8,192 outputs here) gives the same bits on both."""
+    from model_backend.runtime import engine as eng
+
+    if eng.DECODE_THREADS == eng.MACHINE_THREADS or not fastpath.supports(torch.bfloat16):
+        pytest.skip("no hand-over here (decode passes have the machine's threads), or no oneDNN bfloat16 path")
+    layer = torch.nn.Linear(640, 8192, bias=False).to(torch.bfloat16).eval()
+    fastpath.route_linears(layer)
+    x = torch.randn(30, 640, generator=torch.Generator().manual_seed(4)).to(torch.bfloat16)
+
+    def product():
+        with torch.inference_mode():
+            return torch.get_num_threads(), layer(x)
+
+    (one, on_one), (two, on_two) = eng._decode_thread().submit(product).result(), eng._pass_thread().submit(
+        product).result()
+    assert (one, two) == (1, eng.MACHINE_THREADS)
+    assert torch.equal(on_one, on_two)
+
+
+def test_two_models_passes_at_once_never_wait_for_each_other_in_a_circle():
+    """Two engines share the pass and decode threads. One model's wide decode pass (its output layer handed to the
+    pass thread) and the other's packed prefill (its attention on the rows thread) at the same moments: both always
+    finish. (With the prefill's attention on the decode thread, each could wait for the other for ever.)"""
+    from model_backend.runtime import engine as eng
+
+    if eng.DECODE_THREADS == eng.MACHINE_THREADS:
+        pytest.skip("decode passes have the machine's threads here: no hand-over between threads")
+    a, b = _bf16_bundle(), _bf16_bundle()
+    ids = a.tokenizer("a casa de papel amarela", return_tensors="pt").input_ids.repeat(2, 1)
+    past = a.prefill(ids).past_key_values
+    others = [b.tokenizer(t, return_tensors="pt").input_ids for t in ("o gato", "Era uma vez")]
+    where: list[str] = []
+    attend = invariance.Own._attend
+
+    def spy(self, *args, **kwargs):
+        where.append(threading.current_thread().name)
+        return attend(self, *args, **kwargs)
+
+    def decodes():
+        for _ in range(15):
+            a.decode(torch.tensor([[5], [6]]), past)
+
+    def prefills():
+        for _ in range(15):
+            _queued(b, [lambda i=i: b.prefill(i) for i in others])
+
+    invariance.Own._attend = spy
+    try:
+        threads = [threading.Thread(target=f, daemon=True) for f in (decodes, prefills)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not any(t.is_alive() for t in threads), "the two models' passes waited for each other"
+    finally:
+        invariance.Own._attend = attend
+    assert any(name.startswith("tbt-engine-rows") for name in where)  # the prefills' attention, on its own thread
