@@ -115,6 +115,10 @@ class Own:
         self.kv[layer_idx] = found
         return keys, values
 
+    def get_seq_length(self, layer_idx: int = 0) -> int:
+        """The longest of its requests' caches, in tokens (a cache's own question, for code that asks any cache)."""
+        return max((cache.get_seq_length(layer_idx) for cache in self.caches), default=0)
+
     def _rows(self, x: torch.Tensor, spans: list[tuple[int, int]], copy: bool = True) -> torch.Tensor:
         """A request's rows of x, [rows, ...]: a prefill's spans of the packed row, stacked (its rows have one
         length), or a decode pass's consecutive batch rows. copy=False: one span stays a view (a query, read once;

@@ -114,6 +114,7 @@ def test_passes_run_on_one_thread_of_their_own_with_the_machines_threads_a_decod
     finally:
         handle.remove()
         torch.set_num_threads(before)
+    assert len(callers) == 3  # every visitor's prefill and decode came back
     prefills = {(ident, n) for ident, n, decode in seen if not decode}
     decodes = {(ident, n) for ident, n, decode in seen if decode}
     assert len(prefills) == 1 and len(decodes) == 1  # one thread each, on one count each
