@@ -288,11 +288,16 @@ def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None, al
     is drawn only when one is clicked.
 
     Keys come from a counter that app.py resets at each full run, so they are stable across runs; a fragment's
-    rerun keeps counting up from there, so its keys never meet those of the rest of the page.
+    rerun keeps counting up from there, so its keys never meet those of the rest of the page. A phone that follows
+    the teacher draws none (ui.live_class.place.following).
     """
     import streamlit as st
 
     from ui.i18n import lang, t
+    from ui.live_class.place import following
+
+    if following():
+        return
 
     n = st.session_state.get("_chart_seq", 0)
     st.session_state["_chart_seq"] = n + 1

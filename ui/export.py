@@ -31,7 +31,12 @@ def downloads(df: Table, name: str, key: str) -> None:
     be a function that builds the table then: a table made only for the files then costs a visit nothing (it runs
     outside the page's run, so it must not read the visitor's language: files have fixed column names). A click
     does not rerun the page (on_click="ignore", as the charts' PNG/SVG buttons): the rerun it started raced with
-    the file's own request: in tests/e2e/test_chart_export.py a CSV download sometimes never came."""
+    the file's own request: in tests/e2e/test_chart_export.py a CSV download sometimes never came. A phone that follows
+    the teacher draws none (ui.live_class.place.following)."""
+    from ui.live_class.place import following
+
+    if following():
+        return
     left, right = st.columns(2)
     left.download_button(t("export.csv"), functools.partial(as_csv, df), file_name=f"{name}.csv",
                          mime="text/csv", key=f"{key}_csv", icon=":material/download:", on_click="ignore")

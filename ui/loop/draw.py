@@ -772,6 +772,10 @@ def files(run: LoopRun, facts: PromptFacts) -> None:
     the same moment, and the eight buttons drawn under the charts and tables made the phones wait for one
     another (a quarter of a phone's step in py-spy; bench class_bench: the step reached 30 phones in p95 1.27 s
     without them, against 1.62 s with them)."""
+    from ui.live_class.place import following
+
+    if following():  # a phone that follows the teacher draws no files (ui.live_class.place.following)
+        return
     box = st.expander(t("loop.files.title"), icon=":material/download:", key="loop_files_open", on_change="rerun")
     if not box.open:
         return

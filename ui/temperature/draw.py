@@ -587,6 +587,10 @@ def files(bars: LiveBars, view: sv.ChainView, names: list[str], params: mb.Sampl
     Why one closed box: each download button is registered with Streamlit's file manager at every run, under one
     lock for the whole server, and a class's 30 phones that follow the teacher's sliders rerun this panel at the
     same moment (see ui.loop.draw.files, where bench class_bench measured it)."""
+    from ui.live_class.place import following
+
+    if following():  # a phone that follows the teacher draws no files (ui.live_class.place.following)
+        return
     box = st.expander(t("temperature.files.title"), icon=":material/download:", key="temperature_files_open",
                       on_change="rerun")
     if not box.open:

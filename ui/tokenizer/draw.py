@@ -5,6 +5,7 @@ takes what ui.tokenizer.compute returned and never reaches a model or a tokenize
 "ask" half (its controls: what to compute, or None) and a "result" half."""
 from __future__ import annotations
 
+import functools
 import hashlib
 from contextlib import contextmanager
 
@@ -580,14 +581,28 @@ def hidden_words(words: list[str]) -> str:
         "tokenizer.map.hidden.some", n=fmt_int(len(words)), words=listed)
 
 
+@cached_chart
+def word_map(words: tuple[str, ...], coords: np.ndarray, counts: tuple[int, ...]) -> alt.TopLevelMixin:
+    """map_chart with the names placed (map_labels). Placing them at three widths, and the content key of the placed
+    table, were a fifth of the page's run; a class's 30 phones show the same map: made once per words, projection,
+    counts, language and projection mode."""
+    df = pd.DataFrame({"word": list(words), "x": coords[:, 0], "y": coords[:, 1], "tokens": list(counts)})
+    return map_chart(map_labels(df))
+
+
+def _map_table(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, ...]) -> pd.DataFrame:
+    """The word map's file: each word, its two coordinates and its number of tokens."""
+    return pd.DataFrame({"word": list(words), "pc1": proj.coords[:, 0].astype(float),
+                         "pc2": proj.coords[:, 1].astype(float), "tokens": list(counts)})
+
+
 def map_result(words: tuple[str, ...], proj: tk.Projection, counts: tuple[int, ...]) -> None:
-    df = pd.DataFrame({"word": words, "x": proj.coords[:, 0], "y": proj.coords[:, 1], "tokens": counts})
-    placed = map_labels(df)
+    chart = word_map(tuple(words), proj.coords, tuple(counts))
+    placed = chart.data  # map_labels' table: every layer of the map draws it (Altair keeps it once, on the layers' chart)
     caption = t("tokenizer.map.caption", a=fmt_pct(proj.explained[0], 0), b=fmt_pct(proj.explained[1], 0))
     narrow, wide = (list(placed.loc[placed[f"label{i}"] == "", "word"]) for i in (0, len(MAP_TIERS) - 1))
     if narrow:
         caption += " " + t("tokenizer.map.hidden", narrow=hidden_words(narrow), wide=hidden_words(wide),
                            px=fmt_int(round(MAP_TIERS[-1] * MAP_WIDTH[projection_on()])))
-    _show(map_chart(placed), caption)
-    downloads(df.astype({"x": float, "y": float}).rename(columns={"x": "pc1", "y": "pc2"}), "word-map",
-              key="tok_dl_map")
+    _show(chart, caption)
+    downloads(functools.partial(_map_table, tuple(words), proj, tuple(counts)), "word-map", key="tok_dl_map")
