@@ -289,14 +289,14 @@ def _save_buttons(chart: alt.TopLevelMixin, data: pd.DataFrame | None = None, al
 
     Keys come from a counter that app.py resets at each full run, so they are stable across runs; a fragment's
     rerun keeps counting up from there, so its keys never meet those of the rest of the page. A phone that follows
-    the teacher draws none (ui.live_class.place.following).
+    the teacher draws none (ui.export.files_shown).
     """
     import streamlit as st
 
+    from ui.export import files_shown
     from ui.i18n import lang, t
-    from ui.live_class.place import following
 
-    if following():
+    if not files_shown():
         return
 
     n = st.session_state.get("_chart_seq", 0)

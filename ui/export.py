@@ -25,6 +25,14 @@ def as_json(df: Table) -> bytes:
     return json.dumps(_table(df).to_dict(orient="records"), ensure_ascii=False, indent=1, default=float).encode("utf-8")
 
 
+def files_shown() -> bool:
+    """Whether this visitor's page draws files to save (the charts' PNG/SVG, the tables' CSV/JSON): not on a phone
+    that follows the teacher in a live class (ui.live_class.place.following)."""
+    from ui.live_class.place import following
+
+    return not following()
+
+
 def downloads(df: Table, name: str, key: str) -> None:
     """Two buttons: the table as CSV (UTF-8) and as JSON (records). The files are written when a button is
     clicked (Streamlit's deferred download), not on every run of the page: most visits download nothing. `df` may
@@ -32,10 +40,8 @@ def downloads(df: Table, name: str, key: str) -> None:
     outside the page's run, so it must not read the visitor's language: files have fixed column names). A click
     does not rerun the page (on_click="ignore", as the charts' PNG/SVG buttons): the rerun it started raced with
     the file's own request: in tests/e2e/test_chart_export.py a CSV download sometimes never came. A phone that follows
-    the teacher draws none (ui.live_class.place.following)."""
-    from ui.live_class.place import following
-
-    if following():
+    the teacher draws none (files_shown)."""
+    if not files_shown():
         return
     left, right = st.columns(2)
     left.download_button(t("export.csv"), functools.partial(as_csv, df), file_name=f"{name}.csv",

@@ -4,6 +4,8 @@ Shared by the attention page and the "Why this token?" page. Layers and heads ar
 """
 from __future__ import annotations
 
+import functools
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -11,7 +13,7 @@ import streamlit as st
 
 from model_backend.lessons import attention as att
 from ui.charts import OKABE_ITO, SEQUENTIAL, show
-from ui.export import downloads
+from ui.export import downloads, files_shown
 from ui.i18n import fmt_pct, t
 from ui.numbering import head_no, layer_no
 from ui.untrusted import escape_markdown
@@ -168,5 +170,5 @@ def panel(h: att.HeadHabits, n_tokens: int, key: str) -> None:
         st.caption(grid_caption(h, habit, n_tokens))
     st.markdown(f"**{t('heads.rank', k=TOP)}**")
     data_table(ranking(h), hide_index=True, width="stretch")
-    st.caption(t("heads.rank.caption"))
-    downloads(habits_frame(h), "head-habits", f"{key}_habits")
+    st.caption(t("heads.rank.caption") + (" " + t("heads.rank.files") if files_shown() else ""))
+    downloads(functools.partial(habits_frame, h), "head-habits", f"{key}_habits")  # built on a click

@@ -17,7 +17,7 @@ from ui import attention_charts as fig
 from ui.attention.compute import Banco
 from ui.attention_charts import AVG, axis_value, token_labels, view_title
 from ui.charts import show
-from ui.export import downloads
+from ui.export import downloads, files_shown
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.numbering import FIRST, head_no, layer_no, numbers
 from ui.share import Param, share_box
@@ -185,7 +185,10 @@ def file_part(layer: int, head: int) -> str:
 
 def data_downloads(info: mb.ModelInfo, tokens, cut: att.Cropped, layer: int, head: int, name: str,
                    generated_from: int | None = None) -> None:
-    """The tokens and the drawn attention cells, as CSV and JSON, in a closed expander."""
+    """The tokens and the drawn attention cells, as CSV and JSON, in a closed expander (none on a phone that follows
+    the teacher: ui.export.files_shown)."""
+    if not files_shown():
+        return
     with st.expander(t("attention.dl.title"), icon=":material/download:"):
         st.caption(t("attention.dl.tokens", n=fmt_int(len(tokens))))
         downloads(lambda: fig.tokens_frame(tokens, generated_from), f"{name}-tokens", key=f"{name}_dl_tokens")
@@ -440,9 +443,10 @@ def banco_result(banco: Banco) -> None:
                      emb=fmt_float(sim.embedding_centred, 3), path=path))
     else:  # e.g. both sentences are the word alone: each vector *is* the mean, nothing is left to compare
         st.warning(t("attention.banco.undefined"), icon=":material/info:")
-    with st.expander(t("attention.dl.title"), icon=":material/download:"):
-        st.caption(t("attention.dl.banco"))
-        downloads(fig.similarity_frame(sim), "attention-banco-similarity", key="attention_dl_banco")
+    if files_shown():
+        with st.expander(t("attention.dl.title"), icon=":material/download:"):
+            st.caption(t("attention.dl.banco"))
+            downloads(fig.similarity_frame(sim), "attention-banco-similarity", key="attention_dl_banco")
     st.info(t("attention.banco.causal"), icon=":material/arrow_forward:")
 
 

@@ -32,10 +32,11 @@ def is_student() -> bool:
 
 
 def following() -> bool:
-    """A student's phone that follows the teacher ("follow the teacher" on): it shows her page without the files to
-    save (the charts' PNG/SVG, the tables' CSV/JSON), which come back when the student explores alone. Those buttons
-    were a seventh of a page's run (tokenizer 60 -> 51.5 ms, pipeline 55 -> 46.5 ms a visit here), and a class's 30
-    phones run the teacher's page at once: docs/performance.md, "Following phones draw no files"."""
+    """A student's phone that follows the teacher ("follow the teacher" on). It shows her page without the files to
+    save (the charts' PNG/SVG, the tables' CSV/JSON: ui.export.files_shown), which come back when the student turns
+    "follow the teacher" off. Those buttons were a seventh of a page's run (tokenizer 60 -> 51.5 ms, pipeline 55 ->
+    46.5 ms a visit here), and a class's 30 phones run the teacher's page at once: docs/performance.md, "Following
+    phones draw no files"."""
     me = current()
     return me is not None and me.get("role") == "student" and bool(me.get("following", True))
 

@@ -22,7 +22,7 @@ from model_backend.core.kv import kv_bytes_per_position, kv_cache_bytes_at, kv_v
 from model_backend.core.tokens import visible
 from model_backend.lessons.pipeline import answer_flops, output_flops
 from ui.charts import OKABE_ITO, PRIMARY, projection_on, save_frame, show_frame
-from ui.export import downloads
+from ui.export import downloads, files_shown
 from ui.i18n import fmt_bytes, fmt_float, fmt_int, fmt_pct, lang, t
 from ui.loop.compute import ANSWER, SUM, Answered, LoopRun, PromptFacts
 from ui.nav import decoding_link
@@ -772,9 +772,7 @@ def files(run: LoopRun, facts: PromptFacts) -> None:
     the same moment, and the eight buttons drawn under the charts and tables made the phones wait for one
     another (a quarter of a phone's step in py-spy; bench class_bench: the step reached 30 phones in p95 1.27 s
     without them, against 1.62 s with them)."""
-    from ui.live_class.place import following
-
-    if following():  # a phone that follows the teacher draws no files (ui.live_class.place.following)
+    if not files_shown():  # a phone that follows the teacher draws no files
         return
     box = st.expander(t("loop.files.title"), icon=":material/download:", key="loop_files_open", on_change="rerun")
     if not box.open:

@@ -71,10 +71,8 @@ STRINGS = {
     "heads.item": ("{measure}: {head} ({value}; mediana {median})", "{measure}: {head} ({value}; median {median})"),
     "heads.rank": ("As {k} cabeças mais altas em cada medida", "The {k} highest heads for each measure"),
     "heads.col.rank": ("Colocação", "Rank"),
-    "heads.rank.caption": (
-        "Camadas e cabeças contadas a partir de 1, como no resto do app. Os mesmos números, para todas as cabeças, "
-        "nos arquivos abaixo.",
-        "Layers and heads counted from 1, as everywhere in the app. The same numbers, for every head, in the files "
-        "below.",
-    ),
+    "heads.rank.caption": ("Camadas e cabeças contadas a partir de 1, como no resto do app.",
+                           "Layers and heads counted from 1, as everywhere in the app."),
+    "heads.rank.files": ("Os mesmos números, para todas as cabeças, nos arquivos abaixo.",
+                         "The same numbers, for every head, in the files below."),
 }

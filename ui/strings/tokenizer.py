@@ -45,6 +45,8 @@ STRINGS = {
     ),
     "tokenizer.chips.capped": ("Mostrando os primeiros {shown} de {n} tokens; a tabela e o CSV têm todos.",
                                "Showing the first {shown} of {n} tokens; the table and the CSV have all of them."),
+    "tokenizer.chips.capped.table": ("Mostrando os primeiros {shown} de {n} tokens; a tabela tem todos.",
+                                     "Showing the first {shown} of {n} tokens; the table has all of them."),
     "tokenizer.partial.found": (
         "{n} token(s) deste texto são **pedaços de um caractere** (borda tracejada, mostrados como bytes <0x..>). "
         "O vocabulário não tem um token para o caractere inteiro, então o tokenizador o quebra nos bytes UTF-8 "

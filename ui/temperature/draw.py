@@ -24,7 +24,7 @@ from ui.charts import (
     save_buttons,
     show,
 )
-from ui.export import downloads
+from ui.export import downloads, files_shown
 from ui.i18n import fmt_float, fmt_int, fmt_pct, lang, t
 from ui.nav import decoding_link
 from ui.share import Param
@@ -587,9 +587,7 @@ def files(bars: LiveBars, view: sv.ChainView, names: list[str], params: mb.Sampl
     Why one closed box: each download button is registered with Streamlit's file manager at every run, under one
     lock for the whole server, and a class's 30 phones that follow the teacher's sliders rerun this panel at the
     same moment (see ui.loop.draw.files, where bench class_bench measured it)."""
-    from ui.live_class.place import following
-
-    if following():  # a phone that follows the teacher draws no files (ui.live_class.place.following)
+    if not files_shown():  # a phone that follows the teacher draws no files
         return
     box = st.expander(t("temperature.files.title"), icon=":material/download:", key="temperature_files_open",
                       on_change="rerun")

@@ -28,7 +28,7 @@ from ui.chip_layout import (
     scatter_labels,
     wrap,
 )
-from ui.export import downloads
+from ui.export import downloads, files_shown
 from ui.i18n import fmt_float, fmt_int, fmt_pct, t
 from ui.share import Param
 from ui.tokenizer.compute import CONTRAST, PARALLEL, PRESETS, SEED_VOCAB, Neighbours, Side
@@ -424,7 +424,7 @@ def chips(shown, key=None, selected=None, limit=MAX_CHIPS) -> None:
     extra = {"on_select": "rerun", "key": key, "selection_mode": "chip"} if key else {}
     caption = t("tokenizer.chips.caption") if key else t("tokenizer.compare.chips")
     if len(drawn) < len(shown):
-        caption = t("tokenizer.chips.capped", shown=fmt_int(len(drawn)), n=fmt_int(len(shown))) + " " + caption
+        caption = t("tokenizer.chips.capped" if files_shown() else "tokenizer.chips.capped.table", shown=fmt_int(len(drawn)), n=fmt_int(len(shown))) + " " + caption
     _show(chart, caption, **extra)
 
 
