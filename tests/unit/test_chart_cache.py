@@ -146,3 +146,17 @@ def test_a_drawn_chart_reads_its_summary_once_per_language(monkeypatch):
     assert chart_summary(chart, spec) == en and len(read) == 2
     twin = alt.Chart(df.copy()).mark_bar().encode(x=alt.X("x:Q", title="probability"), y=alt.Y("y:N", title="token"))
     assert chart_summary(twin, vega_spec(twin)) == en and len(read) == 3
+
+
+def test_the_home_pages_bars_are_built_once_per_table_and_language():
+    """A class opening the home page at once: the guess's bars, with each probability written in the visitor's
+    language, are one chart per table and language (they were two fifths of the page's run)."""
+    from ui.home.draw import guess_chart
+
+    table = pd.DataFrame({"rank": [1, 2], "id": [7, 9], "token": ["·Paris", "·a"], "prob": [0.5, 0.1234]})
+    first = guess_chart(table)
+    assert guess_chart(table.copy()) is first
+    st.session_state["lang"] = "pt-BR"
+    other = guess_chart(table)
+    assert other is not first
+    assert list(first.data["label"]) == ["50.0%", "12.3%"] and list(other.data["label"]) == ["50,0%", "12,3%"]
