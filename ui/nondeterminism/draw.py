@@ -319,16 +319,21 @@ def sum_size() -> int:  # not a fragment either (the sums are cached): the link 
     return st.select_slider(t("nondeterminism.sum.n"), options=list(SUM_SIZES), format_func=fmt_int, key="nd_sum_n")
 
 
-def ordered_sums(n: int, sums: tuple[nd.OrderedSum, ...], exact: float) -> None:
-    """The same n numbers added up in several orders: each total and its distance from the exact sum."""
+def _sums_frame(sums: tuple[nd.OrderedSum, ...]) -> pd.DataFrame:
+    """Each order's label, its total (as shown), its distance from the exact sum, and that distance as shown."""
+    return pd.DataFrame({"order": [t(f"nondeterminism.order.{s.order}") for s in sums],
+                         "total": [fmt_float(s.total, 4) for s in sums], "error": [s.error for s in sums],
+                         "error_text": [fmt_float(s.error, 4) for s in sums]})
+
+
+@cached_chart
+def sums_chart(sums: tuple[nd.OrderedSum, ...]) -> alt.Chart:
+    """Each order's distance from the exact sum, as bars. Built once per sums, language and projection mode: built
+    and converted at every run it was a sixth of the page's run, and a class opens the page at once."""
     big = projection_on()  # 22-px labels need taller rows
-    labels = [t(f"nondeterminism.order.{s.order}") for s in sums]
-    df = pd.DataFrame({"order": labels, "total": [fmt_float(s.total, 4) for s in sums],
-                       "error": [s.error for s in sums], "error_text": [fmt_float(s.error, 4) for s in sums]})
-    data_table(df[["order", "total", "error_text"]].rename(columns={
-        "order": t("nondeterminism.col.order"), "total": t("nondeterminism.col.total"),
-        "error_text": t("nondeterminism.col.error")}), hide_index=True, width="stretch")
-    bars = alt.Chart(df).mark_bar().encode(
+    df = _sums_frame(sums)
+    labels = list(df["order"])
+    return alt.Chart(df).mark_bar().encode(
         x=alt.X("error:Q", title=t("nondeterminism.col.error")),
         y=alt.Y("order:N", sort=labels, title=t("nondeterminism.col.order"),
                 axis=alt.Axis(labelLimit=420 if big else 170, titleAngle=0, titleAlign="right", titleBaseline="bottom",
@@ -339,11 +344,21 @@ def ordered_sums(n: int, sums: tuple[nd.OrderedSum, ...], exact: float) -> None:
                  alt.Tooltip("total:N", title=t("nondeterminism.col.total")),
                  alt.Tooltip("error_text:N", title=t("nondeterminism.col.error"))],
     ).properties(height=alt.Step(44 if big else 30))
-    show(bars)
+
+
+def ordered_sums(n: int, sums: tuple[nd.OrderedSum, ...], exact: float) -> None:
+    """The same n numbers added up in several orders: each total and its distance from the exact sum."""
+    chart = sums_chart(tuple(sums))
+    df = chart.data  # the chart's own table (_sums_frame), in the visitor's language
+    data_table(df[["order", "total", "error_text"]].rename(columns={
+        "order": t("nondeterminism.col.order"), "total": t("nondeterminism.col.total"),
+        "error_text": t("nondeterminism.col.error")}), hide_index=True, width="stretch")
+    show(chart)
     st.caption(t("nondeterminism.sum.caption", n=fmt_int(n), exact=fmt_float(exact, 4)))
-    downloads(pd.DataFrame({"n": n, "order": [s.order for s in sums], "label": labels,
-                            "total": [s.total for s in sums], "error": [s.error for s in sums], "exact": exact}),
-              "nondeterminism-sums", key="nd_dl_sums")
+    labels = list(df["order"])
+    downloads(lambda: pd.DataFrame({"n": n, "order": [s.order for s in sums], "label": labels,
+                                    "total": [s.total for s in sums], "error": [s.error for s in sums],
+                                    "exact": exact}), "nondeterminism-sums", key="nd_dl_sums")
 
 
 # ---------------------------------------------------------------- 3. the model, two ways
