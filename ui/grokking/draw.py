@@ -133,6 +133,21 @@ def accuracy_chart(df: pd.DataFrame, memo: int | None, jump: int | None, selecte
 
 
 @cached_chart
+def runs_accuracy_chart(runs: tuple[tuple[str, dict], ...], memo: int | None, jump: int | None,
+                        selected: int | None) -> alt.LayerChart:
+    """accuracy_chart (pickable) of curves_frame(runs), kept per the runs' arrays, language and projection mode: the
+    table's labels and its content key were a sixth of the grokking page's run, for a run that every visitor sees
+    (the shipped one)."""
+    return accuracy_chart(curves_frame(runs), memo, jump, selected, pickable=True)
+
+
+@cached_chart
+def runs_loss_chart(runs: tuple[tuple[str, dict], ...]) -> alt.Chart:
+    """loss_chart of curves_frame(runs), kept as runs_accuracy_chart."""
+    return loss_chart(curves_frame(runs))
+
+
+@cached_chart
 def loss_chart(df: pd.DataFrame) -> alt.Chart:
     """Train and test loss against step, both axes logarithmic."""
     df = _columns(df, "loss")
@@ -227,7 +242,6 @@ def phase_metrics(phases: Phases) -> None:
 def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequence[int], phases: Phases) -> None:
     """Accuracy (click to pick a checkpoint) and loss charts for `runs`; `phases` (the last run's) marked. With
     phases.p, the caption says what the test curve reads against chance (1 in p)."""
-    df = curves_frame(runs)
     phase_metrics(phases)
     memo, jump, readings, p = phases.memo, phases.jump, phases.readings, phases.p
     slider_key = f"{key}_step"
@@ -239,12 +253,18 @@ def curve_panel(key: str, runs: Sequence[tuple[str, dict]], checkpoints: Sequenc
 
     selected = st.session_state.get(slider_key)
     selected = selected if selected in checkpoints else checkpoints[-1]
-    show(accuracy_chart(df, memo, jump, selected, pickable=True), on_select=picked, key=f"{key}_curve")
+    if all(isinstance(v, np.ndarray) for _, c in runs for v in c.values()):  # the shipped run: the same for everyone
+        table = tuple((label, dict(c)) for label, c in runs)
+        accuracy, loss = runs_accuracy_chart(table, memo, jump, selected), runs_loss_chart(table)
+    else:  # a live run's growing curves
+        df = curves_frame(runs)
+        accuracy, loss = accuracy_chart(df, memo, jump, selected, pickable=True), loss_chart(df)
+    show(accuracy, on_select=picked, key=f"{key}_curve")
     story = ("" if not readings else " " + t(
         "grokking.acc.readings", chance=fmt_pct(1 / p), p=p,
         readings="; ".join(t("grokking.acc.reading", acc=fmt_pct(a), step=fmt_int(s)) for s, a in readings)))
     st.caption(t("grokking.acc.caption") + story)
-    show(loss_chart(df))
+    show(loss)
     st.caption(t("grokking.loss.caption"))
     runs = list(runs)
     downloads(lambda: pd.concat([curves_table(c, label) for label, c in runs], ignore_index=True),
