@@ -160,19 +160,28 @@ def test_the_home_pages_bars_are_built_once_per_table_and_language():
     other = guess_chart(table)
     assert other is not first
     assert list(first.data["label"]) == ["50.0%", "12.3%"] and list(other.data["label"]) == ["50,0%", "12,3%"]
+    st.session_state["lang"] = "en"
 
 
-def test_the_shipped_grokking_curves_are_one_chart_per_run_and_language():
+def test_the_shipped_grokking_curves_are_one_chart_per_run_and_language(monkeypatch):
     """The grokking page's curves of the shipped run (arrays: the same for every visitor) are kept per the arrays'
     content, so a visit builds no table and hashes no DataFrame; other arrays give another chart."""
-    from ui.grokking.draw import runs_accuracy_chart, runs_loss_chart
+    from ui.grokking import draw
 
+    built = []
+    real = draw.curves_frame
+    monkeypatch.setattr(draw, "curves_frame", lambda runs: built.append(1) or real(runs))
     curves = {"step": np.array([1, 10, 100]), "train_acc": np.array([0.1, 0.9, 1.0]),
               "test_acc": np.array([0.01, 0.02, 0.9]), "train_loss": np.array([4.0, 0.5, 0.01]),
-              "test_loss": np.array([4.6, 4.5, 0.3])}
+              "test_loss": np.array([4.6, 4.5, 0.3 + 1e-9 * len(calls)])}  # arrays no earlier test kept
     runs = (("p = 113", curves),)
-    first = runs_accuracy_chart(runs, 10, 100, 100)
-    assert runs_accuracy_chart((("p = 113", {k: v.copy() for k, v in curves.items()}),), 10, 100, 100) is first
-    assert runs_accuracy_chart(runs, 10, 100, 10) is not first  # another checkpoint marked
+    first = draw.runs_accuracy_chart(runs, 10, 100, 100)
+    assert len(built) == 1
+    again = draw.runs_accuracy_chart((("p = 113", {k: v.copy() for k, v in curves.items()}),), 10, 100, 100)
+    assert again is first and len(built) == 1  # the same arrays: no table built
+    assert draw.runs_accuracy_chart(runs, 10, 100, 10) is not first  # another checkpoint marked
     changed = {**curves, "test_acc": np.array([0.01, 0.03, 0.9])}
-    assert runs_loss_chart((("p = 113", changed),)) is not runs_loss_chart(runs)
+    assert draw.runs_loss_chart((("p = 113", changed),)) is not draw.runs_loss_chart(runs)
+    st.session_state["lang"] = "pt-BR"
+    assert draw.runs_accuracy_chart(runs, 10, 100, 100) is not first  # another language
+    st.session_state["lang"] = "en"

@@ -138,13 +138,13 @@ def runs_accuracy_chart(runs: tuple[tuple[str, dict], ...], memo: int | None, ju
     """accuracy_chart (pickable) of curves_frame(runs), kept per the runs' arrays, language and projection mode: the
     table's labels and its content key were a sixth of the grokking page's run, for a run that every visitor sees
     (the shipped one)."""
-    return accuracy_chart(curves_frame(runs), memo, jump, selected, pickable=True)
+    return accuracy_chart.__wrapped__(curves_frame(runs), memo, jump, selected, pickable=True)  # kept here, once
 
 
 @cached_chart
 def runs_loss_chart(runs: tuple[tuple[str, dict], ...]) -> alt.Chart:
     """loss_chart of curves_frame(runs), kept as runs_accuracy_chart."""
-    return loss_chart(curves_frame(runs))
+    return loss_chart.__wrapped__(curves_frame(runs))
 
 
 @cached_chart
