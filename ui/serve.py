@@ -33,6 +33,12 @@ next restart, as the ui/ modules it imports already did.
 Streamlit's frontend files are answered from memory after their first request (ui/static_cache.py): a fresh
 browser fetches 70-160 of them, and Streamlit reads each from disk through worker threads.
 
+The theme's config is read once (`theme_read_once`). Streamlit 1.67 starts every run, a phone's 0.5 s follow timer's
+fragment run included, with a new_session message that carries the six [theme] sections, and reads each by walking
+all ~370 config options under a lock: py-spy put 8.7% of the server's held-GIL time in it while 30 phones followed
+the teacher to the pipeline page (more than the follow timers' own code). The config is read once at start (no
+watcher, above), so the theme's values cannot change while the server runs.
+
 Python's cyclic collector runs less often (`fewer_collections`, GC_THRESHOLD). With the default thresholds a class
 following the teacher from page to page made about one full collection per move (45 in 40), 0.08-0.13 s each on
 average and up to 0.27 s, with every thread stopped, the event loop and the model's passes too. What they walk is
@@ -52,6 +58,7 @@ from pathlib import Path
 import model_backend  # noqa: F401  first: its thread policy is set before Streamlit loads numpy
 
 # isort: split
+from streamlit import config
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
@@ -126,6 +133,24 @@ def kept_while_unwatched(clear: Callable) -> Callable:
     return clear_if_watched
 
 
+def theme_read_once(get: Callable[[str], dict]) -> Callable[[str], dict]:
+    """Wrap config.get_options_for_section so that a [theme...] section is read once per parsed config (the
+    config's dict of options is replaced when it is parsed again) and a copy handed out; other sections, which
+    st.set_option can change while the server runs, are read each time."""
+    kept: dict[str, tuple[object, dict]] = {}
+
+    def get_options_for_section(section: str) -> dict:
+        options = config._config_options  # Streamlit 1.67's name; None until the config is parsed
+        if options is None or not (section == "theme" or section.startswith("theme.")):
+            return get(section)
+        hit = kept.get(section)
+        if hit is None or hit[0] is not options:
+            hit = kept[section] = (options, get(section))
+        return dict(hit[1])
+    get_options_for_section.tbt_wrapped = get
+    return get_options_for_section
+
+
 def static_from_memory(create: Callable) -> Callable:
     """Wrap the server's app factory so that its app answers the frontend's files from memory (StaticCache), under
     the configured base path."""
@@ -148,6 +173,8 @@ def main(argv: list[str] | None = None, app: Path = APP) -> None:
         starlette_server.create_starlette_app = static_from_memory(starlette_server.create_starlette_app)
     if not hasattr(ScriptCache.clear, "tbt_wrapped"):
         ScriptCache.clear = kept_while_unwatched(ScriptCache.clear)
+    if not hasattr(config.get_options_for_section, "tbt_wrapped"):
+        config.get_options_for_section = theme_read_once(config.get_options_for_section)
     if not hasattr(ScriptRunner._run_script, "tbt_wrapped"):
         ScriptRunner._run_script = stale_fragment_runs(ScriptRunner._run_script)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls
