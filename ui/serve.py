@@ -33,9 +33,9 @@ next restart, as the ui/ modules it imports already did.
 Streamlit's frontend files are answered from memory after their first request (ui/static_cache.py): a fresh
 browser fetches 70-160 of them, and Streamlit reads each from disk through worker threads.
 
-The theme's config is read once (`theme_read_once`). Streamlit 1.67 starts every run, a phone's 0.5 s follow timer's
-fragment run included, with a new_session message that carries the six [theme] sections, and reads each by walking
-all ~370 config options under a lock: py-spy put 8.7% of the server's held-GIL time in it while 30 phones followed
+The theme's part of a run's first message is built once (`theme_read_once`). Streamlit 1.67 starts every run, a
+phone's 0.5 s follow timer's fragment run included, with a new_session message that carries the six [theme]
+sections, and reads each by walking all ~370 config options under a lock: py-spy put 8.7% of the server's held-GIL time in it while 30 phones followed
 the teacher to the pipeline page (more than the follow timers' own code). The config is read once at start (no
 watcher, above), so the theme's values cannot change while the server runs.
 
@@ -59,6 +59,7 @@ import model_backend  # noqa: F401  first: its thread policy is set before Strea
 
 # isort: split
 from streamlit import config
+from streamlit.runtime import app_session
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
@@ -133,22 +134,24 @@ def kept_while_unwatched(clear: Callable) -> Callable:
     return clear_if_watched
 
 
-def theme_read_once(get: Callable[[str], dict]) -> Callable[[str], dict]:
-    """Wrap config.get_options_for_section so that a [theme...] section is read once per parsed config (the
-    config's dict of options is replaced when it is parsed again) and a copy handed out; other sections, which
-    st.set_option can change while the server runs, are read each time."""
-    kept: dict[str, tuple[object, dict]] = {}
+def theme_read_once(populate: Callable) -> Callable:
+    """Wrap app_session._populate_theme_msg so that each [theme...] section's message is built once per parsed
+    config (the config's dict of options is replaced when it is parsed again) and merged into each new_session
+    message from its bytes."""
+    kept: dict[str, tuple[object, bytes]] = {}
 
-    def get_options_for_section(section: str) -> dict:
+    def populate_theme_msg(msg, section: str = "theme") -> None:
         options = config._config_options  # Streamlit 1.67's name; None until the config is parsed
-        if options is None or not (section == "theme" or section.startswith("theme.")):
-            return get(section)
+        if options is None:
+            return populate(msg, section)
         hit = kept.get(section)
         if hit is None or hit[0] is not options:
-            hit = kept[section] = (options, get(section))
-        return dict(hit[1])
-    get_options_for_section.tbt_wrapped = get
-    return get_options_for_section
+            built = type(msg)()
+            populate(built, section)
+            hit = kept[section] = (options, built.SerializeToString())
+        msg.MergeFromString(hit[1])
+    populate_theme_msg.tbt_wrapped = populate
+    return populate_theme_msg
 
 
 def static_from_memory(create: Callable) -> Callable:
@@ -173,8 +176,8 @@ def main(argv: list[str] | None = None, app: Path = APP) -> None:
         starlette_server.create_starlette_app = static_from_memory(starlette_server.create_starlette_app)
     if not hasattr(ScriptCache.clear, "tbt_wrapped"):
         ScriptCache.clear = kept_while_unwatched(ScriptCache.clear)
-    if not hasattr(config.get_options_for_section, "tbt_wrapped"):
-        config.get_options_for_section = theme_read_once(config.get_options_for_section)
+    if hasattr(app_session, "_populate_theme_msg") and not hasattr(app_session._populate_theme_msg, "tbt_wrapped"):
+        app_session._populate_theme_msg = theme_read_once(app_session._populate_theme_msg)  # Streamlit 1.67's name
     if not hasattr(ScriptRunner._run_script, "tbt_wrapped"):
         ScriptRunner._run_script = stale_fragment_runs(ScriptRunner._run_script)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls

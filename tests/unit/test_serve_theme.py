@@ -1,10 +1,12 @@
-"""ui/serve.py reads the theme's config once (theme_read_once): Streamlit 1.67 starts every run, each follow timer's
-fragment run included, with a new_session message that walks all config options for each of six [theme] sections."""
+"""ui/serve.py builds the theme's part of a run's first message once (theme_read_once): Streamlit 1.67 starts every
+run, each follow timer's fragment run included, with a new_session message that walks all config options for each
+of six [theme] sections."""
 from __future__ import annotations
 
 import inspect
 
 from streamlit import config
+from streamlit.proto.NewSession_pb2 import CustomThemeConfig
 from streamlit.runtime import app_session
 
 from ui import serve
@@ -12,34 +14,45 @@ from ui import serve
 THEME_SECTIONS = ("theme", "theme.light", "theme.dark", "theme.sidebar", "theme.light.sidebar", "theme.dark.sidebar")
 
 
-def test_a_theme_section_is_read_once_per_parsed_config(monkeypatch):
+
+
+def test_a_theme_section_is_built_once_per_parsed_config(monkeypatch):
     calls = []
 
-    def get(section):
+    def populate(msg, section="theme"):
         calls.append(section)
-        return {"primaryColor": f"#{len(calls):06d}"}
+        msg.primary_color = f"#{len(calls):06d}"
 
-    wrapped = serve.theme_read_once(get)
+    wrapped = serve.theme_read_once(populate)
     monkeypatch.setattr(config, "_config_options", {"a": 1})
-    first = wrapped("theme")
-    assert wrapped("theme") == first and calls == ["theme"]
-    first["primaryColor"] = "changed by a caller"
-    assert wrapped("theme") == {"primaryColor": "#000001"}  # each caller gets its own copy
-    wrapped("theme.dark")
+    first, again = CustomThemeConfig(), CustomThemeConfig()
+    wrapped(first)
+    wrapped(again)
+    assert first == again and first.primary_color == "#000001" and calls == ["theme"]
+    wrapped(CustomThemeConfig(), "theme.dark")
     assert calls == ["theme", "theme.dark"]
-    monkeypatch.setattr(config, "_config_options", {"a": 2})  # the config parsed again: read again
-    assert wrapped("theme") == {"primaryColor": "#000003"}
-    wrapped("client")
-    wrapped("client")  # st.set_option can change these while the server runs: read each time
-    assert calls[-2:] == ["client", "client"]
+    monkeypatch.setattr(config, "_config_options", {"a": 2})  # the config parsed again: built again
+    third = CustomThemeConfig()
+    wrapped(third)
+    assert third.primary_color == "#000003"
 
 
-def test_the_wrapped_reader_gives_streamlits_own_values():
+def test_the_wrapped_builder_gives_streamlits_own_message():
     config.get_config_options()
-    wrapped = serve.theme_read_once(config.get_options_for_section)
+    wrapped = serve.theme_read_once(app_session._populate_theme_msg)
     for section in THEME_SECTIONS:
-        assert wrapped(section) == config.get_options_for_section(section)
-        assert wrapped(section) == config.get_options_for_section(section)
+        mine, theirs = CustomThemeConfig(), CustomThemeConfig()
+        wrapped(mine, section)
+        wrapped(mine := CustomThemeConfig(), section)  # the kept bytes
+        app_session._populate_theme_msg(theirs, section)
+        assert mine == theirs
+
+
+def test_the_projects_theme_reaches_the_message():
+    config.get_config_options()
+    msg = CustomThemeConfig()
+    serve.theme_read_once(app_session._populate_theme_msg)(msg)
+    assert msg.primary_color  # .streamlit/config.toml sets [theme] primaryColor
 
 
 def test_streamlit_still_reads_the_theme_per_new_session_message():
