@@ -20,6 +20,8 @@ class Client:
         self.timers: dict[str, asyncio.Task] = {}
         self.finished: list[tuple[float, str, str]] = []  # (time, page, query) of each full run that finished
         self.page_runs: list[float] = []  # when each full run started (its navigation message)
+        self.titled: list[tuple[float, str]] = []  # (time, page) of each full run's first heading: the phone shows it
+        self._untitled = False  # a full run started and drew no heading yet
         self.needles: dict[bytes, float | None] = {}  # text -> when a delta first carried it
         self.widgets: dict[str, tuple[str, str, str, bool]] = {}  # id -> (kind, form, fragment, form submitter)
         self.errors: list[str] = []
@@ -64,6 +66,7 @@ class Client:
             self._drop_timers()
             self.hash = msg.new_session.page_script_hash or self.hash
             self.page = self.pages.get(self.hash, self.page)
+            self._untitled = True
         elif kind == "navigation" and msg.navigation.page_script_hash:  # a full run's pages; its timers come after
             self.hash = msg.navigation.page_script_hash
             self.page_runs.append(time.perf_counter())
@@ -82,6 +85,9 @@ class Client:
                     task.cancel()
         elif kind == "delta":
             element = msg.delta.new_element if msg.delta.WhichOneof("type") == "new_element" else None
+            if element is not None and self._untitled and element.WhichOneof("type") == "heading":
+                self._untitled = False  # the page's title (ui.widgets.intro draws it first): the page is on screen
+                self.titled.append((time.perf_counter(), self.page))
             if element is not None and element.WhichOneof("type") == "exception":
                 self.errors.append(element.exception.message[:200])
             if element is not None and element.WhichOneof("type") in ("text_input", "button"):

@@ -63,3 +63,24 @@ def test_a_full_run_drops_the_old_page_s_timers_when_it_starts():
 
     with ThreadPoolExecutor(1) as pool:  # its own thread: the browser tests' Playwright keeps a loop running here
         pool.submit(asyncio.run, play()).result(timeout=30)
+
+
+def _heading(text: str) -> ForwardMsg:
+    msg = ForwardMsg()
+    msg.delta.new_element.heading.body = text
+    return msg
+
+
+def test_a_full_run_s_first_heading_says_when_the_page_was_on_the_phone():
+    phone = Client("http://127.0.0.1:1", "pipeline", "")
+    _feed(phone, _navigation("hash-pipeline"))  # the page names it knows
+    _feed(phone, _new_session("hash-why"))
+    _feed(phone, _heading("Why"))
+    _feed(phone, _heading("A subheader"))  # only the run's first heading counts
+    assert [p for _, p in phone.titled] == ["why"]
+    _feed(phone, _new_session("hash-why", ("follow",)))  # a fragment's run draws no title
+    _feed(phone, _heading("In a fragment"))
+    assert len(phone.titled) == 1
+    _feed(phone, _new_session("hash-pipeline"))
+    _feed(phone, _heading("Pipeline"))
+    assert [p for _, p in phone.titled] == ["why", "pipeline"]
