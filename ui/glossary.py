@@ -43,9 +43,14 @@ def _frame(language: str) -> pd.DataFrame:  # `language` is lang(): t() below re
 
 
 def button(page: str) -> None:
-    """A popover with the glossary and the pitfalls; each pitfall links to the page that shows it."""
+    """A popover with the glossary and the pitfalls; each pitfall links to the page that shows it. Its content is
+    drawn only while it is open (opening it reruns the page): every page's run drew its ~15 elements and converted
+    the glossary's table, for every visitor and each phone of a class that follows the teacher to the page."""
+    box = st.popover(t("gloss.open"), icon=":material/menu_book:", key="glossary_open", on_change="rerun")
+    if not box.open:
+        return
     pages = {name for name, _ in available()}
-    with st.popover(t("gloss.open"), icon=":material/menu_book:"):
+    with box:
         st.markdown(f"**{t('gloss.title')}**")
         st.table(glossary_frame(), hide_index=True)  # our own strings only (st.table renders Markdown)
         st.caption(t("gloss.caption"))

@@ -70,6 +70,10 @@ def test_the_penalties_panel_runs_both_kinds_live():
 def test_every_page_opens_the_glossary_and_pitfalls(lang, title, term):
     at = run_page("home", lang=lang)
     assert not at.exception
+    assert title not in texts(at) and not any(term in tbl.value.to_string() for tbl in at.table)  # drawn when open
+    at.session_state["glossary_open"] = True  # the visitor opens the popover: the page reruns with its content
+    at.run()
+    assert not at.exception
     shown = texts(at)
     assert title in shown and ("Armadilhas" in shown or "Pitfalls" in shown)
     assert any(term in tbl.value.to_string() for tbl in at.table)
