@@ -257,6 +257,7 @@ async def page_switches(base: str, teacher: Client, clients: list[Client], procs
         titled = [titled_at(c, t_show, path) for c in clients]
         cpu = _cpu(procs) - c0
         out[page] = {"p95_s": _pct([g - t_show for g in got if g is not None], 0.95),
+                     "p50_s": _pct([g - t_show for g in got if g is not None], 0.5),
                      "titled_p95_s": _pct([g - t_show for g in titled if g is not None], 0.95),
                      "server_cpu_s": round(cpu, 2), "missed": sum(g is None for g in got)}
         print(f"the class opens {page}: p95 {out[page]['p95_s']} s (its title on the phones: "

@@ -298,10 +298,11 @@ def _switch_pages(runs: list) -> list[str]:
 
 
 def _switch_cell(move: dict) -> str:
-    """A class's move to a page: its p95 (– when no phone got there), when the phones showed its title (a record
-    made before the bench timed it has none), the server's CPU-s, and the phones missed."""
+    """A class's move to a page: its p95 (– when no phone got there), its p50 and when the phones showed its title
+    (a record made before the bench timed them has neither), the server's CPU-s, and the phones missed."""
     p95 = "–" if move.get("p95_s") is None else move["p95_s"]
-    titled = f"title {move['titled_p95_s']}; " if move.get("titled_p95_s") is not None else ""
+    titled = "".join(f"{name} {move[key]}; " for key, name in (("p50_s", "p50"), ("titled_p95_s", "title"))
+                     if move.get(key) is not None)
     missed = f", {move['missed']} of the phones missed it" if move.get("missed") else ""
     return f"{p95} ({titled}{move['server_cpu_s']}{missed})"
 
@@ -349,8 +350,8 @@ def _live_class(res: dict) -> list[str]:
         row("page runs the 30 phones made per step", lambda r: r["follow_step"]["phone_page_runs_per_change"], "–"),
         row("the class opens the loop page at step 2: p95 s", lambda r: r["follow_step"]["page_switch_p95_s"], "–"),
         row("the class opens the temperature page: p95 s", lambda r: r["page_switch_p95_s"], "–"),
-        *[row(f"the class opens {page}: p95 s until its run ended on the phones (its title on them: p95 s; server "
-              "CPU-s from her request to the last phone)",
+        *[row(f"the class opens {page}: p95 s until its run ended on the phones (p50 s; its title on them: p95 s; "
+              "server CPU-s from her request to the last phone)",
               lambda r, page=page: _switch_cell(r["page_switches"][page]),
               "–") for page in _switch_pages(runs)],
         row("30 guesses in → the projector says 30: s", lambda r: r["histogram_s"],

@@ -38,7 +38,7 @@ def test_a_move_no_phone_made_reads_as_missed(tmp_path):
     """A page the bench's phones never reached has no p95: the table says how many missed it, not "None"."""
     res = json.loads((ROOT / "bench" / "results.json").read_text())
     move = res["live_class"]["one_replica"]["page_switches"]["pipeline"]
-    move.update(p95_s=None, titled_p95_s=None, missed=30, server_cpu_s=9.87)
+    move.update(p95_s=None, p50_s=None, titled_p95_s=None, missed=30, server_cpu_s=9.87)
     changed = tmp_path / "results.json"
     changed.write_text(json.dumps(res))
     doc = tmp_path / "performance.md"
@@ -51,11 +51,11 @@ def test_a_move_no_phone_made_reads_as_missed(tmp_path):
 def test_a_move_says_when_the_phones_showed_the_title(tmp_path):
     res = json.loads((ROOT / "bench" / "results.json").read_text())
     move = res["live_class"]["one_replica"]["page_switches"]["pipeline"]
-    move.update(p95_s=2.34, titled_p95_s=0.61, missed=0, server_cpu_s=2.19)
+    move.update(p95_s=2.34, p50_s=1.2, titled_p95_s=0.61, missed=0, server_cpu_s=2.19)
     changed = tmp_path / "results.json"
     changed.write_text(json.dumps(res))
     doc = tmp_path / "performance.md"
     doc.write_text((ROOT / "docs" / "performance.md").read_text())
     subprocess.run([sys.executable, str(SCRIPT), "--results", str(changed), "--doc", str(doc)], check=True, timeout=60)
     row = next(line for line in doc.read_text().splitlines() if line.startswith("| the class opens pipeline:"))
-    assert "| 2.34 (title 0.61; 2.19) |" in row
+    assert "| 2.34 (p50 1.2; title 0.61; 2.19) |" in row
