@@ -4,7 +4,7 @@ import logging
 import streamlit as st
 
 from model_backend import model_catalog
-from ui import a11y, backend, charts, live_class, nav, turns
+from ui import a11y, backend, charts, live_class, nav
 from ui.i18n import LANG_NAMES, LANGS, lang, t
 from ui.widgets import fragment_run, prompt_presets, reset_prompt_widgets
 
@@ -93,7 +93,6 @@ live_class.at(page_name)  # what this run is about to show (a following phone co
 if live_class.is_student() and page_name != "live":  # the class page's own timer follows (student_status)
     with st.sidebar:
         live_class.follow()  # a student's phone: one small read every 0.5 s (no timer for anyone else)
-with turns.page_turn(live_class.takes_turns(page_name)):  # following phones draw the rest in turns
-    page.run()
+page.run()
 live_class.ran(page_name)  # what this run showed (a following phone compares it with the teacher's view)
 live_class.lead(page_name)  # the teacher's page and settings, to the room

@@ -304,7 +304,7 @@ def _switch_cell(move: dict) -> str:
     titled = "".join(f"{name} {move[key]}; " for key, name in (("p50_s", "p50"), ("titled_p95_s", "title"))
                      if move.get(key) is not None)
     missed = f", {move['missed']} of the phones missed it" if move.get("missed") else ""
-    return f"{p95} ({titled}{move['server_cpu_s']}{missed})"
+    return f"{p95} ({titled}CPU {move['server_cpu_s']}{missed})"
 
 
 def _live_class(res: dict) -> list[str]:
@@ -351,7 +351,7 @@ def _live_class(res: dict) -> list[str]:
         row("the class opens the loop page at step 2: p95 s", lambda r: r["follow_step"]["page_switch_p95_s"], "–"),
         row("the class opens the temperature page: p95 s", lambda r: r["page_switch_p95_s"], "–"),
         *[row(f"the class opens {page}: p95 s until its run ended on the phones (p50 s; its title on them: p95 s; "
-              "server CPU-s from her request to the last phone)",
+              "CPU: server CPU-s from her request to the last phone)",
               lambda r, page=page: _switch_cell(r["page_switches"][page]),
               "–") for page in _switch_pages(runs)],
         row("30 guesses in → the projector says 30: s", lambda r: r["histogram_s"],

@@ -35,9 +35,10 @@ browser fetches 70-160 of them, and Streamlit reads each from disk through worke
 
 The theme's part of a run's first message is built once (`theme_read_once`). Streamlit 1.67 starts every run, a
 phone's 0.5 s follow timer's fragment run included, with a new_session message that carries the six [theme]
-sections, and reads each by walking all ~370 config options under a lock: py-spy put 8.7% of the server's held-GIL time in it while 30 phones followed
-the teacher to the pipeline page (more than the follow timers' own code). The config is read once at start (no
-watcher, above), so the theme's values cannot change while the server runs.
+sections, and reads each by walking all ~370 config options under a lock: py-spy put 8.7% of the server's
+held-GIL samples there while 30 phones followed the teacher to the pipeline page (more than the follow timers' own
+code). The config is read once at start (no watcher, above), so the theme's values cannot change while the server
+runs.
 
 Python's cyclic collector runs less often (`fewer_collections`, GC_THRESHOLD). With the default thresholds a class
 following the teacher from page to page made about one full collection per move (45 in 40), 0.08-0.13 s each on
@@ -61,7 +62,6 @@ import model_backend  # noqa: F401  first: its thread policy is set before Strea
 from streamlit import config
 from streamlit.runtime import app_session
 from streamlit.runtime.pages_manager import PagesManager
-from streamlit.runtime.runtime import Runtime
 from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.web import bootstrap, cli
@@ -150,35 +150,10 @@ def theme_read_once(populate: Callable) -> Callable:
             built = type(msg)()
             populate(built, section)
             hit = kept[section] = (options, built.SerializeToString())
-        msg.MergeFromString(hit[1])
+        if hit[1]:  # an empty section stays absent, as Streamlit leaves it (merging b"" would mark it present)
+            msg.MergeFromString(hit[1])
     populate_theme_msg.tbt_wrapped = populate
     return populate_theme_msg
-
-
-def woken_once(enqueued: Callable) -> Callable:
-    """Wrap Runtime._enqueued_some_message so that, called on the event loop's own thread, it sets the loop's
-    "messages to send" event directly instead of through call_soon_threadsafe, and from another thread asks the loop
-    only while that event is not yet set. Streamlit 1.67 hands every message a page run draws to the event loop,
-    which enqueues it and then called this: each message wrote a byte into the loop's self-pipe, a system call that
-    gives up the interpreter's lock, and on the way back the loop waited for the lock behind the page runs. With 30
-    phones running a page that was about half of the event loop's time, and their messages, titles included, reached
-    them in one burst once all 30 runs had ended (docs/performance.md, "A class's phones see the new page at once").
-    An event already set needs no second wake-up: the loop clears it before it flushes every session's queue, so a
-    message enqueued before this call is sent by that flush or the next."""
-    import asyncio
-
-    def enqueued_some_message(runtime) -> None:
-        objs = runtime._get_async_objs()  # Streamlit 1.67's names (tests/unit/test_serve_wakeups.py)
-        try:
-            here = asyncio.get_running_loop() is objs.eventloop
-        except RuntimeError:
-            here = False
-        if here:
-            objs.need_send_data.set()
-        elif not objs.need_send_data.is_set():
-            objs.eventloop.call_soon_threadsafe(objs.need_send_data.set)
-    enqueued_some_message.tbt_wrapped = enqueued
-    return enqueued_some_message
 
 
 def static_from_memory(create: Callable) -> Callable:
@@ -205,8 +180,6 @@ def main(argv: list[str] | None = None, app: Path = APP) -> None:
         ScriptCache.clear = kept_while_unwatched(ScriptCache.clear)
     if hasattr(app_session, "_populate_theme_msg") and not hasattr(app_session._populate_theme_msg, "tbt_wrapped"):
         app_session._populate_theme_msg = theme_read_once(app_session._populate_theme_msg)  # Streamlit 1.67's name
-    if not hasattr(Runtime._enqueued_some_message, "tbt_wrapped"):
-        Runtime._enqueued_some_message = woken_once(Runtime._enqueued_some_message)
     if not hasattr(ScriptRunner._run_script, "tbt_wrapped"):
         ScriptRunner._run_script = stale_fragment_runs(ScriptRunner._run_script)
     if hasattr(bootstrap, "_install_config_watchers"):  # Streamlit 1.67's name; without it, nothing polls

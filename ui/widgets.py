@@ -8,7 +8,7 @@ import streamlit as st
 
 from model_backend.runtime.memo import cached
 from model_backend.validation import MAX_PROMPT_CHARS, InvalidInput, check_prompt
-from ui import glossary, turns
+from ui import glossary
 from ui.i18n import fmt_int, t
 from ui.untrusted import escape_frame, message_values
 
@@ -19,7 +19,6 @@ def intro(page: str, **values) -> None:
     st.title(t(f"{page}.title"))
     st.markdown(t(f"{page}.intro", **values))  # our own text from the table, never a visitor's
     glossary.button(page)  # the PT <-> EN glossary and the course text's pitfalls, on every page
-    turns.wait_turn()  # a following phone's run shows the teacher's new page this far, then takes its turn
 
 
 def prompt_box(page: str, label_key: str = "common.prompt", height: int = 90) -> str | None:

@@ -45,7 +45,7 @@ def test_a_move_no_phone_made_reads_as_missed(tmp_path):
     doc.write_text((ROOT / "docs" / "performance.md").read_text())
     subprocess.run([sys.executable, str(SCRIPT), "--results", str(changed), "--doc", str(doc)], check=True, timeout=60)
     row = next(line for line in doc.read_text().splitlines() if line.startswith("| the class opens pipeline:"))
-    assert "| – (9.87, 30 of the phones missed it) |" in row and "None" not in row
+    assert "| – (CPU 9.87, 30 of the phones missed it) |" in row and "None" not in row
 
 
 def test_a_move_says_when_the_phones_showed_the_title(tmp_path):
@@ -58,4 +58,4 @@ def test_a_move_says_when_the_phones_showed_the_title(tmp_path):
     doc.write_text((ROOT / "docs" / "performance.md").read_text())
     subprocess.run([sys.executable, str(SCRIPT), "--results", str(changed), "--doc", str(doc)], check=True, timeout=60)
     row = next(line for line in doc.read_text().splitlines() if line.startswith("| the class opens pipeline:"))
-    assert "| 2.34 (p50 1.2; title 0.61; 2.19) |" in row
+    assert "| 2.34 (p50 1.2; title 0.61; CPU 2.19) |" in row

@@ -30,10 +30,9 @@ from ui.live_class.follow import (
                                   shows,
     took_teacher_values,
 )
-from ui.live_class.place import STATE, is_student, rejoin_from_link, resume_teacher, takes_turns, url_marks
+from ui.live_class.place import STATE, is_student, rejoin_from_link, resume_teacher, url_marks
 from ui.live_class.sidebar import sidebar_panel
 
 __all__ = ["FOLLOW_S", "IN_FRAGMENT", "MAX_SWITCHES", "RETRY_S", "ROUND_S", "STATE", "at", "changed_in_fragment",
            "follow", "follow_in_fragment", "follow_query", "is_student", "lead", "own_change", "page", "pct", "ran",
-           "rejoin_from_link", "resume_teacher", "shows", "sidebar_panel", "takes_turns", "took_teacher_values",
-           "url_marks"]
+           "rejoin_from_link", "resume_teacher", "shows", "sidebar_panel", "took_teacher_values", "url_marks"]

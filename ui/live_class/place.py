@@ -41,12 +41,6 @@ def following() -> bool:
     return me is not None and me.get("role") == "student" and bool(me.get("following", True))
 
 
-def takes_turns(page_name: str) -> bool:
-    """Does this full run of `page_name` wait for its turn after the page's title (ui.turns)? A following phone's
-    run of a lesson page does; the class page, the teacher, a visitor alone and a student exploring alone never."""
-    return page_name != "live" and following()
-
-
 def error(exc: Exception) -> None:
     """A room error in the visitor's language (the exception's own text is English, for the log)."""
     key = {room.RoomNotFound: "live.err.not_found", room.RateLimited: "live.err.limited",
