@@ -34,28 +34,24 @@ def test_a_changed_figure_makes_the_doc_stale(tmp_path):
     assert "12,346 ms" in doc.read_text() and _check(changed, doc).returncode == 0
 
 
-def test_a_move_no_phone_made_reads_as_missed(tmp_path):
-    """A page the bench's phones never reached has no p95: the table says how many missed it, not "None"."""
+def _pipeline_row(tmp_path, **move) -> str:
+    """The docs table's row for the class's move to the pipeline page, with `move` put into a copy of the record."""
     res = json.loads((ROOT / "bench" / "results.json").read_text())
-    move = res["live_class"]["one_replica"]["page_switches"]["pipeline"]
-    move.update(p95_s=None, p50_s=None, titled_p95_s=None, missed=30, server_cpu_s=9.87)
+    res["live_class"]["one_replica"]["page_switches"]["pipeline"].update(move)
     changed = tmp_path / "results.json"
     changed.write_text(json.dumps(res))
     doc = tmp_path / "performance.md"
     doc.write_text((ROOT / "docs" / "performance.md").read_text())
     subprocess.run([sys.executable, str(SCRIPT), "--results", str(changed), "--doc", str(doc)], check=True, timeout=60)
-    row = next(line for line in doc.read_text().splitlines() if line.startswith("| the class opens pipeline:"))
+    return next(line for line in doc.read_text().splitlines() if line.startswith("| the class opens pipeline:"))
+
+
+def test_a_move_no_phone_made_reads_as_missed(tmp_path):
+    """A page the bench's phones never reached has no p95: the table says how many missed it, not "None"."""
+    row = _pipeline_row(tmp_path, p95_s=None, p50_s=None, titled_p95_s=None, missed=30, server_cpu_s=9.87)
     assert "| – (CPU 9.87, 30 of the phones missed it) |" in row and "None" not in row
 
 
 def test_a_move_says_when_the_phones_showed_the_title(tmp_path):
-    res = json.loads((ROOT / "bench" / "results.json").read_text())
-    move = res["live_class"]["one_replica"]["page_switches"]["pipeline"]
-    move.update(p95_s=2.34, p50_s=1.2, titled_p95_s=0.61, missed=0, server_cpu_s=2.19)
-    changed = tmp_path / "results.json"
-    changed.write_text(json.dumps(res))
-    doc = tmp_path / "performance.md"
-    doc.write_text((ROOT / "docs" / "performance.md").read_text())
-    subprocess.run([sys.executable, str(SCRIPT), "--results", str(changed), "--doc", str(doc)], check=True, timeout=60)
-    row = next(line for line in doc.read_text().splitlines() if line.startswith("| the class opens pipeline:"))
+    row = _pipeline_row(tmp_path, p95_s=2.34, p50_s=1.2, titled_p95_s=0.61, missed=0, server_cpu_s=2.19)
     assert "| 2.34 (p50 1.2; title 0.61; CPU 2.19) |" in row
