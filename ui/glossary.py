@@ -44,8 +44,8 @@ def _frame(language: str) -> pd.DataFrame:  # `language` is lang(): t() below re
 
 def button(page: str) -> None:
     """A popover with the glossary and the pitfalls; each pitfall links to the page that shows it. Its content is
-    drawn only while it is open (opening or closing it reruns the page): every page's run drew its ~15 elements and converted
-    the glossary's table, for every visitor and each phone of a class that follows the teacher to the page."""
+    drawn only while it is open (opening or closing it reruns the page): every page's run drew its ~15 elements and
+    converted the glossary's table, for every visitor and each phone of a class that follows the teacher."""
     box = st.popover(t("gloss.open"), icon=":material/menu_book:", key="glossary_open", on_change="rerun")
     if not box.open:
         return
